@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STRINGS, LANGUAGES, translate, describe, detectLanguage, htmlLang } from '../../web/src/i18n.js';
+
+const placeholders = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+
+test('every key has a non-empty Chinese and English string', () => {
+  for (const [key, entry] of Object.entries(STRINGS)) {
+    assert.deepEqual(Object.keys(entry).sort(), [...LANGUAGES].sort(), key);
+    for (const lang of LANGUAGES) {
+      const value = entry[lang];
+      assert.ok(typeof value === 'function' || (typeof value === 'string' && value.trim() !== ''), `${key}.${lang}`);
+    }
+  }
+});
+
+test('template strings use the same placeholders in both languages', () => {
+  for (const [key, entry] of Object.entries(STRINGS)) {
+    if (typeof entry.zh === 'string' && typeof entry.en === 'string') {
+      assert.deepEqual(placeholders(entry.zh), placeholders(entry.en), key);
+    }
+  }
+});
+
+test('every message renders without a leftover placeholder in both languages', () => {
+  const params = {
+    n: 2, detail: 'x', dk: 2, sqrt: '1.4142', result: 'Q', weights: 'W_Q', name: 'X', rows: 3, cols: 2,
+    row: 2, token: '爱', col: 1, text: 'abc', count: 3, expected: 2, tokens: 3, expRows: 2, expCols: 2, message: 'm',
+  };
+  for (const key of Object.keys(STRINGS)) {
+    for (const lang of LANGUAGES) {
+      const text = describe(lang, { key, params });
+      assert.doesNotMatch(text, /\{\w+\}|undefined/, `${key}.${lang}: ${text}`);
+    }
+  }
+});
+
+test('English plurals', () => {
+  assert.equal(translate('en', 'tokenCount', { n: 1 }), '1 token');
+  assert.equal(translate('en', 'tokenCount', { n: 3 }), '3 tokens');
+});
+
+test('row locations name the token in both languages', () => {
+  const message = { key: 'errNotNumber', params: { row: 2, token: '爱', col: 1, text: 'abc' } };
+  assert.equal(describe('en', message), 'Row 2 (爱), column 1: “abc” is not a number; write it like 0.5 or -2.');
+  assert.equal(describe('zh', message), '第 2 行（爱）第 1 列：“abc”不是数字，请写成 0.5 或 -2 这样的形式。');
+});
+
+test('language detection and html lang', () => {
+  assert.equal(detectLanguage('zh-CN'), 'zh');
+  assert.equal(detectLanguage('zh-Hant-TW'), 'zh');
+  assert.equal(detectLanguage('en-US'), 'en');
+  assert.equal(detectLanguage('fr'), 'en');
+  assert.equal(detectLanguage(undefined), 'en');
+  assert.equal(htmlLang('zh'), 'zh-CN');
+  assert.equal(htmlLang('en'), 'en');
+});

@@ -1,0 +1,45 @@
+// Parses a matrix typed as text: one row per line, numbers separated by
+// spaces, tabs or commas (ASCII or full-width), so rows pasted from a
+// spreadsheet or typed with a Chinese keyboard both work.
+// Returns {ok: true, rows} or {ok: false, error: {code, row, column, ...}}
+// with 0-based row and column, like the engine's errors.
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
+const SEPARATOR = /\s*[,，]\s*|\s+/u;
+
+export function parseNumber(text) {
+  // A minus sign pasted from a document (U+2212) means the same as '-'.
+  const normalised = text.replace(/\u2212/g, '-');
+  if (NON_FINITE.test(normalised)) return { ok: false, code: 'not_finite' };
+  if (!NUMBER.test(normalised)) return { ok: false, code: text === '' ? 'empty_cell' : 'not_number' };
+  const value = Number(normalised);
+  if (!Number.isFinite(value)) return { ok: false, code: 'not_finite' };
+  return { ok: true, value };
+}
+
+export function parseMatrix(text) {
+  const lines = text.split(/\r\n|\r|\n/);
+  // Trailing blank lines (a final newline) are not rows; blank lines before
+  // the last row are, so row numbers always match line numbers.
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  if (lines.length === 0) return { ok: false, error: { code: 'empty' } };
+
+  const rows = [];
+  for (let r = 0; r < lines.length; r++) {
+    const line = lines[r].trim().replace(/[,，]$/u, '');
+    if (line === '') return { ok: false, error: { code: 'empty_row', row: r } };
+    const cells = line.split(SEPARATOR);
+    const row = [];
+    for (let c = 0; c < cells.length; c++) {
+      const parsed = parseNumber(cells[c]);
+      if (!parsed.ok) return { ok: false, error: { code: parsed.code, row: r, column: c, text: cells[c] } };
+      row.push(parsed.value);
+    }
+    if (r > 0 && row.length !== rows[0].length) {
+      return { ok: false, error: { code: 'ragged', row: r, count: row.length, expected: rows[0].length } };
+    }
+    rows.push(row);
+  }
+  return { ok: true, rows };
+}
