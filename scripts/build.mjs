@@ -1,0 +1,92 @@
+// Builds dist/: the engine as one classic script with the wasm embedded
+// (dist/attention-engine.js), the page's bundled script (dist/app.js), index.html, style.css.
+//   node scripts/build.mjs              build (bootstrapping what is missing)
+//   node scripts/build.mjs --if-needed  only when a source is newer than dist/
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootstrap } from './bootstrap.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const SOURCES = ['cpp', 'web', 'CMakeLists.txt', 'scripts/build.mjs', 'package-lock.json'];
+const STATIC_FILES = ['index.html', 'style.css'];
+
+// em++ needs Debian's node modules (acorn) when node is not Debian's own build.
+const EM_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+
+function run(cmd, args, env = process.env) {
+  execFileSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
+}
+
+// Configures a CMake build folder once, then builds the given targets.
+export function cmakeBuild({ wasm, targets }) {
+  const dir = path.join(ROOT, 'build', wasm ? 'wasm' : 'native');
+  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
+    const configure = ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'];
+    if (wasm) run('emcmake', configure, EM_ENV);
+    else run(configure[0], configure.slice(1));
+  }
+  const args = ['--build', dir, '-j2'];
+  for (const t of targets) args.push('--target', t);
+  run('cmake', args, wasm ? EM_ENV : process.env);
+  return dir;
+}
+
+function newestMtime(p) {
+  const s = statSync(p);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(s.mtimeMs, ...readdirSync(p).map((f) => newestMtime(path.join(p, f))));
+}
+
+function isUpToDate() {
+  const outputs = ['attention-engine.js', 'app.js', ...STATIC_FILES].map((f) => path.join(DIST, f));
+  if (!outputs.every(existsSync)) return false;
+  const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  return SOURCES.every((s) => newestMtime(path.join(ROOT, s)) <= built);
+}
+
+// The Emscripten factory and the public wrapper in one closure: the only global left is
+// createAttentionEngine (module.exports under node), never Module or the raw factory.
+function writeEngineScript(wasmDir) {
+  const emitted = readFileSync(path.join(wasmDir, 'attention_module.js'), 'utf8');
+  const api = readFileSync(path.join(ROOT, 'cpp/bindings/engine_api.js'), 'utf8');
+  const text = [
+    '/* attention-engine.js: scaled dot-product attention in WebAssembly (wasm embedded).',
+    ' * Built by `npm run build` from cpp/; see README.md for the API. */',
+    '(function () {',
+    emitted,
+    api,
+    '})();',
+    '',
+  ].join('\n');
+  writeFileSync(path.join(DIST, 'attention-engine.js'), text);
+}
+
+export async function buildDist() {
+  bootstrap({ buildOnly: true });
+  mkdirSync(DIST, { recursive: true });
+  const wasmDir = cmakeBuild({ wasm: true, targets: ['attention_module'] });
+  writeEngineScript(wasmDir);
+  // file:// pages cannot load ES modules: bundle the page's modules into one classic script
+  const { build: esbuild } = await import('esbuild'); // installed by bootstrap() above
+  await esbuild({
+    entryPoints: [path.join(ROOT, 'web/src/main.js')],
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    outfile: path.join(DIST, 'app.js'),
+    logLevel: 'warning',
+  });
+  for (const f of STATIC_FILES) cpSync(path.join(ROOT, 'web', f), path.join(DIST, f));
+  console.log(`build: ${path.relative(process.cwd(), DIST) || '.'}/ is ready (open dist/index.html)`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--if-needed') && isUpToDate()) {
+    console.log('build: dist/ is up to date');
+  } else {
+    await buildDist();
+  }
+}
