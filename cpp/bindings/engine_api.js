@@ -5,6 +5,7 @@
  *   const engine = await createAttentionEngine();
  *   const r = engine.compute({ x, wq, wk, wv });  // arrays of rows of numbers
  *   r.q, r.k, r.v, r.scores, r.scaled, r.weights, r.output  // arrays of rows
+ *   engine.memoryBytes()  // size of the module's wasm memory
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column
  * (0-based; undefined where they do not apply). The engine keeps working after it.
@@ -107,6 +108,11 @@ function makeEngine(raw) {
       const out = {};
       for (const name of RESULTS) out[name] = unpackRows(result[name]);
       return out;
+    },
+
+    // Bytes of wasm memory in use by the module (it grows, never shrinks).
+    memoryBytes() {
+      return raw.HEAP8.buffer.byteLength;
     },
   };
 }

@@ -1,0 +1,74 @@
+// Reads tests/fixtures/attention_cases.txt (written by tests/make_fixtures.py with numpy):
+// an array of { name, x, wq, wk, wv, q, k, v, scores, scaled, weights, output }.
+import { readFileSync } from 'node:fs';
+
+export const FIXTURE_FILE = new URL('../fixtures/attention_cases.txt', import.meta.url);
+
+export function loadFixtureCases() {
+  const lines = readFileSync(FIXTURE_FILE, 'utf8').split('\n');
+  const cases = [];
+  for (let i = 0; i < lines.length; i++) {
+    const [word, ...rest] = lines[i].trim().split(/\s+/);
+    if (word === '' || word === '#' || word === 'end') continue;
+    if (word === 'case') {
+      cases.push({ name: rest[0] });
+      continue;
+    }
+    const rows = Number(rest[0]);
+    const m = [];
+    for (let r = 0; r < rows; r++) m.push(lines[++i].trim().split(' ').map(Number));
+    cases[cases.length - 1][word] = m;
+  }
+  return cases;
+}
+
+// The worked example of shared/REFERENCE.md: inputs and what numpy really prints.
+export const TUTORIAL = {
+  x: [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]],
+  wq: [[0.5, 0.2], [0.1, 0.6]],
+  wk: [[0.4, 0.3], [0.2, 0.7]],
+  wv: [[0.8, 0.1], [0.3, 0.9]],
+};
+
+export const TUTORIAL_EXPECTED = {
+  q: [[0.5, 0.2], [0.3, 0.4], [0.1, 0.6]],
+  k: [[0.4, 0.3], [0.30000000000000004, 0.5], [0.2, 0.7]],
+  v: [[0.8, 0.1], [0.55, 0.5], [0.3, 0.9]],
+  scores: [
+    [0.26, 0.25, 0.24],
+    [0.24, 0.29000000000000004, 0.33999999999999997],
+    [0.22, 0.33, 0.44],
+  ],
+  scaled: [
+    [0.18384776310850234, 0.17677669529663687, 0.1697056274847714],
+    [0.1697056274847714, 0.2050609665440988, 0.2404163056034261],
+    [0.15556349186104046, 0.2333452377915607, 0.3111269837220809],
+  ],
+  weights: [
+    [0.33569311403870217, 0.3333277778472214, 0.3309791081140764],
+    [0.3216200976300485, 0.33319448783456673, 0.3451854145353847],
+    [0.30776779723570424, 0.3326621264139182, 0.3595700763503775],
+  ],
+  output: [
+    [0.5511785014811564, 0.4981143976301497],
+    [0.544108670773666, 0.5094261267621345],
+    [0.5370494302213317, 0.5207209116458693],
+  ],
+};
+
+// Largest |a - b| over two matrices; fails on different shapes.
+export function maxAbsDiff(a, b) {
+  if (a.length !== b.length) throw new Error(`rows differ: ${a.length} vs ${b.length}`);
+  let d = 0;
+  a.forEach((row, i) => {
+    if (row.length !== b[i].length) throw new Error(`row ${i} lengths differ`);
+    row.forEach((v, j) => {
+      d = Math.max(d, Math.abs(v - b[i][j]));
+    });
+  });
+  return d;
+}
+
+export function maxAbs(m) {
+  return Math.max(...m.map((row) => Math.max(...row.map(Math.abs))));
+}
