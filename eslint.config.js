@@ -19,6 +19,12 @@ module.exports = [
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The engine's JS API is a classic-script fragment the build wraps in a
+    // closure; it exports through module.exports when run under Node.
+    files: ['cpp/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, module: 'readonly' } },
+  },
+  {
     files: ['scripts/**/*.{js,mjs}', 'tests/**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
   },

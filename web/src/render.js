@@ -92,22 +92,26 @@ function step(lang, n, { title, formula, plain, body }) {
   return li;
 }
 
+function arrow() {
+  const node = el('span', 'arrow', '↓');
+  node.setAttribute('aria-hidden', 'true');
+  return node;
+}
+
 function projection(lang, resultName, weightsName, weights, result, tokens) {
   const group = el('div', 'projection');
   group.append(el('p', 'projection-formula', translate(lang, 'projection', { result: resultName, weights: weightsName })));
-  const pair = el('div', 'matrix-pair');
-  pair.append(
+  group.append(
     matrixTable(lang, {
       name: weightsName, data: weights,
       rowLabels: dimensionLabels(weights.length), colLabels: dimensionLabels(weights[0].length),
     }),
-    el('span', 'arrow', '→'),
+    arrow(),
     matrixTable(lang, {
       name: resultName, data: result,
       rowLabels: tokens, colLabels: dimensionLabels(result[0].length),
     }),
   );
-  group.append(pair);
   return group;
 }
 
