@@ -65,7 +65,12 @@ export function startServer({ root = path.join(ROOT, 'dist'), port = 0 } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--port');
   const port = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.PORT || 8080);
-  const { url } = await startServer({ port });
+  // a busy default port is no reason to fail: take any free one instead
+  const { url } = await startServer({ port }).catch((err) => {
+    if (err.code !== 'EADDRINUSE' || process.argv.includes('--port')) throw err;
+    console.log(`Port ${port} is busy; using a free port.`);
+    return startServer({ port: 0 });
+  });
   console.log(`Serving dist/ at ${url}  (Ctrl+C stops it)`);
   console.log(`Or open ${path.join(ROOT, 'dist', 'index.html')} directly: it works from file:// too.`);
 }

@@ -1,0 +1,31 @@
+// `npm test`: installs what is missing, builds everything, then runs every check:
+// formatting and lint, Catch2 natively and in wasm (ctest), and node's test runner over
+// tests/js (engine API, page modules) and tests/browser (headless Chromium on dist/).
+import { spawnSync } from 'node:child_process';
+import { bootstrap } from './bootstrap.mjs';
+import { ROOT, buildDist, cmakeBuild } from './build.mjs';
+import { lint } from './lint.mjs';
+
+function run(cmd, args) {
+  return spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
+}
+
+bootstrap();
+await buildDist();
+const nativeDir = cmakeBuild({ wasm: false, targets: ['all'] });
+const wasmDir = cmakeBuild({ wasm: true, targets: ['all'] });
+
+const failed = [];
+const stage = (name, ok) => {
+  if (!ok) failed.push(name);
+};
+stage('lint', lint());
+stage('Catch2 native', run('ctest', ['--test-dir', nativeDir, '--output-on-failure']));
+stage('Catch2 wasm', run('ctest', ['--test-dir', wasmDir, '--output-on-failure']));
+// node's runner last: its summary closes the output
+stage('node tests', run(process.execPath, ['--test', 'tests/js/', 'tests/browser/']));
+
+if (failed.length > 0) {
+  console.error(`npm test: FAILED: ${failed.join(', ')}`);
+  process.exit(1);
+}
