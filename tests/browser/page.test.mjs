@@ -228,3 +228,33 @@ test('language: detected from the browser and switchable', async () => {
     await context.close();
   }
 });
+
+test('loading state while the engine loads, bilingual error when it fails', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  try {
+    // An engine that stays loading until the test makes it fail.
+    await context.route('**/attention-engine.js', (route) => route.fulfill({
+      contentType: 'text/javascript',
+      body: 'globalThis.createAttentionEngine = () => new Promise((resolve, reject) => {'
+        + ' globalThis.failEngine = () => reject(new Error("test failure")); });',
+    }));
+    const page = await context.newPage();
+    await page.goto(server.url);
+    assert.match(await page.textContent('.status-loading'), /Loading the attention engine/);
+    await page.evaluate(() => globalThis.failEngine());
+    await page.waitForSelector('.status-error');
+    assert.match(await page.textContent('.status-error'), /could not be loaded \(test failure\)/);
+    await page.click('#lang-toggle');
+    assert.match(await page.textContent('.status-error'), /引擎加载失败（test failure）/);
+    assert.equal(await page.locator('#steps table').count(), 0);
+
+    // No engine script at all.
+    await context.unroute('**/attention-engine.js');
+    await context.route('**/attention-engine.js', (route) => route.abort());
+    await page.reload();
+    await page.waitForSelector('.status-error');
+    assert.match(await page.textContent('.status-error'), /could not be loaded \(attention-engine\.js did not load\)/);
+  } finally {
+    await context.close();
+  }
+});
