@@ -15,19 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels.h"
+
 namespace attn {
-
-// A dense matrix: element (i, j) is data[i * cols + j].
-struct Matrix {
-  int rows = 0;
-  int cols = 0;
-  std::vector<double> data;
-
-  Matrix() = default;
-  Matrix(int r, int c) : rows(r), cols(c), data(static_cast<size_t>(r) * c, 0.0) {}
-  double& at(int i, int j) { return data[static_cast<size_t>(i) * cols + j]; }
-  double at(int i, int j) const { return data[static_cast<size_t>(i) * cols + j]; }
-};
 
 // What is wrong with the input. `operand` names it as the public API does
 // ("x", "wq", "wk", "wv", or a result such as "scores" for an overflow);
@@ -51,15 +41,6 @@ const char* error_code_name(ErrorCode code);
 // different lengths and NaN/±Inf, naming the row and column.
 Error matrix_from_rows(const std::string& name, const double* values, const int* row_lengths,
                        int n_rows, Matrix* out);
-
-// out = a·b, (a.rows, b.cols). Shapes must already agree: a.cols == b.rows.
-void matmul(const Matrix& a, const Matrix& b, Matrix* out);
-
-// out = a·bᵀ, (a.rows, b.rows). Shapes must already agree: a.cols == b.cols.
-void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out);
-
-// Row-wise softmax of x into out (same shape).
-void softmax_rows(const Matrix& x, Matrix* out);
 
 struct AttentionInput {
   Matrix x;   // (n, d_model)

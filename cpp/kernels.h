@@ -1,0 +1,31 @@
+// The numeric kernels behind attention: dense float64 matrices, matrix products and a
+// row-wise softmax. Shapes are checked by the caller (attention.h); these only compute.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace attn {
+
+// A dense matrix: element (i, j) is data[i * cols + j].
+struct Matrix {
+  int rows = 0;
+  int cols = 0;
+  std::vector<double> data;
+
+  Matrix() = default;
+  Matrix(int r, int c) : rows(r), cols(c), data(static_cast<size_t>(r) * c, 0.0) {}
+  double& at(int i, int j) { return data[static_cast<size_t>(i) * cols + j]; }
+  double at(int i, int j) const { return data[static_cast<size_t>(i) * cols + j]; }
+};
+
+// out = a·b, (a.rows, b.cols). Shapes must already agree: a.cols == b.rows.
+void matmul(const Matrix& a, const Matrix& b, Matrix* out);
+
+// out = a·bᵀ, (a.rows, b.rows). Shapes must already agree: a.cols == b.cols.
+void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out);
+
+// Row-wise softmax of x into out (same shape).
+void softmax_rows(const Matrix& x, Matrix* out);
+
+}  // namespace attn
