@@ -2,6 +2,7 @@
 // when running as root, else it prints the exact command) and npm packages (npm ci).
 //   node scripts/bootstrap.mjs          everything `npm test` needs
 //   node scripts/bootstrap.mjs --build  only what `npm run build` / `npm start` need
+//   node scripts/bootstrap.mjs --bench  what `npm test` needs, and OpenBLAS for `npm run bench`
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -17,26 +18,35 @@ function pythonHasNumpy() {
   return spawnSync('/usr/bin/python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
 }
 
-// [what, Debian package, present?, needed for the build (else only for the tests)]
+export const OPENBLAS_DIR = '/usr/lib/x86_64-linux-gnu/openblas-serial';
+
+// Each purpose needs its own packages and those of the purposes before it.
+const PURPOSES = ['build', 'test', 'bench'];
+
+// [what, Debian package, present?, first purpose that needs it]
 const DEBIAN = [
-  ['Emscripten 3.1.6 (emcc, em++)', 'emscripten', () => hasCommand('em++'), true],
-  ['CMake', 'cmake', () => hasCommand('cmake'), true],
-  ['make', 'make', () => hasCommand('make'), true],
-  ['a native C++ compiler', 'g++', () => hasCommand('g++'), false],
-  ['Catch2 v2', 'catch2', () => existsSync('/usr/include/catch2/catch.hpp'), true],
-  ['clang-format', 'clang-format', () => hasCommand('clang-format'), false],
-  ['Chromium', 'chromium', () => existsSync('/usr/bin/chromium'), false],
+  ['Emscripten 3.1.6 (emcc, em++)', 'emscripten', () => hasCommand('em++'), 'build'],
+  ['CMake', 'cmake', () => hasCommand('cmake'), 'build'],
+  ['make', 'make', () => hasCommand('make'), 'build'],
+  ['Catch2 v2', 'catch2', () => existsSync('/usr/include/catch2/catch.hpp'), 'build'],
+  ['a native C++ compiler', 'g++', () => hasCommand('g++'), 'test'],
+  ['clang-format', 'clang-format', () => hasCommand('clang-format'), 'test'],
+  ['Chromium', 'chromium', () => existsSync('/usr/bin/chromium'), 'test'],
   [
     'Chinese fonts for the browser',
     'fonts-noto-cjk',
     () => existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
-    false,
+    'test',
   ],
-  ['numpy for /usr/bin/python3', 'python3-numpy', pythonHasNumpy, false],
+  ['numpy for /usr/bin/python3', 'python3-numpy', pythonHasNumpy, 'test'],
+  ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],
 ];
 
-export function bootstrap({ buildOnly = false } = {}) {
-  const missing = DEBIAN.filter(([, , present, forBuild]) => (forBuild || !buildOnly) && !present());
+export function bootstrap({ purpose = 'test' } = {}) {
+  const level = PURPOSES.indexOf(purpose);
+  const missing = DEBIAN.filter(
+    ([, , present, needed]) => PURPOSES.indexOf(needed) <= level && !present(),
+  );
   if (missing.length > 0) {
     const packages = missing.map(([, pkg]) => pkg);
     console.log(`bootstrap: missing ${missing.map(([what]) => what).join(', ')}`);
@@ -58,6 +68,7 @@ export function bootstrap({ buildOnly = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  bootstrap({ buildOnly: process.argv.includes('--build') });
+  const flag = PURPOSES.find((p) => process.argv.includes(`--${p}`));
+  bootstrap({ purpose: flag || 'test' });
   console.log('bootstrap: everything is installed');
 }

@@ -20,14 +20,13 @@ function run(cmd, args, env = process.env) {
   execFileSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
 }
 
-// Configures a CMake build folder once, then builds the given targets.
+// Configures a CMake build folder (quick once cached; it also makes targets added since the
+// last configure known to make), then builds the given targets.
 export function cmakeBuild({ wasm, targets }) {
   const dir = path.join(ROOT, 'build', wasm ? 'wasm' : 'native');
-  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
-    const configure = ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'];
-    if (wasm) run('emcmake', configure, EM_ENV);
-    else run(configure[0], configure.slice(1));
-  }
+  const configure = ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'];
+  if (wasm) run('emcmake', configure, EM_ENV);
+  else run(configure[0], configure.slice(1));
   const args = ['--build', dir, '-j2'];
   for (const t of targets) args.push('--target', t);
   run('cmake', args, wasm ? EM_ENV : process.env);
@@ -65,7 +64,7 @@ function writeEngineScript(wasmDir) {
 }
 
 export async function buildDist() {
-  bootstrap({ buildOnly: true });
+  bootstrap({ purpose: 'build' });
   mkdirSync(DIST, { recursive: true });
   const wasmDir = cmakeBuild({ wasm: true, targets: ['attention_module'] });
   writeEngineScript(wasmDir);

@@ -1,0 +1,202 @@
+// `npm run bench`: one table of medians (after warm-up) for n tokens and d = 64, comparing
+// the engine's C++ natively (-O3), the same C++ as wasm in node and in headless Chromium,
+// the public JS API (including its copies) in node and in Chromium, a plain-JS Float64Array
+// reference, and numpy with the reference BLAS and with single-threaded OpenBLAS.
+// Ratios come from the same run, since absolute times on shared machines drift.
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64]
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { OPENBLAS_DIR, bootstrap } from './bootstrap.mjs';
+import { ROOT, buildDist, cmakeBuild } from './build.mjs';
+import { attentionReference } from '../tests/bench/reference.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const SIZES = arg('sizes', '8,64,512,2048').split(',').map(Number);
+const D = Number(arg('d', '64'));
+const REFERENCE_BLAS_DIR = '/usr/lib/x86_64-linux-gnu/blas';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+// The inputs of tests/bench/attention_bench.cpp and numpy_bench.py, as a JS function source
+// so the same code also runs inside the page.
+const INPUTS_SOURCE = `(n, d) => {
+  const filled = (rows, cols, seed) => Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => Math.sin(seed + 0.37 * i + 1.91 * j) / Math.sqrt(cols)));
+  return { x: filled(n, d, 1), wq: filled(d, d, 2), wk: filled(d, d, 3), wv: filled(d, d, 4) };
+}`;
+
+// Median ms per call of fn: calls are batched so that each timed batch lasts >= 5 ms
+// (Chromium coarsens performance.now()); 2 warm-up batches, then >= 5 batches or ~1 s.
+const TIMER_SOURCE = `(fn) => {
+  let batch = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    if (performance.now() - t0 >= 5) break;
+    batch *= 2;
+  }
+  for (let w = 0; w < 2; w++) for (let i = 0; i < batch; i++) fn();
+  const times = [];
+  const start = performance.now();
+  while (times.length < 5 || (performance.now() - start < 1000 && times.length < 50)) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    times.push((performance.now() - t0) / batch);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}`;
+const makeInputs = (0, eval)(INPUTS_SOURCE);
+const medianMs = (0, eval)(TIMER_SOURCE);
+
+function jsonLines(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}`);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+}
+
+const byN = (lines) => Object.fromEntries(lines.map((l) => [l.n, l.median_ms]));
+
+function numpy(blasDir) {
+  if (!existsSync(blasDir)) return { label: null, times: {} };
+  const env = { ...process.env, LD_LIBRARY_PATH: blasDir, OPENBLAS_NUM_THREADS: '1' };
+  // OPENBLAS_CORETYPE/L2_SIZE (set on some machines for old OpenBLAS builds) slow a current one
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  const lines = jsonLines('/usr/bin/python3', ['tests/bench/numpy_bench.py', D, ...SIZES], env);
+  return { label: lines[0].blas, times: byN(lines) };
+}
+
+function plainJs() {
+  const times = {};
+  for (const n of SIZES) {
+    const flat = (m) => Float64Array.from(m.flat());
+    const { x, wq, wk, wv } = makeInputs(n, D);
+    const args = [flat(x), flat(wq), flat(wk), flat(wv), n, D, D, D];
+    times[n] = medianMs(() => attentionReference(...args));
+  }
+  return times;
+}
+
+async function apiInNode() {
+  const createAttentionEngine = createRequire(import.meta.url)(
+    path.join(ROOT, 'dist/attention-engine.js'),
+  );
+  const engine = await createAttentionEngine();
+  return Object.fromEntries(SIZES.map((n) => [n, medianMs(() => engine.compute(makeInputs(n, D)))]));
+}
+
+async function inChromium(wasmDir) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    // the core C++ as wasm: the bench driver prints one JSON line per n to the console
+    const page = await browser.newPage();
+    const lines = [];
+    const done = new Promise((resolve) => {
+      page.on('console', (m) => {
+        if (m.text().startsWith('{')) lines.push(JSON.parse(m.text()));
+        if (lines.length === SIZES.length) resolve();
+      });
+    });
+    const html = path.join(wasmDir, 'bench.html');
+    writeFileSync(
+      html,
+      `<!doctype html><script>var Module = { arguments: ${JSON.stringify([String(D), ...SIZES.map(String)])},
+        print: (t) => console.log(t) };</script><script src="attention_bench_web.js"></script>`,
+    );
+    await page.goto(pathToFileURL(html).href);
+    await done;
+
+    // the public API on the built page's engine script
+    const apiPage = await browser.newPage();
+    await apiPage.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+    const api = await apiPage.evaluate(
+      async ({ sizes, d, inputsSource, timerSource }) => {
+        const makeInputs = (0, eval)(inputsSource);
+        const medianMs = (0, eval)(timerSource);
+        const engine = await globalThis.createAttentionEngine(); // runs in the page
+        const out = {};
+        for (const n of sizes) out[n] = medianMs(() => engine.compute(makeInputs(n, d)));
+        return out;
+      },
+      { sizes: SIZES, d: D, inputsSource: INPUTS_SOURCE, timerSource: TIMER_SOURCE },
+    );
+    return { core: byN(lines), api };
+  } finally {
+    await browser.close();
+  }
+}
+
+const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
+const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`);
+
+bootstrap({ purpose: 'bench' });
+await buildDist();
+const nativeDir = cmakeBuild({ wasm: false, targets: ['attention_bench'] });
+const wasmDir = cmakeBuild({ wasm: true, targets: ['attention_bench', 'attention_bench_web'] });
+const sizeArgs = [String(D), ...SIZES.map(String)];
+
+console.log(`bench: d_model = d_k = d_v = ${D}; medians in ms per full attention (all steps)`);
+const native = byN(jsonLines(path.join(nativeDir, 'attention_bench'), sizeArgs));
+const wasmNode = byN(
+  jsonLines(process.execPath, ['--no-experimental-fetch', path.join(wasmDir, 'attention_bench.js'), ...sizeArgs]),
+);
+const chrome = await inChromium(wasmDir);
+const apiNode = await apiInNode();
+const js = plainJs();
+const npRef = numpy(REFERENCE_BLAS_DIR);
+const npOpen = numpy(OPENBLAS_DIR);
+
+const header = [
+  'n',
+  'native -O3',
+  'wasm node',
+  'wasm Chromium',
+  'API node',
+  'API Chromium',
+  'plain JS',
+  `numpy (${npRef.label ?? 'n/a'} BLAS)`,
+  `numpy (${npOpen.label ?? 'n/a'}, 1 thread)`,
+  'wasm ÷ native',
+  'plain JS ÷ wasm',
+  'wasm ÷ numpy OpenBLAS',
+];
+const rows = SIZES.map((n) => [
+  n,
+  fmt(native[n]),
+  fmt(wasmNode[n]),
+  fmt(chrome.core[n]),
+  fmt(apiNode[n]),
+  fmt(chrome.api[n]),
+  fmt(js[n]),
+  fmt(npRef.times[n]),
+  fmt(npOpen.times[n]),
+  ratio(chrome.core[n], native[n]),
+  ratio(js[n], wasmNode[n]),
+  ratio(chrome.core[n], npOpen.times[n]),
+]);
+console.log(`| ${header.join(' | ')} |`);
+console.log(`|${header.map(() => ' --- ').join('|')}|`);
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+console.log(
+  '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
+    'the public compute() with its array-of-rows conversions and copies; ratios use wasm in Chromium,\n' +
+    'except plain JS ÷ wasm, which compares both in node.',
+);

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Times the tutorial's numpy attention (float64) with the same inputs as the C++ bench.
+
+Usage: numpy_bench.py d n1 [n2 ...]; prints one JSON line per n. Which BLAS numpy uses is
+chosen by the caller (scripts/bench.mjs) through LD_LIBRARY_PATH; the line says which.
+"""
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def filled(rows, cols, seed):
+    i = np.arange(rows)[:, None]
+    j = np.arange(cols)[None, :]
+    return np.sin(seed + 0.37 * i + 1.91 * j) / np.sqrt(cols)
+
+
+def attention(x, wq, wk, wv):
+    q, k, v = x @ wq, x @ wk, x @ wv
+    scaled = (q @ k.T) / np.sqrt(wq.shape[1])
+    e = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v
+
+
+def blas_name():
+    """Which libblas.so.3 the dynamic loader gave numpy: OpenBLAS or the reference BLAS."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "/libblas.so" in line}
+    return "openblas" if any("openblas" in p for p in paths) else "reference"
+
+
+def main():
+    d = int(sys.argv[1])
+    for n in map(int, sys.argv[2:]):
+        args = (filled(n, d, 1.0), filled(d, d, 2.0), filled(d, d, 3.0), filled(d, d, 4.0))
+        for _ in range(2):
+            out = attention(*args)
+        times = []
+        start = time.perf_counter()
+        while len(times) < 5 or (time.perf_counter() - start < 1.0 and len(times) < 200):
+            t0 = time.perf_counter()
+            out = attention(*args)
+            times.append((time.perf_counter() - t0) * 1000)
+        print(json.dumps({"n": n, "d": d, "runs": len(times), "median_ms": statistics.median(times),
+                          "check": float(out[n - 1, d - 1]), "blas": blas_name()}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
