@@ -1,6 +1,7 @@
 #include "attention.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace attn {
@@ -21,6 +22,8 @@ const char* error_code_name(ErrorCode code) {
       return "shape";
     case ErrorCode::overflow:
       return "overflow";
+    case ErrorCode::range:
+      return "range";
   }
   return "unknown";
 }
@@ -52,25 +55,49 @@ const char* non_finite_name(double v) {
   return v > 0 ? "Infinity" : "-Infinity";
 }
 
-// First non-finite element of m, reported as an overflow of the step `name`.
-Error check_finite_result(const std::string& name, const Matrix& m) {
+// First non-finite element of m, reported as an overflow of the step `operand` (of head
+// `head`, -1 for none), called `label` in the message. Entries hidden by `mask` are -Infinity
+// on purpose and skipped.
+Error check_finite_result(const std::string& label, const std::string& operand, int head,
+                          const Matrix& m, const Mask* mask = nullptr) {
   for (int i = 0; i < m.rows; i++) {
     for (int j = 0; j < m.cols; j++) {
       double v = m.at(i, j);
-      if (std::isfinite(v)) continue;
+      if (std::isfinite(v) || (mask != nullptr && mask->at(i, j))) continue;
       std::ostringstream msg;
-      msg << name << "[" << i << "][" << j << "] is " << non_finite_name(v)
+      msg << label << "[" << i << "][" << j << "] is " << non_finite_name(v)
           << ": the inputs are too large for float64 (products overflow); use smaller values";
-      return make_error(ErrorCode::overflow, name, i, j, msg.str());
+      Error e = make_error(ErrorCode::overflow, operand, i, j, msg.str());
+      e.head = head;
+      return e;
     }
   }
   return Error{};
 }
 
-}  // namespace
+// "heads[1].wq" for head 1, or "wq" when the input uses the single-head names.
+std::string head_label(const MultiHeadInput& in, int head, const std::string& name) {
+  return in.single_head_names ? name : "heads[" + std::to_string(head) + "]." + name;
+}
 
-Error matrix_from_rows(const std::string& name, const double* values, const int* row_lengths,
-                       int n_rows, Matrix* out) {
+Error shape_error(const std::string& operand, int head, const std::string& message) {
+  Error e = make_error(ErrorCode::shape, operand, -1, -1, message);
+  e.head = head;
+  return e;
+}
+
+// Masked scores become -Infinity, so the softmax gives them exactly 0.
+void apply_mask(const Mask& mask, Matrix* scaled) {
+  for (int i = 0; i < mask.n_q; i++) {
+    for (int j = 0; j < mask.n_k; j++) {
+      if (mask.at(i, j)) scaled->at(i, j) = -std::numeric_limits<double>::infinity();
+    }
+  }
+}
+
+// Validates rows into `out`; errors name the matrix `name` (e.g. "heads[1].wq").
+Error rows_to_matrix(const std::string& name, const double* values, const int* row_lengths,
+                     int n_rows, Matrix* out) {
   if (n_rows <= 0) {
     return make_error(ErrorCode::empty, name, -1, -1,
                       name + " is empty: it needs at least one row of numbers");
@@ -105,57 +132,232 @@ Error matrix_from_rows(const std::string& name, const double* values, const int*
   return Error{};
 }
 
-Error check_shapes(const AttentionInput& in) {
-  const int d_model = in.x.cols;
-  const std::string x_shape = "x is " + shape_of(in.x);
-  auto rows_must_be_d_model = [&](const std::string& name, const Matrix& w, const char* what) {
+}  // namespace
+
+Error matrix_from_rows(const std::string& operand, const double* values, const int* row_lengths,
+                       int n_rows, Matrix* out, int head) {
+  Error err = rows_to_matrix(head >= 0 ? "heads[" + std::to_string(head) + "]." + operand : operand,
+                             values, row_lengths, n_rows, out);
+  if (!err.ok()) {
+    err.operand = operand;
+    err.head = head;
+  }
+  return err;
+}
+
+namespace {
+
+// The single-head API as a multi-head input with one head, named "wq" not "heads[0].wq".
+MultiHeadInput one_head(const AttentionInput& in) {
+  MultiHeadInput mh;
+  mh.x = in.x;
+  mh.heads.push_back(Head{in.wq, in.wk, in.wv});
+  mh.single_head_names = true;
+  return mh;
+}
+
+}  // namespace
+
+Error check_shapes(const AttentionInput& in) { return check_multi_head(one_head(in)); }
+
+Error self_attention(const AttentionInput& in, AttentionResult* out) {
+  MultiHeadResult r;
+  Error err = multi_head_attention(one_head(in), &r);
+  if (!err.ok()) return err;
+  *out = std::move(r.heads[0]);
+  return Error{};
+}
+
+Error check_multi_head(const MultiHeadInput& in) {
+  if (in.heads.empty()) {
+    return make_error(ErrorCode::empty, "heads", -1, -1,
+                      "heads is empty: it needs at least one head { wq, wk, wv }");
+  }
+  // Keys and values come from the context in cross-attention, from x in self-attention.
+  const bool cross = in.context.rows > 0;
+  const Matrix& source = cross ? in.context : in.x;
+  const std::string source_name = cross ? "context" : "x";
+  const std::string source_dim = cross ? "d_context" : "d_model";
+
+  for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {
+    const Head& w = in.heads[h];
+    const int head = in.single_head_names ? -1 : h;
+    auto label = [&](const char* name) { return head_label(in, h, name); };
+    // "wq has 3 rows but x has 2 columns: wq must be d_model × d_k with d_model = 2 (…)"
+    auto rows_must_match = [&](const char* name, const Matrix& m, const Matrix& src,
+                               const std::string& src_name, const std::string& dim,
+                               const char* what) {
+      std::ostringstream msg;
+      msg << label(name) << " has " << count(m.rows, "row") << " but " << src_name << " has "
+          << count(src.cols, "column") << ": " << label(name) << " must be " << dim << " × " << what
+          << " with " << dim << " = " << src.cols << " (" << src_name << " is " << shape_of(src)
+          << ", " << label(name) << " is " << shape_of(m) << ")";
+      return shape_error(name, head, msg.str());
+    };
+    // "wk has 3 columns but wq has 2: queries and keys must have the same length d_k (…)"
+    auto cols_must_match = [&](const char* name, const Matrix& m, const std::string& other_name,
+                               const Matrix& other, const std::string& why) {
+      std::ostringstream msg;
+      msg << label(name) << " has " << count(m.cols, "column") << " but " << other_name << " has "
+          << other.cols << ": " << why << " (" << other_name << " is " << shape_of(other) << ", "
+          << label(name) << " is " << shape_of(m) << ")";
+      return shape_error(name, head, msg.str());
+    };
+
+    if (w.wq.rows != in.x.cols) return rows_must_match("wq", w.wq, in.x, "x", "d_model", "d_k");
+    if (w.wk.rows != source.cols) {
+      return rows_must_match("wk", w.wk, source, source_name, source_dim, "d_k");
+    }
+    if (w.wv.rows != source.cols) {
+      return rows_must_match("wv", w.wv, source, source_name, source_dim, "d_v");
+    }
+    if (w.wk.cols != w.wq.cols) {
+      return cols_must_match("wk", w.wk, label("wq"), w.wq,
+                             "queries and keys must have the same length d_k");
+    }
+    if (h > 0 && w.wq.cols != in.heads[0].wq.cols) {
+      return cols_must_match("wq", w.wq, "heads[0].wq", in.heads[0].wq,
+                             "every head must have the same d_k");
+    }
+    if (h > 0 && w.wv.cols != in.heads[0].wv.cols) {
+      return cols_must_match("wv", w.wv, "heads[0].wv", in.heads[0].wv,
+                             "every head must have the same d_v");
+    }
+  }
+
+  const int n_heads = static_cast<int>(in.heads.size());
+  const int d_v = in.heads[0].wv.cols;
+  if (in.wo.rows > 0 && (in.wo.rows != n_heads * d_v || in.wo.cols != in.x.cols)) {
     std::ostringstream msg;
-    msg << name << " has " << count(w.rows, "row") << " but x has " << count(d_model, "column")
-        << ": " << name << " must be d_model × " << what << " with d_model = " << d_model << " ("
-        << x_shape << ", " << name << " is " << shape_of(w) << ")";
-    return make_error(ErrorCode::shape, name, -1, -1, msg.str());
-  };
-  if (in.wq.rows != d_model) return rows_must_be_d_model("wq", in.wq, "d_k");
-  if (in.wk.rows != d_model) return rows_must_be_d_model("wk", in.wk, "d_k");
-  if (in.wv.rows != d_model) return rows_must_be_d_model("wv", in.wv, "d_v");
-  if (in.wk.cols != in.wq.cols) {
+    msg << "wo is " << shape_of(in.wo) << " but must be (h·d_v) × d_model = " << n_heads * d_v
+        << " × " << in.x.cols << ": ";
+    if (in.wo.rows != n_heads * d_v) {
+      msg << "one row per column of the heads' concatenated outputs (" << count(n_heads, "head")
+          << " × d_v = " << d_v << ")";
+    } else {
+      msg << "the output has the width d_model = " << in.x.cols << " of x";
+    }
+    return shape_error("wo", -1, msg.str());
+  }
+
+  const AttentionOptions& opt = in.options;
+  if (!opt.key_padding.empty() && static_cast<int>(opt.key_padding.size()) != source.rows) {
     std::ostringstream msg;
-    msg << "wk has " << count(in.wk.cols, "column") << " but wq has " << in.wq.cols
-        << ": queries and keys must have the same length d_k (wq is " << shape_of(in.wq)
-        << ", wk is " << shape_of(in.wk) << ")";
-    return make_error(ErrorCode::shape, "wk", -1, -1, msg.str());
+    msg << "keyPadding has " << count(static_cast<int>(opt.key_padding.size()), "value")
+        << " but there are " << count(source.rows, "key") << " (" << source_name << " has "
+        << count(source.rows, "row") << "): keyPadding needs one true/false per key";
+    return shape_error("keyPadding", -1, msg.str());
+  }
+  if (!std::isfinite(opt.temperature)) {
+    return make_error(ErrorCode::not_finite, "temperature", -1, -1,
+                      std::string("temperature is ") + non_finite_name(opt.temperature) +
+                          ": it must be a finite number > 0");
+  }
+  if (opt.temperature <= 0) {
+    std::ostringstream msg;
+    msg << "temperature is " << opt.temperature
+        << ": it must be > 0 (the scaled scores are divided by it)";
+    return make_error(ErrorCode::range, "temperature", -1, -1, msg.str());
   }
   return Error{};
 }
 
-Error self_attention(const AttentionInput& in, AttentionResult* out) {
-  Error err = check_shapes(in);
-  if (!err.ok()) return err;
-
-  matmul(in.x, in.wq, &out->q);                     // (n, d_k)
-  matmul(in.x, in.wk, &out->k);                     // (n, d_k)
-  matmul(in.x, in.wv, &out->v);                     // (n, d_v)
-  matmul_transposed(out->q, out->k, &out->scores);  // (n, n)
-
-  // Divide (not multiply by 1/√d_k) so the digits match numpy's `scores / np.sqrt(d_k)`.
-  const double sqrt_dk = std::sqrt(static_cast<double>(in.wq.cols));
-  out->scaled = out->scores;
-  for (double& s : out->scaled.data) s /= sqrt_dk;
-
-  softmax_rows(out->scaled, &out->weights);    // (n, n)
-  matmul(out->weights, out->v, &out->output);  // (n, d_v)
-
-  // Finite inputs can still overflow in a product; the first step that did is the one to name.
-  const std::pair<const char*, const Matrix*> steps[] = {{"q", &out->q},
-                                                         {"k", &out->k},
-                                                         {"v", &out->v},
-                                                         {"scores", &out->scores},
-                                                         {"output", &out->output}};
-  for (const auto& step : steps) {
-    err = check_finite_result(step.first, *step.second);
-    if (!err.ok()) return err;
+void build_mask(int n_q, int n_k, const AttentionOptions& options, Mask* mask) {
+  mask->n_q = n_q;
+  mask->n_k = n_k;
+  mask->hidden.assign(static_cast<size_t>(n_q) * n_k, 0);
+  mask->fully_masked.assign(n_q, 0);
+  for (int i = 0; i < n_q; i++) {
+    int visible = 0;
+    for (int j = 0; j < n_k; j++) {
+      const bool future = options.causal && j > i;  // causal: row i only looks at keys j <= i
+      const bool padding = !options.key_padding.empty() && options.key_padding[j];
+      mask->hidden[static_cast<size_t>(i) * n_k + j] = future || padding;
+      if (!future && !padding) visible++;
+    }
+    mask->fully_masked[i] = visible == 0;
   }
-  return Error{};
+}
+
+Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
+  Error err = check_multi_head(in);
+  if (!err.ok()) return err;
+  const AttentionOptions& opt = in.options;
+  const bool cross = in.context.rows > 0;
+
+  // Queries come from x, keys and values from the context (x itself in self-attention).
+  const Matrix* x = &in.x;                         // (n_q, d_model)
+  const Matrix* source = cross ? &in.context : x;  // (n_k, d_ctx)
+  *out = MultiHeadResult{};
+  if (opt.positional_encoding) {
+    // each sequence is numbered from position 0
+    sinusoidal_positional_encoding(in.x.rows, in.x.cols, &out->pe);
+    add(in.x, out->pe, &out->x_with_pe);
+    err = check_finite_result("xWithPe", "xWithPe", -1, out->x_with_pe);
+    if (!err.ok()) return err;
+    x = &out->x_with_pe;
+    source = x;
+    if (cross) {
+      sinusoidal_positional_encoding(in.context.rows, in.context.cols, &out->context_pe);
+      add(in.context, out->context_pe, &out->context_with_pe);
+      err = check_finite_result("contextWithPe", "contextWithPe", -1, out->context_with_pe);
+      if (!err.ok()) return err;
+      source = &out->context_with_pe;
+    }
+  }
+  const int n_q = x->rows;
+  const int n_k = source->rows;
+  build_mask(n_q, n_k, opt, &out->mask);
+
+  const int n_heads = static_cast<int>(in.heads.size());
+  const int d_k = in.heads[0].wq.cols;
+  const int d_v = in.heads[0].wv.cols;
+  const double sqrt_dk = std::sqrt(static_cast<double>(d_k));
+  out->heads.resize(n_heads);
+  out->concat = Matrix(n_q, n_heads * d_v);  // (n_q, h·d_v)
+
+  for (int h = 0; h < n_heads; h++) {
+    const Head& w = in.heads[h];
+    AttentionResult& r = out->heads[h];
+    matmul(*x, w.wq, &r.q);                  // (n_q, d_k)
+    matmul(*source, w.wk, &r.k);             // (n_k, d_k)
+    matmul(*source, w.wv, &r.v);             // (n_k, d_v)
+    matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
+
+    // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
+    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact.
+    r.scaled = r.scores;
+    if (opt.scale_by_sqrt_dk) {
+      for (double& s : r.scaled.data) s /= sqrt_dk;
+    }
+    for (double& s : r.scaled.data) s /= opt.temperature;
+    apply_mask(out->mask, &r.scaled);  // -Infinity where query i may not look at key j
+
+    softmax_rows(r.scaled, &r.weights);  // (n_q, n_k), masked keys exactly 0
+    matmul(r.weights, r.v, &r.output);   // (n_q, d_v)
+
+    // Finite inputs can still overflow in a product; the first step that did is the one to name.
+    const std::pair<const char*, const Matrix*> steps[] = {
+        {"q", &r.q},           {"k", &r.k},           {"v", &r.v},
+        {"scores", &r.scores}, {"scaled", &r.scaled}, {"output", &r.output}};
+    for (const auto& [name, m] : steps) {
+      err = check_finite_result(head_label(in, h, name), name, in.single_head_names ? -1 : h, *m,
+                                m == &r.scaled ? &out->mask : nullptr);
+      if (!err.ok()) return err;
+    }
+
+    // concatenate: head h's output fills columns h·d_v … (h+1)·d_v - 1
+    for (int i = 0; i < n_q; i++) {
+      for (int j = 0; j < d_v; j++) out->concat.at(i, h * d_v + j) = r.output.at(i, j);
+    }
+  }
+
+  if (in.wo.rows == 0) {
+    out->output = out->concat;  // no W_O: the output is the heads' outputs side by side
+    return Error{};
+  }
+  matmul(out->concat, in.wo, &out->output);  // (n_q, d_model)
+  return check_finite_result("output", "output", -1, out->output);
 }
 
 }  // namespace attn

@@ -8,6 +8,10 @@
 //   Weights = softmax(Scaled) per row (n, n)
 //   Output  = Weights·V       (n, d_v)
 //
+// multi_head_attention() generalises it the way transformers use it (see below): h heads,
+// W_O, causal and padding masks, temperature, no √d_k scaling, sinusoidal positional
+// encoding and cross-attention (keys and values from a second sequence).
+//
 // Every matrix is row-major. The core reports bad input as an Error value (no
 // exceptions), so it runs the same natively and in WebAssembly.
 #pragma once
@@ -22,13 +26,16 @@ namespace attn {
 // What is wrong with the input. `operand` names it as the public API does
 // ("x", "wq", "wk", "wv", or a result such as "scores" for an overflow);
 // row and column are 0-based, -1 when they do not apply.
-enum class ErrorCode { ok, empty, empty_row, ragged, not_finite, shape, overflow };
+// `head` is the 0-based head for an operand or step of one head (heads[1].wk), else -1.
+// `range`: a finite option outside its domain (temperature <= 0).
+enum class ErrorCode { ok, empty, empty_row, ragged, not_finite, shape, overflow, range };
 
 struct Error {
   ErrorCode code = ErrorCode::ok;
   std::string operand;
   int row = -1;
   int column = -1;
+  int head = -1;
   std::string message;  // English, says what was expected
 
   bool ok() const { return code == ErrorCode::ok; }
@@ -38,9 +45,11 @@ const char* error_code_name(ErrorCode code);
 
 // Builds `out` from rows given as one flat buffer of all values, row after row,
 // with row_lengths[i] values in row i. Rejects no rows, an empty row, rows of
-// different lengths and NaN/±Inf, naming the row and column.
+// different lengths and NaN/±Inf, naming the row and column. With head >= 0 the matrix is
+// head `head`'s operand `name`: messages say "heads[1].wq[0][2]", the error's operand is
+// "wq" and its head is 1.
 Error matrix_from_rows(const std::string& name, const double* values, const int* row_lengths,
-                       int n_rows, Matrix* out);
+                       int n_rows, Matrix* out, int head = -1);
 
 struct AttentionInput {
   Matrix x;   // (n, d_model)
@@ -66,5 +75,77 @@ Error check_shapes(const AttentionInput& in);
 // Runs every step into `out`. Returns an error for mismatched shapes, or when
 // the values are so large that a product overflows to ±Inf.
 Error self_attention(const AttentionInput& in, AttentionResult* out);
+
+// ---- Multi-head attention with masks, temperature, positional encoding, cross-attention ----
+//
+//   X (n_q, d_model) [+ PE]            queries come from X
+//   C (n_k, d_ctx)   [+ PE]            keys and values come from C (C = X for self-attention)
+//   for each head h:
+//     Q_h = X·W_Q[h]  (n_q, d_k)    K_h = C·W_K[h]  (n_k, d_k)    V_h = C·W_V[h]  (n_k, d_v)
+//     Scores_h  = Q_h·K_hᵀ                                   (n_q, n_k)
+//     Scaled_h  = Scores_h / √d_k / temperature, −∞ where masked
+//     Weights_h = softmax per row (masked keys get exactly 0; a fully masked row is all 0)
+//     Output_h  = Weights_h·V_h                              (n_q, d_v)
+//   Concat = [Output_0 | Output_1 | …]                       (n_q, h·d_v)
+//   Output = Concat·W_O                                      (n_q, d_model), or Concat without W_O
+//
+// W layout is x·W (row vectors), as in the single-head engine; PyTorch stores its projection
+// weights transposed (x·Wᵀ). See README.md for every convention against PyTorch.
+
+struct Head {
+  Matrix wq;  // (d_model, d_k)
+  Matrix wk;  // (d_ctx, d_k)
+  Matrix wv;  // (d_ctx, d_v)
+};
+
+struct AttentionOptions {
+  bool causal = false;               // query i only looks at keys j <= i (top-left aligned)
+  std::vector<bool> key_padding;     // (n_k) or empty; true = a padding key, receives no attention
+  bool scale_by_sqrt_dk = true;      // false: scaled = scores / temperature
+  double temperature = 1.0;          // finite, > 0
+  bool positional_encoding = false;  // add sinusoidal PE to X (and to the context)
+};
+
+struct MultiHeadInput {
+  Matrix x;                 // (n_q, d_model)
+  Matrix context;           // (n_k, d_ctx), or 0 rows: self-attention, keys and values from x
+  std::vector<Head> heads;  // at least one; every head has the same d_k and the same d_v
+  Matrix wo;                // (h·d_v, d_model), or 0 rows: output = concat
+  AttentionOptions options;
+  // true: errors name the one head's operands "wq", as the single-head API does;
+  // false: "heads[1].wq" (with Error::head = 1)
+  bool single_head_names = false;
+};
+
+// Which keys each query may not look at: hidden[i * n_k + j] != 0 hides key j from query i.
+struct Mask {
+  int n_q = 0;
+  int n_k = 0;
+  std::vector<unsigned char> hidden;        // (n_q, n_k) row-major
+  std::vector<unsigned char> fully_masked;  // (n_q): 1 where query i sees no key at all
+
+  bool at(int i, int j) const { return hidden[static_cast<size_t>(i) * n_k + j] != 0; }
+};
+
+struct MultiHeadResult {
+  Matrix pe;                           // (n_q, d_model) when positional_encoding, else empty
+  Matrix x_with_pe;                    // (n_q, d_model) X + PE
+  Matrix context_pe;                   // (n_k, d_ctx) when positional_encoding and a context
+  Matrix context_with_pe;              // (n_k, d_ctx) C + PE
+  Mask mask;                           // always filled (all 0 when no mask option is set)
+  std::vector<AttentionResult> heads;  // per head: q, k, v, scores, scaled, weights, output
+  Matrix concat;                       // (n_q, h·d_v) heads' outputs side by side
+  Matrix output;                       // (n_q, d_model) concat·W_O, or concat without W_O
+};
+
+// Checks shapes of every head, W_O, the context, the padding mask and the options.
+Error check_multi_head(const MultiHeadInput& in);
+
+// Builds the mask for n_q queries and n_k keys from the causal and padding options.
+void build_mask(int n_q, int n_k, const AttentionOptions& options, Mask* mask);
+
+// Runs every step into `out`. Returns an error for bad shapes or options, or when the values
+// are so large that a step overflows to ±Inf.
+Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out);
 
 }  // namespace attn

@@ -25,7 +25,16 @@ void matmul(const Matrix& a, const Matrix& b, Matrix* out);
 // out = a·bᵀ, (a.rows, b.rows). Shapes must already agree: a.cols == b.cols.
 void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out);
 
-// Row-wise softmax of x into out (same shape).
+// Row-wise softmax of x into out (same shape). Entries of -Infinity (masked scores) get
+// exactly 0; a row that is -Infinity everywhere (every key masked) gets all zeros, not NaN.
 void softmax_rows(const Matrix& x, Matrix* out);
+
+// out = a + b, element by element (same shape).
+void add(const Matrix& a, const Matrix& b, Matrix* out);
+
+// Sinusoidal positional encoding of "Attention Is All You Need", (n, d_model):
+//   PE[pos][2i]   = sin(pos / 10000^(2i / d_model))
+//   PE[pos][2i+1] = cos(pos / 10000^(2i / d_model))
+void sinusoidal_positional_encoding(int n, int d_model, Matrix* out);
 
 }  // namespace attn
