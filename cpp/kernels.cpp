@@ -1,59 +1,212 @@
 #include "kernels.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace attn {
 
-void matmul(const Matrix& a, const Matrix& b, Matrix* out) {
-  // i-k-j order: the inner loop walks rows of b and out contiguously.
-  *out = Matrix(a.rows, b.cols);
-  for (int i = 0; i < a.rows; i++) {
-    double* out_row = &out->data[static_cast<size_t>(i) * b.cols];
-    for (int k = 0; k < a.cols; k++) {
-      const double a_ik = a.at(i, k);
-      const double* b_row = &b.data[static_cast<size_t>(k) * b.cols];
-      for (int j = 0; j < b.cols; j++) out_row[j] += a_ik * b_row[j];
+namespace {
+
+// Two float64 lanes: SSE2 natively, wasm SIMD (f64x2) under -msimd128. GCC/Clang vector
+// extensions keep one source for both; each lane rounds exactly like scalar code (no FMA
+// contraction: the ISO C++ modes we build with keep a*b + c as two roundings).
+typedef double f64x2 __attribute__((vector_size(16)));
+typedef long long i64x2 __attribute__((vector_size(16)));
+
+inline f64x2 load2(const double* p) {
+  f64x2 v;
+  std::memcpy(&v, p, sizeof v);  // unaligned load
+  return v;
+}
+
+inline void store2(double* p, f64x2 v) { std::memcpy(p, &v, sizeof v); }
+
+inline f64x2 splat(double x) { return f64x2{x, x}; }
+
+// Width of the column panels of b that the matmul micro-kernel works on.
+constexpr int kPanel = 4;
+
+// The micro-kernel: out[R rows][4 columns] = a[R rows][0..k) · panel (k × 4). The sum over k
+// runs in order for every element, so each result is rounded exactly as the plain i-k-j loop
+// rounds it. R rows × 2 vectors of accumulators stay in registers.
+template <int R>
+void micro_kernel(const double* a, int lda, const double* panel, int k, double* out, int ldo,
+                  int cols) {
+  f64x2 acc[R][2] = {};
+  for (int t = 0; t < k; t++) {
+    const f64x2 b0 = load2(panel + t * kPanel);
+    const f64x2 b1 = load2(panel + t * kPanel + 2);
+    for (int r = 0; r < R; r++) {
+      const f64x2 ar = splat(a[r * lda + t]);
+      acc[r][0] += ar * b0;
+      acc[r][1] += ar * b1;
     }
   }
+  for (int r = 0; r < R; r++) {
+    double tmp[kPanel];
+    store2(tmp, acc[r][0]);
+    store2(tmp + 2, acc[r][1]);
+    std::memcpy(out + r * ldo, tmp, sizeof(double) * cols);  // cols <= 4 at the right edge
+  }
+}
+
+// Packs the columns of b (k × n, row-major, row stride ldb) into panels of 4 columns, each
+// panel k × 4 contiguous, zero-padded at the right edge: the micro-kernel then streams it.
+void pack_panels(const double* b, int k, int n, int ldb, std::vector<double>* packed) {
+  const int panels = (n + kPanel - 1) / kPanel;
+  packed->assign(static_cast<size_t>(panels) * k * kPanel, 0.0);
+  for (int p = 0; p < panels; p++) {
+    const int j0 = p * kPanel;
+    const int w = std::min(kPanel, n - j0);
+    double* dst = packed->data() + static_cast<size_t>(p) * k * kPanel;
+    for (int t = 0; t < k; t++)
+      std::memcpy(dst + t * kPanel, b + static_cast<size_t>(t) * ldb + j0, sizeof(double) * w);
+  }
+}
+
+// out (m × n) = a (m × k, stride lda) · b, with b already packed into panels.
+void matmul_packed(const double* a, int m, int k, int lda, const std::vector<double>& packed, int n,
+                   double* out) {
+  const int panels = (n + kPanel - 1) / kPanel;
+  // Row blocks of 4 outside, panels inside: a block's 4 rows of a stay in cache while every
+  // panel streams past; a panel (k × 4 doubles) is small enough for L1 at attention sizes.
+  for (int i = 0; i < m; i += 4) {
+    const int rows = std::min(4, m - i);
+    const double* a_block = a + static_cast<size_t>(i) * lda;
+    for (int p = 0; p < panels; p++) {
+      const int j0 = p * kPanel;
+      const int cols = std::min(kPanel, n - j0);
+      const double* panel = packed.data() + static_cast<size_t>(p) * k * kPanel;
+      double* o = out + static_cast<size_t>(i) * n + j0;
+      switch (rows) {
+        case 4:
+          micro_kernel<4>(a_block, lda, panel, k, o, n, cols);
+          break;
+        case 3:
+          micro_kernel<3>(a_block, lda, panel, k, o, n, cols);
+          break;
+        case 2:
+          micro_kernel<2>(a_block, lda, panel, k, o, n, cols);
+          break;
+        default:
+          micro_kernel<1>(a_block, lda, panel, k, o, n, cols);
+          break;
+      }
+    }
+  }
+}
+
+// exp on two lanes, to within ~1 ulp of std::exp, for x <= 0 (softmax's x - max).
+// exp(x) = 2^k · exp(r), x = k·ln2 + r, |r| <= ln2/2; exp(r) by its Taylor series to r^13
+// (the next term is below 4e-18 relative), evaluated by Estrin's scheme: a few short
+// dependency chains instead of Horner's 13 in a row, which would leave the CPU waiting.
+// 2^k is built in the exponent bits. Lanes below -708 (where 2^k would be subnormal) or
+// -Infinity (masked) are left to std::exp.
+inline f64x2 exp_lanes(f64x2 x) {
+  const double kInvLn2 = 1.4426950408889634;
+  const double kLn2Hi = 6.93147180369123816490e-01;  // ln2 split so k·ln2hi is exact
+  const double kLn2Lo = 1.90821492927058770002e-10;
+  const double kShift = 6755399441055744.0;  // 1.5·2^52: adding it rounds to an integer
+  const f64x2 kd = x * splat(kInvLn2) + splat(kShift);
+  i64x2 ki;
+  std::memcpy(&ki, &kd, sizeof ki);  // the low bits of kd's mantissa now hold k
+  const f64x2 k = kd - splat(kShift);
+  const f64x2 r = (x - k * splat(kLn2Hi)) - k * splat(kLn2Lo);
+  const f64x2 r2 = r * r;
+  const f64x2 r4 = r2 * r2;
+  const f64x2 r8 = r4 * r4;
+  // c_n = 1/n!, paired as c_n + c_{n+1}·r
+  const f64x2 p01 = splat(1.0) + r;
+  const f64x2 p23 = splat(1.0 / 2) + splat(1.0 / 6) * r;
+  const f64x2 p45 = splat(1.0 / 24) + splat(1.0 / 120) * r;
+  const f64x2 p67 = splat(1.0 / 720) + splat(1.0 / 5040) * r;
+  const f64x2 p89 = splat(1.0 / 40320) + splat(1.0 / 362880) * r;
+  const f64x2 p1011 = splat(1.0 / 3628800) + splat(1.0 / 39916800) * r;
+  const f64x2 p1213 = splat(1.0 / 479001600) + splat(1.0 / 6227020800) * r;
+  const f64x2 p0_3 = p01 + p23 * r2;
+  const f64x2 p4_7 = p45 + p67 * r2;
+  const f64x2 p8_11 = p89 + p1011 * r2;
+  const f64x2 p = (p0_3 + p4_7 * r4) + (p8_11 + p1213 * r4) * r8;
+  const i64x2 bits = (ki + i64x2{1023, 1023}) << 52;  // 2^k
+  f64x2 scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  f64x2 y = p * scale;
+  if (x[0] < -708.0) y[0] = std::exp(x[0]);
+  if (x[1] < -708.0) y[1] = std::exp(x[1]);
+  return y;
+}
+
+}  // namespace
+
+void Matrix::resize(int r, int c) {
+  rows = r;
+  cols = c;
+  data.resize(static_cast<size_t>(r) * c);  // keeps the allocation when it is large enough
+}
+
+void matmul(const Matrix& a, const Matrix& b, Matrix* out) {
+  out->resize(a.rows, b.cols);
+  std::vector<double> packed;
+  pack_panels(b.data.data(), b.rows, b.cols, b.cols, &packed);
+  matmul_packed(a.data.data(), a.rows, a.cols, a.cols, packed, b.cols, out->data.data());
 }
 
 void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out) {
-  // out[i][j] = dot(row i of a, row j of b): both rows are contiguous.
-  *out = Matrix(a.rows, b.rows);
-  for (int i = 0; i < a.rows; i++) {
-    for (int j = 0; j < b.rows; j++) {
-      double sum = 0.0;
-      for (int k = 0; k < a.cols; k++) sum += a.at(i, k) * b.at(j, k);
-      out->at(i, j) = sum;
-    }
+  // Panels of bᵀ are read straight from b's rows: panel p holds rows 4p … 4p+3 of b, so the
+  // sum over k for out[i][j] runs in the same order as dot(row i of a, row j of b).
+  out->resize(a.rows, b.rows);
+  const int k = a.cols;
+  const int n = b.rows;
+  const int panels = (n + kPanel - 1) / kPanel;
+  std::vector<double> packed(static_cast<size_t>(panels) * k * kPanel, 0.0);
+  for (int j = 0; j < n; j++) {
+    double* dst = packed.data() + static_cast<size_t>(j / kPanel) * k * kPanel + j % kPanel;
+    const double* src = b.data.data() + static_cast<size_t>(j) * k;
+    for (int t = 0; t < k; t++) dst[t * kPanel] = src[t];
   }
+  matmul_packed(a.data.data(), a.rows, k, a.cols, packed, n, out->data.data());
 }
 
 void softmax_rows(const Matrix& x, Matrix* out) {
-  *out = Matrix(x.rows, x.cols);
+  out->resize(x.rows, x.cols);
+  const int n = x.cols;
   for (int i = 0; i < x.rows; i++) {
+    const double* in_row = &x.data[static_cast<size_t>(i) * n];
+    double* out_row = &out->data[static_cast<size_t>(i) * n];
     // subtract the row max: exp must not overflow, and the largest term is exp(0) = 1,
     // so the sum is at least 1
-    double max = x.at(i, 0);
-    for (int j = 1; j < x.cols; j++) max = std::fmax(max, x.at(i, j));
+    double max = in_row[0];
+    for (int j = 1; j < n; j++) max = in_row[j] > max ? in_row[j] : max;  // no NaN here
     // every key masked: nothing to attend to, so no weight at all (exp(-inf - -inf) is NaN)
-    if (std::isinf(max) && max < 0) continue;  // the row stays all zeros
-    double sum = 0.0;
-    for (int j = 0; j < x.cols; j++) {
-      out->at(i, j) = std::exp(x.at(i, j) - max);
-      sum += out->at(i, j);
+    if (std::isinf(max) && max < 0) {
+      std::fill(out_row, out_row + n, 0.0);
+      continue;
     }
-    for (int j = 0; j < x.cols; j++) out->at(i, j) /= sum;
+    int j = 0;
+    f64x2 sums = {};  // two partial sums, one per lane
+    for (; j + 2 <= n; j += 2) {
+      const f64x2 e = exp_lanes(load2(in_row + j) - splat(max));
+      store2(out_row + j, e);
+      sums += e;
+    }
+    double sum = sums[0] + sums[1];
+    for (; j < n; j++) {
+      out_row[j] = std::exp(in_row[j] - max);
+      sum += out_row[j];
+    }
+    for (j = 0; j < n; j++) out_row[j] /= sum;
   }
 }
 
 void add(const Matrix& a, const Matrix& b, Matrix* out) {
-  *out = Matrix(a.rows, a.cols);
+  out->resize(a.rows, a.cols);
   for (size_t i = 0; i < a.data.size(); i++) out->data[i] = a.data[i] + b.data[i];
 }
 
 void sinusoidal_positional_encoding(int n, int d_model, Matrix* out) {
-  *out = Matrix(n, d_model);
+  out->resize(n, d_model);
   for (int pos = 0; pos < n; pos++) {
     for (int col = 0; col < d_model; col++) {
       const int two_i = col - col % 2;  // columns 2i and 2i+1 share one frequency

@@ -15,6 +15,9 @@ struct Matrix {
 
   Matrix() = default;
   Matrix(int r, int c) : rows(r), cols(c), data(static_cast<size_t>(r) * c, 0.0) {}
+  // Sets the shape, keeping the allocation when it is large enough (values unspecified):
+  // results written every recompute reuse their buffers.
+  void resize(int r, int c);
   double& at(int i, int j) { return data[static_cast<size_t>(i) * cols + j]; }
   double at(int i, int j) const { return data[static_cast<size_t>(i) * cols + j]; }
 };
