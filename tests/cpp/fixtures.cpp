@@ -1,7 +1,19 @@
 #include "fixtures.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+
+namespace {
+
+double parse_number(const std::string& word, const std::string& where) {
+  char* end = nullptr;
+  const double v = std::strtod(word.c_str(), &end);
+  if (word.empty() || *end != '\0') throw std::runtime_error("bad number " + word + " in " + where);
+  return v;
+}
+
+}  // namespace
 
 std::vector<FixtureCase> load_fixture_cases(const std::string& path) {
   std::ifstream in(path);
@@ -16,12 +28,21 @@ std::vector<FixtureCase> load_fixture_cases(const std::string& path) {
       in >> cases.back().name;
     } else if (word == "end") {
       continue;
+    } else if (cases.empty()) {
+      throw std::runtime_error(word + " before the first case in " + path);
+    } else if (word == "option") {
+      std::string name, value;
+      in >> name >> value;
+      cases.back().options[name] = parse_number(value, "case " + cases.back().name);
     } else {
-      if (cases.empty()) throw std::runtime_error("matrix before the first case in " + path);
       int rows = 0, cols = 0;
       in >> rows >> cols;
       attn::Matrix m(rows, cols);
-      for (double& v : m.data) in >> v;
+      std::string value;
+      for (double& v : m.data) {
+        in >> value;
+        v = parse_number(value, word + " in case " + cases.back().name);
+      }
       if (!in) throw std::runtime_error("bad matrix " + word + " in case " + cases.back().name);
       cases.back().matrices[word] = std::move(m);
     }

@@ -1,4 +1,4 @@
-// Reads tests/fixtures/attention_cases.txt, written by tests/make_fixtures.py (numpy).
+// Reads tests/fixtures/*.txt, written by tests/make_fixtures.py (numpy).
 #pragma once
 
 #include <map>
@@ -9,8 +9,10 @@
 
 struct FixtureCase {
   std::string name;
-  std::map<std::string, attn::Matrix> matrices;  // x, wq, wk, wv and every numpy result
+  std::map<std::string, double> options;         // "option <name> <value>" lines, if any
+  std::map<std::string, attn::Matrix> matrices;  // inputs and every numpy result
 };
 
 // All cases in file order; throws std::runtime_error if the file is missing or malformed.
+// Values are read with strtod, so "-inf" (a masked score) reads as -Infinity.
 std::vector<FixtureCase> load_fixture_cases(const std::string& path);

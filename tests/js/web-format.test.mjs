@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, fullNumber } from '../../web/src/format.js';
+import { formatNumber, formatCompact, fullNumber } from '../../web/src/format.js';
 
 test('four decimals by default', () => {
   assert.equal(formatNumber(0.5511785014811564), '0.5512');
@@ -25,4 +25,12 @@ test('very large values use exponent notation', () => {
 test('full value is the shortest round-trip text', () => {
   assert.equal(fullNumber(0.30000000000000004), '0.30000000000000004');
   assert.equal(fullNumber(0.5), '0.5');
+});
+
+test('compact numbers drop trailing zeros', () => {
+  assert.equal(formatCompact(0.30000000000000004), '0.3');
+  assert.equal(formatCompact(10), '10');
+  assert.equal(formatCompact(-0.5), '-0.5');
+  assert.equal(formatCompact(0.98604), '0.986');
+  assert.equal(formatCompact(-0.00001), '0');
 });

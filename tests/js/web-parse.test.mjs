@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMatrix, parseNumber } from '../../web/src/parse.js';
+import { parseMatrix, parseMatrixText, parseNumber } from '../../web/src/parse.js';
 
 test('rows are lines; spaces, commas, full-width commas and tabs separate numbers', () => {
   assert.deepEqual(parseMatrix('1 0\n0.5,0.5\n0\t1'), { ok: true, rows: [[1, 0], [0.5, 0.5], [0, 1]] });
@@ -49,4 +49,14 @@ test('empty matrix and blank interior lines', () => {
   assert.deepEqual(parseMatrix(''), { ok: false, error: { code: 'empty' } });
   assert.deepEqual(parseMatrix(' \n\n'), { ok: false, error: { code: 'empty' } });
   assert.deepEqual(parseMatrix('1 2\n\n3 4'), { ok: false, error: { code: 'empty_row', row: 1 } });
+});
+
+test('whole-matrix text: JSON, CSV or TSV', () => {
+  assert.deepEqual(parseMatrixText('[[1, 0], [0.5, -2]]'), { ok: true, rows: [[1, 0], [0.5, -2]] });
+  assert.deepEqual(parseMatrixText('1,0\n0.5,-2\n'), { ok: true, rows: [[1, 0], [0.5, -2]] });
+  assert.deepEqual(parseMatrixText('1\t0\n0.5\t-2'), { ok: true, rows: [[1, 0], [0.5, -2]] });
+  assert.equal(parseMatrixText('[[1, 0], [0.5').error.code, 'json');
+  assert.equal(parseMatrixText('[1, 2]').error.code, 'json_shape');
+  assert.deepEqual(parseMatrixText('[[1, "a"]]').error, { code: 'not_number', row: 0, column: 1, text: '"a"' });
+  assert.equal(parseMatrixText('[[1, 2], [3]]').error.code, 'ragged');
 });

@@ -1,5 +1,6 @@
-// Heatmap colours: viridis (perceptually uniform, colour-blind safe), with the
-// text colour in each cell chosen for contrast.
+// Cell colours. Weights (0 to 1) use viridis, a sequential scale; signed
+// matrices use ColorBrewer's RdBu, a diverging scale centred on 0. Both are
+// colour-blind safe. The text colour of each cell is chosen for contrast.
 
 const VIRIDIS = [
   [0x44, 0x01, 0x54], [0x47, 0x2c, 0x7a], [0x3b, 0x51, 0x8b],
@@ -7,12 +8,32 @@ const VIRIDIS = [
   [0x5c, 0xc8, 0x63], [0xaa, 0xdc, 0x32], [0xfd, 0xe7, 0x25],
 ];
 
-export function viridis(t) {
-  const clamped = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0));
-  const position = clamped * (VIRIDIS.length - 1);
-  const i = Math.min(Math.floor(position), VIRIDIS.length - 2);
+// Blue for negative, near-white for 0, red for positive.
+const RDBU = [
+  [0x21, 0x66, 0xac], [0x43, 0x93, 0xc3], [0x92, 0xc5, 0xde], [0xd1, 0xe5, 0xf0],
+  [0xf7, 0xf7, 0xf7],
+  [0xfd, 0xdb, 0xc7], [0xf4, 0xa5, 0x82], [0xd6, 0x60, 0x4d], [0xb2, 0x18, 0x2b],
+];
+
+export const VIRIDIS_STOPS = VIRIDIS;
+export const DIVERGING_STOPS = RDBU;
+
+function interpolate(stops, t) {
+  const position = t * (stops.length - 1);
+  const i = Math.min(Math.floor(position), stops.length - 2);
   const f = position - i;
-  return VIRIDIS[i].map((a, k) => Math.round(a + (VIRIDIS[i + 1][k] - a) * f));
+  return stops[i].map((a, k) => Math.round(a + (stops[i + 1][k] - a) * f));
+}
+
+const clamp = (t, lo, hi) => Math.min(hi, Math.max(lo, Number.isFinite(t) ? t : 0));
+
+export function viridis(t) {
+  return interpolate(VIRIDIS, clamp(t, 0, 1));
+}
+
+// t in [-1, 1]: the value divided by the largest magnitude in its matrix.
+export function diverging(t) {
+  return interpolate(RDBU, (clamp(t, -1, 1) + 1) / 2);
 }
 
 function relativeLuminance([r, g, b]) {
@@ -33,4 +54,21 @@ export function textColorFor(rgb) {
 
 export function rgbCss([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
+}
+
+export function gradientCss(stops) {
+  return `linear-gradient(to right, ${stops.map(rgbCss).join(', ')})`;
+}
+
+// The colour of a value in a matrix of the given kind; `magnitude` is the
+// largest absolute value of a signed matrix (0 for an all-zero matrix).
+export function cellColor(kind, value, magnitude) {
+  if (kind === 'weights') return viridis(value);
+  return diverging(magnitude > 0 ? value / magnitude : 0);
+}
+
+export function largestMagnitude(data) {
+  let m = 0;
+  for (const row of data) for (const v of row) m = Math.max(m, Math.abs(v));
+  return m;
 }

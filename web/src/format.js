@@ -1,7 +1,11 @@
-// Number formatting for the matrices: a fixed number of decimals for reading,
-// the shortest round-trip text (like Python's repr) for the full value.
+// Number formatting: a fixed number of decimals in the matrices, the same
+// without trailing zeros in the arithmetic of "show the work" (0.5×0.2, not
+// 0.5000×0.2000), and the shortest round-trip text (like Python's repr) for
+// the full value.
 
 export const DEFAULT_DECIMALS = 4;
+export const MIN_DECIMALS = 1;
+export const MAX_DECIMALS = 8;
 
 export function formatNumber(value, decimals = DEFAULT_DECIMALS) {
   if (!Number.isFinite(value)) return String(value);
@@ -9,6 +13,12 @@ export function formatNumber(value, decimals = DEFAULT_DECIMALS) {
   const text = value.toFixed(decimals);
   // -0.00001 rounds to "-0.0000"; a sign on zero only distracts.
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}
+
+export function formatCompact(value, decimals = DEFAULT_DECIMALS) {
+  const text = formatNumber(value, decimals);
+  if (/e/.test(text) || !text.includes('.')) return text;
+  return text.replace(/\.?0+$/, '');
 }
 
 export function fullNumber(value) {

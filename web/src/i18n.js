@@ -7,96 +7,207 @@ const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 export const LANGUAGES = ['zh', 'en'];
 
 export const STRINGS = {
-  docTitle: {
-    zh: '自注意力逐步可视化',
-    en: 'Self-attention, step by step',
-  },
-  appTitle: {
-    zh: '自注意力，一步一步算',
-    en: 'Self-attention, step by step',
-  },
+  docTitle: { zh: '自注意力逐步可视化', en: 'Self-attention, step by step' },
+  appTitle: { zh: '自注意力，一步一步算', en: 'Self-attention, step by step' },
   tagline: {
-    zh: '输入一句话和它的向量，缩放点积注意力的每一步都会随输入即时更新。',
-    en: 'Type a sentence and its vectors: every step of scaled dot-product attention updates as you type.',
+    zh: '输入一句话、它的向量和三个投影矩阵，跟着每一个数字走完缩放点积注意力。',
+    en: 'Type a sentence, its vectors and the three projections, and follow every number of scaled dot-product attention.',
   },
   langButton: { zh: 'English', en: '中文' },
   langButtonLabel: { zh: '切换到英文界面', en: 'Switch the page to Chinese' },
+
   inputsTitle: { zh: '输入', en: 'Inputs' },
+  presetsLabel: { zh: '示例', en: 'Presets' },
+  presetTutorial: { zh: '教程示例：我爱你', en: 'Tutorial: 我爱你' },
+  presetEnglish: { zh: '英文对照：I love you', en: 'English: I love you' },
+  presetLong: { zh: '长一点的句子', en: 'A longer sentence' },
   sentenceLabel: { zh: '句子', en: 'Sentence' },
-  sentenceHint: {
-    zh: '不含空格的文本按字切分；含空格的文本按空格分词。',
-    en: 'Text without spaces is split into characters; text with spaces into words.',
+  tokenModeLabel: { zh: '切分方式', en: 'Split into tokens' },
+  modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
+  modeSpace: { zh: '按空格', en: 'By spaces' },
+  modeWord: { zh: '按词（Intl.Segmenter）', en: 'By words (Intl.Segmenter)' },
+  tokensLabel: { zh: '词元（可直接修改）', en: 'Tokens (editable)' },
+  tokenCount: { zh: '{n} 个词元', en: ({ n }) => plural(n, 'token', 'tokens') },
+  tokenN: { zh: '第 {n} 个词元', en: 'Token {n}' },
+  removeTokenN: { zh: '删除第 {n} 个词元', en: 'Remove token {n}' },
+  newToken: { zh: '词{n}', en: 'w{n}' },
+  addToken: { zh: '＋ 添加词元', en: '+ Add a token' },
+  dimsTitle: { zh: '维度与显示', en: 'Sizes and display' },
+  dModelLabel: { zh: 'd_model（向量长度）', en: 'd_model (vector length)' },
+  dkLabel: { zh: 'd_k（Q、K 的长度）', en: 'd_k (length of Q, K)' },
+  dvLabel: { zh: 'd_v（V 的长度）', en: 'd_v (length of V)' },
+  decimalsLabel: { zh: '小数位数', en: 'Decimal places' },
+  seedLabel: { zh: '随机种子', en: 'Random seed' },
+  fillRandom: { zh: '随机填充', en: 'Fill randomly' },
+  fillHint: {
+    zh: '同一个种子总是得到同样的数（-1 到 1，两位小数）。',
+    en: 'The same seed always gives the same numbers (−1 to 1, two decimals).',
   },
-  tokensLabel: { zh: '词元', en: 'Tokens' },
-  tokenCount: {
-    zh: '{n} 个词元',
-    en: ({ n }) => plural(n, 'token', 'tokens'),
-  },
-  matrixHint: {
-    zh: '每行对应矩阵的一行；数字用空格、逗号或 Tab 分隔。',
-    en: 'One matrix row per line; separate numbers with spaces, commas or tabs.',
+  matricesTitle: { zh: '向量和投影矩阵', en: 'Vectors and projections' },
+  matricesHint: {
+    zh: '直接在格子里改数字；也可以从表格软件复制一块粘贴进来，或用“以文本粘贴”输入 CSV、TSV 或 JSON。',
+    en: 'Edit the numbers in the grids; paste a block copied from a spreadsheet into a cell, or use “Paste as text” for CSV, TSV or JSON.',
   },
   xLabel: { zh: 'X：每个词元一个向量', en: 'X: one vector per token' },
-  wqLabel: { zh: 'W_Q：查询投影矩阵', en: 'W_Q: query projection' },
-  wkLabel: { zh: 'W_K：键投影矩阵', en: 'W_K: key projection' },
-  wvLabel: { zh: 'W_V：值投影矩阵', en: 'W_V: value projection' },
-  xGutterLabel: { zh: '每行对应的词元', en: 'Token of each row' },
-  restoreExample: { zh: '恢复教程示例（我爱你）', en: 'Restore the tutorial example (我爱你)' },
+  wqLabel: { zh: 'W_Q：查询投影', en: 'W_Q: query projection' },
+  wkLabel: { zh: 'W_K：键投影', en: 'W_K: key projection' },
+  wvLabel: { zh: 'W_V：值投影', en: 'W_V: value projection' },
+  gridCaption: { zh: '{name} 的数值', en: 'Values of {name}' },
+  gridTooLarge: {
+    zh: '矩阵超过 {max} 行或 {max} 列，格子太多，请用下面的文本框编辑。',
+    en: 'More than {max} rows or columns is too many cells for a grid: edit the matrix as text below.',
+  },
+  pasteSummary: { zh: '以文本粘贴或编辑（CSV、TSV、JSON）', en: 'Paste or edit as text (CSV, TSV, JSON)' },
+  pasteLabel: { zh: '{name} 的文本', en: '{name} as text' },
+  pasteHint: {
+    zh: '每行一行矩阵，数字用 Tab、逗号或空格分隔；或 JSON，如 [[1, 0], [0, 1]]。列数决定对应的维度。',
+    en: 'One matrix row per line, numbers separated by tabs, commas or spaces; or JSON such as [[1, 0], [0, 1]]. The number of columns sets the matching size.',
+  },
+  pasteApply: { zh: '应用', en: 'Apply' },
+
   loading: { zh: '正在加载注意力计算引擎…', en: 'Loading the attention engine…' },
   loadFailed: {
     zh: '注意力计算引擎加载失败（{detail}）。请刷新页面；如果仍然失败，可能是浏览器不支持 WebAssembly。',
     en: 'The attention engine could not be loaded ({detail}). Reload the page; if it still fails, this browser may not support WebAssembly.',
   },
-  staleNote: {
-    zh: '输入有误，下面显示的是上一次有效的结果。',
-    en: 'Some input is invalid: showing the last valid result.',
-  },
+  staleNote: { zh: '输入有误，下面显示的是上一次有效的结果。', en: 'Some input is invalid: showing the last valid result.' },
+
   stepsTitle: { zh: '计算步骤', en: 'The steps' },
-  stepLabel: { zh: '第 {n} 步', en: 'Step {n}' },
+  stepNavLabel: { zh: '步骤', en: 'Steps' },
+  stepOf: { zh: '第 {n} 步，共 {total} 步', en: 'Step {n} of {total}' },
+  allSteps: { zh: '全部步骤', en: 'All steps' },
+  prev: { zh: '← 上一步', en: '← Previous' },
+  next: { zh: '下一步 →', en: 'Next →' },
+  play: { zh: '▶ 自动播放', en: '▶ Play' },
+  pause: { zh: '❚❚ 暂停', en: '❚❚ Pause' },
+  overview: { zh: '显示全部步骤', en: 'Show all steps' },
+  guided: { zh: '一步一步看', en: 'One step at a time' },
+  keysHint: { zh: '键盘：← → 切换步骤。', en: 'Keyboard: ← → change step.' },
 
-  step1Title: { zh: '输入 X', en: 'Input X' },
-  step1Formula: { zh: 'X：每个词元一行（n × d_model）', en: 'X: one row per token (n × d_model)' },
-  step1Plain: {
-    zh: '教室里的每个人（每个词元）都用一个向量来描述，一行就是一个人。',
-    en: 'Everyone in the classroom (each token) is described by a vector: one row per person.',
+  stepInputShort: { zh: '输入 X', en: 'Input X' },
+  stepInputTitle: { zh: '每个词元一个向量', en: 'One vector per token' },
+  stepInputFormula: { zh: 'X：n × d_model，每个词元一行', en: 'X: n × d_model, one row per token' },
+  stepInputPlain: {
+    zh: '把句子想成一间教室：每个词元是一个人，用一行数字（向量）来描述。',
+    en: 'Think of the sentence as a classroom: each token is a person, described by one row of numbers (a vector).',
   },
-  step2Formula: { zh: 'Q = X · W_Q，K = X · W_K，V = X · W_V', en: 'Q = X · W_Q,  K = X · W_K,  V = X · W_V' },
-  step2Title: { zh: '投影出 Q、K、V', en: 'Project into Q, K and V' },
-  step2Plain: {
-    zh: 'Q 是每个人心里想找的特征，K 是每个人身上贴的标签，V 是每个人实际能提供的信息。',
-    en: 'Q is what each person is looking for, K is the label each person wears, V is what each person can tell.',
+  stepProjectShort: { zh: 'Q、K、V', en: 'Q, K, V' },
+  stepProjectTitle: { zh: '投影出 Q、K、V', en: 'Project into Q, K and V' },
+  stepProjectFormula: { zh: 'Q = X·W_Q，K = X·W_K，V = X·W_V', en: 'Q = X·W_Q,  K = X·W_K,  V = X·W_V' },
+  stepProjectPlain: {
+    zh: '同一个人的向量乘上三个矩阵，得到三样东西：Q 是我心里想找的特征，K 是每个人身上贴的标签，V 是每个人实际能告诉我的信息。',
+    en: 'Each person’s vector is multiplied by three matrices: Q is what I am looking for, K is the label each person wears, V is what each person can tell me.',
   },
-  step3Title: { zh: '注意力分数', en: 'Scores' },
-  step3Formula: { zh: 'Scores = Q · Kᵀ', en: 'Scores = Q · Kᵀ' },
-  step3Plain: {
-    zh: '每一行：我想找的特征（Q）和每个人的标签（K）有多匹配，给班上每个人打一个分。',
-    en: 'Each row: how well what I look for (Q) matches each person’s label (K): one score per person in the room.',
+  stepScoresShort: { zh: '分数', en: 'Scores' },
+  stepScoresTitle: { zh: '注意力分数', en: 'Scores' },
+  stepScoresFormula: { zh: 'Scores = Q·Kᵀ', en: 'Scores = Q·Kᵀ' },
+  stepScoresPlain: {
+    zh: '我扫视全班：拿我想找的特征（我的 Q）和每个人的标签（他的 K）做点积，匹配得越好分数越高。每一行是一个人给全班打的分。',
+    en: 'I look around the room: the dot product of what I look for (my Q) with each person’s label (their K) is high when they match. Each row is one person scoring everyone.',
   },
-  step4Title: { zh: '缩放', en: 'Scale' },
-  step4Formula: { zh: 'Scaled = Scores / √d_k', en: 'Scaled = Scores / √d_k' },
-  step4Plain: {
-    zh: '除以 √d_k，免得向量维度越大分数越大，让下一步的 softmax 不至于太极端。',
-    en: 'Divide by √d_k so that longer vectors do not inflate the scores and make the next step too one-sided.',
+  stepScaleShort: { zh: '缩放', en: 'Scale' },
+  stepScaleTitle: { zh: '除以 √d_k', en: 'Divide by √d_k' },
+  stepScaleFormula: { zh: 'Scaled = Scores / √d_k', en: 'Scaled = Scores / √d_k' },
+  stepScalePlain: {
+    zh: '向量越长，点积天然越大。除以 √d_k 让分数保持在合适的范围，下一步的 softmax 才不会只盯着一个人。',
+    en: 'Longer vectors give larger dot products by themselves. Dividing by √d_k keeps the scores in range so the softmax of the next step does not fix on one person.',
   },
-  step4Dk: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
-  step5Title: { zh: '注意力权重', en: 'Attention weights' },
-  step5Formula: { zh: 'Weights = softmax(Scaled)，逐行计算', en: 'Weights = softmax(Scaled), row by row' },
-  step5Plain: {
-    zh: '把每一行分数变成加起来等于 1 的比例：我该听每个人多少。',
-    en: 'Each row of scores becomes shares that add up to 1: how much I listen to each person.',
+  stepSoftmaxShort: { zh: 'softmax', en: 'Softmax' },
+  stepSoftmaxTitle: { zh: 'softmax：注意力权重', en: 'Softmax: attention weights' },
+  stepSoftmaxFormula: { zh: 'Weights = softmax(Scaled)，逐行', en: 'Weights = softmax(Scaled), row by row' },
+  stepSoftmaxPlain: {
+    zh: '每一行的分数变成加起来等于 1 的比例：我该听每个人多少。先减去这一行的最大值，exp 才不会溢出，结果不变。',
+    en: 'Each row of scores becomes shares that add up to 1: how much I listen to each person. The row’s maximum is subtracted first so exp cannot overflow; the result is the same.',
   },
-  step6Title: { zh: '输出', en: 'Output' },
-  step6Formula: { zh: 'Output = Weights · V', en: 'Output = Weights · V' },
-  step6Plain: {
-    zh: '每个词元的新向量，是按权重把所有人的信息（V）混合起来的结果，于是带上了整句话的上下文。',
-    en: 'Each token’s new vector is everyone’s V mixed by those shares, so it now carries context from the whole sentence.',
+  stepOutputShort: { zh: '输出', en: 'Output' },
+  stepOutputTitle: { zh: '输出：按权重混合 V', en: 'Output: V mixed by the weights' },
+  stepOutputFormula: { zh: 'Output = Weights·V', en: 'Output = Weights·V' },
+  stepOutputPlain: {
+    zh: '我从每个人那里听来的信息（V）按权重加起来，就是我的新向量：它带上了整句话的上下文。',
+    en: 'What I hear from each person (their V), added up by the weights, is my new vector: it now carries context from the whole sentence.',
   },
 
-  projection: { zh: '{result} = X · {weights}', en: '{result} = X · {weights}' },
-  rowSum: { zh: '行和', en: 'Row sum' },
+  labelX: { zh: '输入', en: 'input' },
+  labelQ: { zh: '我想找的', en: 'what I look for' },
+  labelK: { zh: '我的标签', en: 'my label' },
+  labelV: { zh: '我能提供的', en: 'what I can tell' },
   queryKeyCorner: { zh: '查询＼键', en: 'query \\ key' },
-  heatLegend: { zh: '颜色表示权重，从 0 到 1', en: 'Colour shows the weight, from 0 to 1' },
+  rowSum: { zh: '行和', en: 'Row sum' },
   matrixCaption: { zh: '矩阵 {name}，{rows} × {cols}', en: 'Matrix {name}, {rows} × {cols}' },
+  canvasDescription: {
+    zh: '矩阵 {name}（{rows} × {cols}）的热力图',
+    en: 'Heatmap of matrix {name} ({rows} × {cols})',
+  },
+  canvasHint: {
+    zh: '矩阵太大，以热力图显示。指向某一格可看数值；也可以用方向键。',
+    en: 'Too large for a table: shown as a heatmap. Point at a cell for its value, or use the arrow keys.',
+  },
+  canvasHintInteractive: {
+    zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',
+    en: 'Too large for a table: shown as a heatmap. Point at a cell, or focus it and use the arrow keys, to see its arithmetic.',
+  },
+  legendSigned: {
+    zh: '颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
+    en: 'Colours: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
+  },
+  legendWeights: { zh: '权重的颜色，从 0 到 1', en: 'Weight colour, from 0 to 1' },
+  scaleNote: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
+
+  workHint: {
+    zh: '把鼠标移到 {names} 的任一格上、点一下，或用 Tab 和方向键聚焦，就能看到它是怎么算出来的。',
+    en: 'Point at, tap or focus (Tab, then arrow keys) any cell of {names} to see how it is computed.',
+  },
+  workProjection: {
+    zh: 'X 中 {token} 这一行，逐项乘以 {weights} 的 {col} 列，再相加。',
+    en: 'Row {token} of X times column {col} of {weights}, term by term, added up.',
+  },
+  workScores: {
+    zh: '{query} 想找的（Q 的 {query} 行）和 {key} 的标签（K 的 {key} 行）的点积。',
+    en: 'What {query} looks for (row {query} of Q) dotted with the label of {key} (row {key} of K).',
+  },
+  workScaled: { zh: '分数除以 √d_k，d_k = {dk}。', en: 'The score divided by √d_k, with d_k = {dk}.' },
+  workMax: {
+    zh: 'max = {max}：Scaled 中 {token} 这一行的最大值（在 {argmax} 列），先减去它，exp 不会溢出。',
+    en: 'max = {max}: the largest value of row {token} of Scaled (at {argmax}), subtracted first so exp cannot overflow.',
+  },
+  workWeights: {
+    zh: '{query} 分给 {key} 的注意力：这一行所有的权重加起来等于 1。',
+    en: 'The share of attention {query} gives to {key}: the weights of the row add up to 1.',
+  },
+  workOutput: {
+    zh: '{token} 这一行的权重，逐项乘以 V 的 {col} 列（每个人能提供的信息），再相加。',
+    en: 'The weights of row {token} times column {col} of V (what each person can tell), added up.',
+  },
+
+  linesTitle: { zh: '连线图', en: 'Lines view' },
+  linesHint: {
+    zh: '左边每个词元（查询）连向右边每个词元（键），线越粗越深，权重越大。指向或聚焦左边的词元只看它这一行。',
+    en: 'Each token on the left (query) joins every token on the right (key); the stronger the line, the larger the weight. Point at or focus a token on the left to see its row alone.',
+  },
+  linesTooMany: {
+    zh: '词元超过 {max} 个，连线太密，请看上面的热力图。',
+    en: 'With more than {max} tokens the lines are too dense to read: use the heatmap above.',
+  },
+  linesQueries: { zh: '查询词元', en: 'Query tokens' },
+  linesKeys: { zh: '键词元', en: 'Key tokens' },
+  linesFocus: { zh: '只看 {token} 的注意力', en: 'Show where {token} attends' },
+  linesReadout: { zh: '{token} 的注意力：{list}', en: '{token} attends: {list}' },
+
+  misprintTitle: { zh: '教程里印错的数字', en: 'The tutorial’s misprinted digits' },
+  misprint_scaled: {
+    zh: '教程“步骤3”印出的 Scaled[爱][爱] 是 0.20506082，但 0.29 / √2 = 0.20506097。划掉的是教程印的，下面是真实值（与教程自己的 numpy 代码一致）。',
+    en: 'The tutorial’s “step 3” prints Scaled[爱][爱] as 0.20506082, but 0.29 / √2 = 0.20506097. Struck out: what it prints; below: the true value (what its own numpy code gives).',
+  },
+  misprint_weights: {
+    zh: '教程“步骤4”印出的八位小数权重每一个都在第 4 位小数上出错（例如印 0.33614837，真实值 0.33569311）。划掉的是教程印的，下面是真实值，与教程自己的 numpy 代码一致。',
+    en: 'Every weight in the tutorial’s “step 4” eight-digit block is off in the 4th decimal (it prints 0.33614837; the true value is 0.33569311). Struck out: what it prints; below: the true values, which its own numpy code gives.',
+  },
+  misprint_output: {
+    zh: '教程“步骤5”印出的八位小数输出也是错的（印 0.55158713，真实值 0.55117850）；它的三位小数总结 [[0.551, 0.498], …] 倒是对的。',
+    en: 'The tutorial’s “step 5” eight-digit output is wrong too (it prints 0.55158713; the true value is 0.55117850); its three-decimal summary [[0.551, 0.498], …] is right.',
+  },
+  misprintCaption: { zh: '{name}：教程印的 → 真实值', en: '{name}: printed → true' },
+
   footerPrivacy: {
     zh: '全部计算都在你的浏览器里完成，输入的内容不会离开本页。',
     en: 'Everything is computed in your browser; nothing you type leaves this page.',
@@ -108,10 +219,8 @@ export const STRINGS = {
 
   row: { zh: '第 {row} 行', en: 'Row {row}' },
   rowWithToken: { zh: '第 {row} 行（{token}）', en: 'Row {row} ({token})' },
-  errSentenceEmpty: {
-    zh: '请至少输入一个字：句子里还没有词元。',
-    en: 'Type at least one character: the sentence has no tokens yet.',
-  },
+  errSentenceEmpty: { zh: '请至少输入一个字：句子里还没有词元。', en: 'Type at least one character: the sentence has no tokens yet.' },
+  errTokenEmpty: { zh: '第 {n} 个词元是空的：请填上文字或删掉它。', en: 'Token {n} is empty: type a label or remove it.' },
   errMatrixEmpty: { zh: '请至少输入一行数字。', en: 'Enter at least one row of numbers.' },
   errEmptyRow: {
     zh: '{where}是空的：请删掉这一空行，或者填上数字。',
@@ -121,6 +230,7 @@ export const STRINGS = {
     zh: '{where}第 {col} 列是空的：两个逗号之间少了一个数。',
     en: '{where}, column {col} is empty: a number is missing between two commas.',
   },
+  errCellEmpty: { zh: '{where}第 {col} 列是空的：请填一个数。', en: '{where}, column {col} is empty: type a number.' },
   errNotNumber: {
     zh: '{where}第 {col} 列：“{text}”不是数字，请写成 0.5 或 -2 这样的形式。',
     en: '{where}, column {col}: “{text}” is not a number; write it like 0.5 or -2.',
@@ -134,53 +244,28 @@ export const STRINGS = {
     en: ({ where, count, expected }) =>
       `${where} has ${plural(count, 'number', 'numbers')}, but row 1 has ${expected}: every row needs the same number of columns.`,
   },
+  errJson: {
+    zh: '这段 JSON 读不出来：需要形如 [[1, 0], [0, 1]] 的数组，每行一个数组。',
+    en: 'This JSON cannot be read: it needs an array of rows, such as [[1, 0], [0, 1]].',
+  },
   errXRows: {
     zh: 'X 有 {rows} 行，但句子有 {tokens} 个词元：X 需要每个词元正好一行。',
     en: ({ rows, tokens }) =>
       `X has ${plural(rows, 'row', 'rows')} but the sentence has ${plural(tokens, 'token', 'tokens')}: X needs exactly one row per token.`,
   },
-  errWqRows: {
-    zh: 'W_Q 有 {rows} 行，应该是 {expected} 行：行数要等于 X 的列数（d_model = {expected}）。',
-    en: ({ rows, expected }) =>
-      `W_Q has ${plural(rows, 'row', 'rows')}; it needs ${expected}, one per column of X (d_model = ${expected}).`,
+  errWRows: {
+    zh: '{name} 有 {rows} 行，应该是 {expected} 行：行数要等于 X 的列数（d_model = {expected}）。',
+    en: ({ name, rows, expected }) =>
+      `${name} has ${plural(rows, 'row', 'rows')}; it needs ${expected}, one per column of X (d_model = ${expected}).`,
   },
-  errWkShape: {
-    zh: 'W_K 的形状是 {rows} × {cols}，必须和 W_Q 相同（{expRows} × {expCols}），这样 Q 和 K 才能逐行比较。',
-    en: 'W_K is {rows} × {cols}; it must have the same shape as W_Q ({expRows} × {expCols}) so that Q and K can be compared.',
-  },
-  errWvRows: {
-    zh: 'W_V 有 {rows} 行，应该是 {expected} 行：行数要等于 X 的列数（d_model = {expected}）。',
-    en: ({ rows, expected }) =>
-      `W_V has ${plural(rows, 'row', 'rows')}; it needs ${expected}, one per column of X (d_model = ${expected}).`,
-  },
+  errTooWide: { zh: '有 {cols} 列，最多 {max} 列。', en: 'It has {cols} columns; at most {max} are allowed.' },
+  errDim: { zh: '请输入 {min} 到 {max} 之间的整数。', en: 'Enter a whole number from {min} to {max}.' },
+  errSeed: { zh: '种子要是 0 到 4294967295 之间的整数。', en: 'The seed must be a whole number from 0 to 4294967295.' },
   errOverflow: {
     zh: '数值太大：{name} 超出了浮点数的范围。请换用小一些的数。',
     en: 'The numbers are too large: {name} overflowed the range of floating-point numbers. Use smaller values.',
   },
-  errEngineNotMatrix: {
-    zh: '{name} 不是矩阵：需要若干行数字。',
-    en: '{name} is not a matrix: it needs rows of numbers.',
-  },
-  errEngineRagged: {
-    zh: '{where}的数字个数和第 1 行不同：每一行的数字个数必须相同。',
-    en: '{where} does not have as many numbers as row 1: every row needs the same number of columns.',
-  },
-  errEngineNotNumber: {
-    zh: '{where}第 {col} 列不是数字。',
-    en: '{where}, column {col} is not a number.',
-  },
-  errEngineNotFinite: {
-    zh: '{where}第 {col} 列不是有限的数，请输入普通数字。',
-    en: '{where}, column {col} is not a finite number; enter an ordinary number.',
-  },
-  errEngineShape: {
-    zh: '{name} 的形状和其他矩阵对不上。',
-    en: 'The shape of {name} does not fit the other matrices.',
-  },
-  errEngine: {
-    zh: '计算引擎拒绝了这组输入：{message}',
-    en: 'The engine rejected this input: {message}',
-  },
+  errEngine: { zh: '计算引擎拒绝了这组输入：{message}', en: 'The engine rejected this input: {message}' },
 };
 
 export function detectLanguage(navigatorLanguage) {

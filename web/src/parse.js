@@ -43,3 +43,30 @@ export function parseMatrix(text) {
   }
   return { ok: true, rows };
 }
+
+// A whole matrix pasted or typed as text: JSON (an array of rows of numbers)
+// when it starts with '[', otherwise CSV, TSV or space-separated lines.
+export function parseMatrixText(text) {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('[')) return parseMatrix(text);
+  let value;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return { ok: false, error: { code: 'json' } };
+  }
+  if (!Array.isArray(value) || value.length === 0) return { ok: false, error: { code: 'json_shape' } };
+  for (let r = 0; r < value.length; r++) {
+    const row = value[r];
+    if (!Array.isArray(row) || row.length === 0) return { ok: false, error: { code: 'json_shape' } };
+    for (let c = 0; c < row.length; c++) {
+      if (typeof row[c] !== 'number') {
+        return { ok: false, error: { code: 'not_number', row: r, column: c, text: JSON.stringify(row[c]) } };
+      }
+    }
+    if (r > 0 && row.length !== value[0].length) {
+      return { ok: false, error: { code: 'ragged', row: r, count: row.length, expected: value[0].length } };
+    }
+  }
+  return { ok: true, rows: value };
+}

@@ -1,9 +1,27 @@
-// Splits the sentence into tokens: by whitespace when the text has spaces
-// (English-like input), otherwise one token per character. Array.from walks
-// code points, so an emoji or other astral character stays one token.
-export function tokenize(text) {
+// Splits the sentence into tokens in one of three ways:
+//   'char'  one token per character (the default for Chinese), spaces skipped;
+//   'space' split at whitespace;
+//   'word'  words and punctuation as Intl.Segmenter finds them.
+// Array.from walks code points, so an emoji stays one character.
+
+export const TOKEN_MODES = ['char', 'space', 'word'];
+
+export function defaultMode(text) {
+  return /\s/u.test(text.trim()) ? 'space' : 'char';
+}
+
+export function tokenize(text, mode) {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  if (/\s/u.test(trimmed)) return trimmed.split(/\s+/u);
-  return Array.from(trimmed);
+  if (mode === 'char') return Array.from(trimmed).filter((ch) => !/\s/u.test(ch));
+  if (mode === 'word' && typeof Intl.Segmenter === 'function') {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+    return Array.from(segmenter.segment(trimmed), (s) => s.segment).filter((s) => s.trim() !== '');
+  }
+  return trimmed.split(/\s+/u);
+}
+
+// The sentence that a list of tokens reads as, after tokens were edited by hand.
+export function joinTokens(tokens, mode) {
+  return tokens.join(mode === 'char' ? '' : ' ');
 }

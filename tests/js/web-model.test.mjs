@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, shapeOf,
+} from '../../web/src/model.js';
+import { PRESETS } from '../../web/src/presets.js';
+
+const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
+
+test('the tutorial preset reads back as its numbers', () => {
+  const read = readModel(tutorial());
+  assert.equal(read.ok, true);
+  assert.deepEqual(read.matrices, {
+    x: [[1, 0], [0.5, 0.5], [0, 1]],
+    wq: [[0.5, 0.2], [0.1, 0.6]],
+    wk: [[0.4, 0.3], [0.2, 0.7]],
+    wv: [[0.8, 0.1], [0.3, 0.9]],
+  });
+});
+
+test('a bad cell names its 1-based row, token and column', () => {
+  const model = tutorial();
+  model.cells.x[1][1] = 'abc';
+  const read = readModel(model);
+  assert.equal(read.ok, false);
+  assert.equal(read.errors.x.row, 1);
+  assert.equal(read.errors.x.column, 1);
+  assert.deepEqual(read.errors.x.message, { key: 'errNotNumber', params: { row: 2, token: '爱', col: 2, text: 'abc' } });
+  model.cells.wq[0][1] = '';
+  assert.equal(readModel(model).errors.wq.message.key, 'errCellEmpty');
+  model.cells.wk[0][0] = 'NaN';
+  assert.equal(readModel(model).errors.wk.message.key, 'errNotFinite');
+});
+
+test('shrinking and growing a dimension keeps the numbers; new cells are 0', () => {
+  const model = tutorial();
+  model.dims.dModel = 1;
+  assert.deepEqual(readModel(model).matrices.x, [[1], [0.5], [0]]);
+  model.dims.dModel = 3;
+  assert.deepEqual(readModel(model).matrices.x, [[1, 0, 0], [0.5, 0.5, 0], [0, 1, 0]]);
+  assert.deepEqual(readModel(model).matrices.wq, [[0.5, 0.2], [0.1, 0.6], [0, 0]]);
+  assert.deepEqual(shapeOf('wv', 3, model.dims), [3, 2]);
+});
+
+test('dimensions are whole numbers from 1 to 64', () => {
+  assert.deepEqual(parseDim('64'), { ok: true, value: 64 });
+  for (const text of ['0', '65', '2.5', '', 'abc']) assert.equal(parseDim(text).ok, false, text);
+});
+
+test('applying a whole matrix sets the dimension it stands for, or explains the mismatch', () => {
+  const model = tutorial();
+  assert.equal(applyMatrix(model, 'x', [[1, 2, 3], [4, 5, 6], [7, 8, 9]]), null);
+  assert.equal(model.dims.dModel, 3);
+  assert.deepEqual(applyMatrix(model, 'x', [[1, 2]]), { key: 'errXRows', params: { rows: 1, tokens: 3 } });
+  assert.equal(applyMatrix(model, 'wv', [[1], [2], [3]]), null);
+  assert.equal(model.dims.dv, 1);
+  assert.deepEqual(applyMatrix(model, 'wq', [[1, 2]]).key, 'errWRows');
+});
+
+test('a pasted block fills from its cell and is clipped to the grid', () => {
+  const model = tutorial();
+  pasteBlock(model, 'x', 1, 1, [[7, 8], [9, 10], [11, 12]]);
+  assert.deepEqual(readModel(model).matrices.x, [[1, 0], [0.5, 7], [0, 9]]);
+});
+
+test('removing a token removes its row of X; adding one adds a row of zeros', () => {
+  const model = tutorial();
+  removeToken(model, 0);
+  assert.deepEqual(model.tokens, ['爱', '你']);
+  assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1]]);
+  addToken(model, 'w3');
+  assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1], [0, 0]]);
+  model.tokens[2] = ' ';
+  assert.deepEqual(readModel(model).errors.tokens.message, { key: 'errTokenEmpty', params: { n: 3 } });
+});

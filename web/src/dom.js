@@ -1,0 +1,17 @@
+// DOM helpers. Everything is built with createElement/textContent: user text
+// never goes through HTML parsing.
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}

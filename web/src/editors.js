@@ -1,0 +1,159 @@
+// The input editors: the token chips and a grid of cells per matrix, each
+// with a text box for pasting the whole matrix (CSV, TSV or JSON). A grid is
+// rebuilt only when its shape or labels change, so typing never loses focus.
+
+import { translate } from './i18n.js';
+import { el } from './dom.js';
+import { TABLE_LIMIT } from './view.js';
+
+// Token chips: each an editable text field with a remove button.
+// handlers: {onEdit(i, text), onRemove(i)}.
+export function renderTokenEditor(list, lang, tokens, handlers) {
+  const key = `${lang}|${tokens.length}`;
+  const inputs = list.querySelectorAll('input');
+  if (list.dataset.key === key) {
+    tokens.forEach((token, i) => {
+      if (inputs[i].value !== token) inputs[i].value = token;
+      inputs[i].size = Math.max(2, Array.from(token).length + 1);
+    });
+    return;
+  }
+  list.dataset.key = key;
+  list.replaceChildren(...tokens.map((token, i) => {
+    const li = el('li', 'token');
+    const input = el('input', 'token-input');
+    input.type = 'text';
+    input.value = token;
+    input.size = Math.max(2, Array.from(token).length + 1);
+    input.autocomplete = 'off';
+    input.spellcheck = false;
+    input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
+    input.addEventListener('input', () => handlers.onEdit(i, input.value));
+    const remove = el('button', 'token-remove', '×');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', translate(lang, 'removeTokenN', { n: i + 1 }));
+    remove.disabled = tokens.length === 1;
+    remove.addEventListener('click', () => handlers.onRemove(i));
+    li.append(el('span', 'token-index', String(i + 1)), input, remove);
+    return li;
+  }));
+}
+
+// One matrix editor. spec: {field, name, lang, rowLabels, colLabels, texts
+// (rows × cols strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
+// text), onPaste(r, c, text) → true when it took the paste, onApply(text)}.
+export function renderMatrixEditor(container, spec, handlers) {
+  const { field, name, lang, rowLabels, colLabels, texts, badCell } = spec;
+  const rows = rowLabels.length;
+  const cols = colLabels.length;
+  const large = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
+  const key = [lang, rows, cols, large, ...rowLabels].join('\u0001');
+  if (container.dataset.key !== key) {
+    container.dataset.key = key;
+    buildEditor(container, spec, handlers, large);
+  }
+  container.querySelector('.grid-shape').textContent = `${rows} × ${cols}`;
+  if (!large) {
+    const inputs = container.querySelectorAll('.grid input');
+    inputs.forEach((input, i) => {
+      const r = Math.floor(i / cols);
+      const c = i % cols;
+      if (input.value !== texts[r][c]) input.value = texts[r][c];
+      const bad = badCell !== null && badCell[0] === r && badCell[1] === c;
+      if (bad) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    });
+  }
+  const details = container.querySelector('details');
+  const area = details.querySelector('textarea');
+  // The text box shows the current matrix unless the user is writing in it.
+  if (document.activeElement !== area && area.dataset.dirty !== 'true') area.value = matrixText(texts);
+  container.dataset.field = field;
+  container.dataset.name = name;
+}
+
+function matrixText(texts) {
+  return texts.map((row) => row.join('\t')).join('\n');
+}
+
+function buildEditor(container, spec, handlers, large) {
+  const { field, name, lang, rowLabels, colLabels } = spec;
+  const t = (key, params) => translate(lang, key, params);
+  const nodes = [];
+  if (large) {
+    nodes.push(el('p', 'hint', t('gridTooLarge', { max: TABLE_LIMIT })));
+  } else {
+    const table = el('table', 'grid');
+    const caption = el('caption', 'visually-hidden', t('gridCaption', { name }));
+    const headRow = el('tr');
+    headRow.append(el('th', 'corner', ''));
+    for (const label of colLabels) {
+      const th = el('th', '', label);
+      th.scope = 'col';
+      headRow.append(th);
+    }
+    const head = el('thead');
+    head.append(headRow);
+    const body = el('tbody');
+    rowLabels.forEach((rowLabel, r) => {
+      const tr = el('tr');
+      const th = el('th', '', rowLabel);
+      th.scope = 'row';
+      tr.append(th);
+      colLabels.forEach((colLabel, c) => {
+        const td = el('td');
+        const input = el('input');
+        input.type = 'text';
+        input.inputMode = 'decimal';
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+        input.dataset.r = r;
+        input.dataset.c = c;
+        input.setAttribute('aria-label', `${name}[${rowLabel}, ${colLabel}]`);
+        input.addEventListener('input', () => handlers.onCell(r, c, input.value));
+        input.addEventListener('paste', (event) => {
+          const text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
+          if (handlers.onPaste(r, c, text)) event.preventDefault();
+        });
+        td.append(input);
+        tr.append(td);
+      });
+      body.append(tr);
+    });
+    table.append(caption, head, body);
+    // Up/Down/Enter move between rows, as in a spreadsheet.
+    table.addEventListener('keydown', (event) => {
+      const input = event.target;
+      if (!(input instanceof HTMLInputElement)) return;
+      const step = { ArrowUp: -1, ArrowDown: 1, Enter: event.shiftKey ? -1 : 1 }[event.key];
+      if (step === undefined) return;
+      const next = table.querySelector(`input[data-r="${Number(input.dataset.r) + step}"][data-c="${input.dataset.c}"]`);
+      event.preventDefault();
+      if (next) next.focus();
+    });
+    const scroll = el('div', 'grid-scroll');
+    scroll.append(table);
+    nodes.push(scroll);
+  }
+
+  const details = el('details', 'paste');
+  if (large) details.open = true;
+  const summary = el('summary', '', t('pasteSummary'));
+  const areaId = `${field}-text`;
+  const label = el('label', 'visually-hidden', t('pasteLabel', { name }));
+  label.htmlFor = areaId;
+  const area = el('textarea');
+  area.id = areaId;
+  area.rows = 4;
+  area.wrap = 'off';
+  area.spellcheck = false;
+  area.addEventListener('input', () => { area.dataset.dirty = 'true'; });
+  const apply = el('button', 'apply', t('pasteApply'));
+  apply.type = 'button';
+  apply.addEventListener('click', () => {
+    if (handlers.onApply(area.value)) area.dataset.dirty = 'false';
+  });
+  details.append(summary, el('p', 'hint', t('pasteHint')), label, area, apply);
+  nodes.push(details);
+  container.querySelector('.grid-body').replaceChildren(...nodes);
+}

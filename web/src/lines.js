@@ -1,0 +1,90 @@
+// The weights as lines, like BertViz's head view: every query token on the
+// left joined to every key token on the right, each line as strong as its
+// weight. Pointing at (or focusing) a query token shows only its row, with
+// the weights written next to the keys.
+
+import { translate } from './i18n.js';
+import { formatNumber } from './format.js';
+import { el, svg } from './dom.js';
+
+export const LINES_LIMIT = 40;
+const ROW = 28; // px per token; the CSS gives the labels the same height
+
+export function createLinesView({ lang, tokens, weights, decimals }) {
+  const n = tokens.length;
+  const element = el('div', 'lines-view');
+  element.append(el('h4', 'lines-title', translate(lang, 'linesTitle')));
+  if (n > LINES_LIMIT) {
+    element.append(el('p', 'hint', translate(lang, 'linesTooMany', { max: LINES_LIMIT })));
+    return element;
+  }
+  element.append(el('p', 'hint', translate(lang, 'linesHint')));
+
+  const queries = el('ol', 'lines-tokens lines-queries');
+  queries.setAttribute('aria-label', translate(lang, 'linesQueries'));
+  const keys = el('ol', 'lines-tokens lines-keys');
+  keys.setAttribute('aria-label', translate(lang, 'linesKeys'));
+  const width = 160;
+  const drawing = svg('svg', { viewBox: `0 0 ${width} ${n * ROW}`, width, height: n * ROW, 'aria-hidden': 'true', class: 'lines-svg' });
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const w = weights[i][j];
+      const line = svg('line', {
+        x1: 0, y1: (i + 0.5) * ROW, x2: width, y2: (j + 0.5) * ROW,
+        'stroke-opacity': w.toFixed(4), 'stroke-width': (0.5 + 4 * w).toFixed(2), 'data-q': i, 'data-k': j, class: 'weight-line',
+      });
+      drawing.append(line);
+      lines.push(line);
+    }
+  }
+  const keyValues = [];
+  tokens.forEach((token, i) => {
+    const li = el('li');
+    const button = el('button', 'lines-token', token);
+    button.type = 'button';
+    button.dataset.q = i;
+    button.setAttribute('aria-label', translate(lang, 'linesFocus', { token }));
+    li.append(button);
+    queries.append(li);
+    const key = el('li', 'lines-key');
+    const value = el('span', 'lines-weight');
+    keyValues.push(value);
+    key.append(el('span', 'lines-key-text', token), value);
+    keys.append(key);
+  });
+  const readout = el('p', 'lines-readout');
+  readout.setAttribute('aria-live', 'polite');
+
+  let focused = null;
+  const focusRow = (i) => {
+    if (focused === i) return;
+    focused = i;
+    element.classList.toggle('has-focus', i !== null);
+    for (const line of lines) line.classList.toggle('active', Number(line.dataset.q) === i);
+    for (const button of queries.querySelectorAll('button')) button.classList.toggle('active', Number(button.dataset.q) === i);
+    keyValues.forEach((node, j) => { node.textContent = i === null ? '' : formatNumber(weights[i][j], decimals); });
+    readout.textContent = i === null ? '' : translate(lang, 'linesReadout', {
+      token: tokens[i],
+      list: tokens.map((t, j) => `${t} ${formatNumber(weights[i][j], decimals)}`).join(', '),
+    });
+  };
+  const rowOf = (target) => (target instanceof Element && target.closest('button[data-q]') ? Number(target.closest('button[data-q]').dataset.q) : null);
+  queries.addEventListener('mouseover', (event) => {
+    const i = rowOf(event.target);
+    if (i !== null) focusRow(i);
+  });
+  queries.addEventListener('focusin', (event) => focusRow(rowOf(event.target)));
+  queries.addEventListener('click', (event) => focusRow(rowOf(event.target)));
+  element.addEventListener('mouseleave', () => {
+    if (!element.contains(document.activeElement)) focusRow(null);
+  });
+  element.addEventListener('focusout', (event) => {
+    if (!element.contains(event.relatedTarget)) focusRow(null);
+  });
+
+  const figure = el('div', 'lines-figure');
+  figure.append(queries, drawing, keys);
+  element.append(figure, readout);
+  return element;
+}

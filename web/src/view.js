@@ -1,0 +1,231 @@
+// A matrix on screen: a real table with header cells while it is small enough
+// to read, a canvas heatmap beyond TABLE_LIMIT rows or columns (n = 512 would
+// be a quarter of a million DOM cells). Both colour cells by value, report
+// the cell under the pointer or keyboard focus through onSelect(name, r, c),
+// and show highlight marks from "show the work".
+
+import { translate } from './i18n.js';
+import { formatNumber, fullNumber } from './format.js';
+import { cellColor, largestMagnitude, textColorFor, rgbCss } from './color.js';
+import { el } from './dom.js';
+
+export const TABLE_LIMIT = 24;
+
+// kind: 'signed' (diverging colours) or 'weights' (sequential, 0 to 1).
+// interactive: cells can be selected (their arithmetic is shown).
+export function createMatrixView(opts) {
+  const rows = opts.data.length;
+  const cols = rows > 0 ? opts.data[0].length : 0;
+  const large = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
+  return large ? canvasView(opts, rows, cols) : tableView(opts, rows, cols);
+}
+
+function captionNodes(name, label, rows, cols) {
+  return [el('span', 'matrix-name', name), el('span', 'matrix-label', label || ''), el('span', 'matrix-shape', `${rows} × ${cols}`)];
+}
+
+function tableView(opts, rows, cols) {
+  const { lang, name, label, data, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect } = opts;
+  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
+  const table = el('table', `matrix ${kind}`);
+  table.dataset.matrix = name;
+  const caption = el('caption');
+  caption.append(...captionNodes(name, label, rows, cols));
+  table.append(caption);
+
+  const headRow = el('tr');
+  headRow.append(el('th', 'corner', corner));
+  for (const text of colLabels) {
+    const th = el('th', 'col-label', text);
+    th.scope = 'col';
+    headRow.append(th);
+  }
+  if (rowSums) {
+    const th = el('th', 'col-label sum', translate(lang, 'rowSum'));
+    th.scope = 'col';
+    headRow.append(th);
+  }
+  const head = el('thead');
+  head.append(headRow);
+
+  const body = el('tbody');
+  const cells = [];
+  data.forEach((row, r) => {
+    const tr = el('tr');
+    const th = el('th', 'row-label', rowLabels[r]);
+    th.scope = 'row';
+    tr.append(th);
+    const cellRow = [];
+    row.forEach((value, c) => {
+      const td = el('td', 'num', formatNumber(value, decimals));
+      td.title = fullNumber(value);
+      const background = cellColor(kind, value, magnitude);
+      td.style.backgroundColor = rgbCss(background);
+      td.style.color = textColorFor(background);
+      td.dataset.r = r;
+      td.dataset.c = c;
+      if (interactive) td.tabIndex = r === 0 && c === 0 ? 0 : -1;
+      tr.append(td);
+      cellRow.push(td);
+    });
+    if (rowSums) tr.append(el('td', 'num sum', formatNumber(row.reduce((a, b) => a + b, 0), decimals)));
+    body.append(tr);
+    cells.push(cellRow);
+  });
+  table.append(head, body);
+
+  const element = el('div', 'matrix-view matrix-scroll');
+  // Focusable when its cells are not, so that keyboard users can scroll it.
+  if (!interactive) element.tabIndex = 0;
+  element.setAttribute('role', 'region');
+  element.setAttribute('aria-label', translate(lang, 'matrixCaption', { name, rows, cols }));
+  element.append(table);
+
+  if (interactive) {
+    const cellOf = (target) => (target instanceof HTMLElement ? target.closest('td[data-r]') : null);
+    const select = (td) => onSelect(name, Number(td.dataset.r), Number(td.dataset.c));
+    table.addEventListener('mouseover', (event) => {
+      const td = cellOf(event.target);
+      if (td) select(td);
+    });
+    table.addEventListener('focusin', (event) => {
+      const td = cellOf(event.target);
+      if (!td) return;
+      // roving tabindex: the last focused cell is the one Tab comes back to
+      for (const row of cells) for (const cell of row) cell.tabIndex = -1;
+      td.tabIndex = 0;
+      select(td);
+    });
+    table.addEventListener('keydown', (event) => {
+      const td = cellOf(event.target);
+      const move = td && arrowMove(event.key);
+      if (!move) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const r = clampIndex(Number(td.dataset.r) + move[0], rows);
+      const c = clampIndex(Number(td.dataset.c) + move[1], cols);
+      cells[r][c].focus();
+    });
+  }
+
+  let marked = [];
+  return {
+    name,
+    element,
+    setMarks(marks) {
+      for (const [td, cls] of marked) td.classList.remove(cls);
+      marked = [];
+      for (const mark of marks) {
+        const cls = `mark-${mark.kind || 'feed'}`;
+        for (let r = 0; r < rows; r++) {
+          if (mark.r !== undefined && mark.r !== r) continue;
+          for (let c = 0; c < cols; c++) {
+            if (mark.c !== undefined && mark.c !== c) continue;
+            cells[r][c].classList.add(cls);
+            marked.push([cells[r][c], cls]);
+          }
+        }
+      }
+    },
+  };
+}
+
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+const arrowMove = (key) => ARROWS[key];
+const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
+
+// The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
+// to the width available. Marks are boxes laid over it in percentages.
+function canvasView(opts, rows, cols) {
+  const { lang, name, label, data, rowLabels, colLabels, kind, interactive, onSelect } = opts;
+  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
+  const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
+  const canvas = el('canvas', 'heat-canvas');
+  canvas.width = cols * cell;
+  canvas.height = rows * cell;
+  canvas.dataset.matrix = name;
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(canvas.width, canvas.height);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const [red, green, blue] = cellColor(kind, data[r][c], magnitude);
+      for (let y = r * cell; y < (r + 1) * cell; y++) {
+        let p = (y * canvas.width + c * cell) * 4;
+        for (let x = 0; x < cell; x++, p += 4) {
+          image.data[p] = red;
+          image.data[p + 1] = green;
+          image.data[p + 2] = blue;
+          image.data[p + 3] = 255;
+        }
+      }
+    }
+  }
+  context.putImageData(image, 0, 0);
+
+  const description = translate(lang, 'canvasDescription', { name, rows, cols });
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', description);
+  const overlay = el('div', 'heat-overlay');
+  const box = el('div', 'heat-box');
+  box.style.aspectRatio = `${cols} / ${rows}`;
+  box.style.maxWidth = `${Math.max(cols * cell, 240)}px`;
+  box.append(canvas, overlay);
+
+  const caption = el('p', 'heat-caption');
+  caption.append(...captionNodes(name, label, rows, cols));
+  const hint = el('p', 'heat-hint', translate(lang, interactive ? 'canvasHintInteractive' : 'canvasHint'));
+  const readout = el('p', 'heat-readout');
+  readout.setAttribute('aria-live', 'polite');
+
+  const element = el('div', 'matrix-view matrix-canvas');
+  element.dataset.matrix = name;
+  element.append(caption, hint, box, readout);
+
+  let cursor = null;
+  const show = (r, c) => {
+    cursor = [r, c];
+    readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${fullNumber(data[r][c])}`;
+    if (interactive) onSelect(name, r, c);
+  };
+  box.addEventListener('mousemove', (event) => {
+    const rect = canvas.getBoundingClientRect();
+    const c = clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols);
+    const r = clampIndex(Math.floor(((event.clientY - rect.top) / rect.height) * rows), rows);
+    if (!cursor || cursor[0] !== r || cursor[1] !== c) show(r, c);
+  });
+  // Keyboard: the box takes focus and arrows walk the cells.
+  box.tabIndex = 0;
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', description);
+  box.addEventListener('focus', () => {
+    if (!cursor) show(0, 0);
+  });
+  box.addEventListener('keydown', (event) => {
+    const move = arrowMove(event.key);
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const [r, c] = cursor || [0, 0];
+    show(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols));
+  });
+
+  const place = (node, r0, r1, c0, c1) => {
+    node.style.top = `${(r0 / rows) * 100}%`;
+    node.style.height = `${((r1 - r0) / rows) * 100}%`;
+    node.style.left = `${(c0 / cols) * 100}%`;
+    node.style.width = `${((c1 - c0) / cols) * 100}%`;
+  };
+  return {
+    name,
+    element,
+    setMarks(marks) {
+      overlay.replaceChildren(...marks.map((mark) => {
+        const node = el('div', `heat-mark mark-${mark.kind || 'feed'}`);
+        const [r0, r1] = mark.r === undefined ? [0, rows] : [mark.r, mark.r + 1];
+        const [c0, c1] = mark.c === undefined ? [0, cols] : [mark.c, mark.c + 1];
+        place(node, r0, r1, c0, c1);
+        return node;
+      }));
+    },
+  };
+}
