@@ -134,6 +134,13 @@ function packOptions(input) {
         message: `keyPadding must be an array of true/false, one per key, got ${describe(padding)}`,
       });
     }
+    if (padding.length === 0) {
+      throw inputError({
+        code: 'empty',
+        operand: 'keyPadding',
+        message: 'keyPadding is empty: it needs one true/false per key (leave it out for no padding)',
+      });
+    }
     options.keyPadding = new Uint8Array(padding.length);
     padding.forEach((p, j) => {
       if (typeof p !== 'boolean') {

@@ -230,6 +230,8 @@ const BAD_INPUTS = [
     'heads[0].wk has 2 rows but context has 1 column: heads[0].wk must be d_context × d_k with d_context = 1 (context is 4 × 1, heads[0].wk is 2 × 2)'],
   ['keyPadding that is not an array', { ...T, keyPadding: 'last' }, 'not_array', 'keyPadding', undefined,
     undefined, undefined, 'keyPadding must be an array of true/false, one per key, got the string "last"'],
+  ['an empty keyPadding', { ...T, keyPadding: [] }, 'empty', 'keyPadding', undefined, undefined, undefined,
+    'keyPadding is empty: it needs one true/false per key (leave it out for no padding)'],
   ['keyPadding with a number', { ...T, keyPadding: [false, 1, false] }, 'not_boolean', 'keyPadding', undefined,
     undefined, 1, 'keyPadding[1] is number 1: every entry must be true (a padding key) or false'],
   ['keyPadding for too few keys', { ...T, keyPadding: [false, true] }, 'shape', 'keyPadding', undefined,
