@@ -14,11 +14,13 @@ using emscripten::val;
 namespace {
 
 // {values: Float64Array, rowLengths: Int32Array} → Matrix, each array copied in one block.
-attn::Error to_matrix(const std::string& name, const val& packed, attn::Matrix* out) {
+// head >= 0: the matrix is that head's operand (messages say "heads[1].wq").
+attn::Error to_matrix(const std::string& name, const val& packed, attn::Matrix* out,
+                      int head = -1) {
   const auto values = emscripten::convertJSArrayToNumberVector<double>(packed["values"]);
   const auto lengths = emscripten::convertJSArrayToNumberVector<int>(packed["rowLengths"]);
   return attn::matrix_from_rows(name, values.data(), lengths.data(),
-                                static_cast<int>(lengths.size()), out);
+                                static_cast<int>(lengths.size()), out, head);
 }
 
 // Matrix → {rows, cols, data: Float64Array}: a copy, never a live view of wasm memory
@@ -32,40 +34,99 @@ val to_js(const attn::Matrix& m) {
   return obj;
 }
 
+// Bytes → Uint8Array, a copy.
+val to_js(const std::vector<unsigned char>& flags) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(flags.size(), flags.data()));
+}
+
 val error_to_js(const attn::Error& err) {
   val obj = val::object();
   obj.set("code", std::string(attn::error_code_name(err.code)));
   obj.set("operand", err.operand);
   obj.set("row", err.row);
   obj.set("column", err.column);
+  obj.set("head", err.head);
   obj.set("message", err.message);
   val result = val::object();
   result.set("error", obj);
   return result;
 }
 
-// operands: {x, wq, wk, wv}, each packed as above. Returns {q, k, v, scores, scaled,
-// weights, output} or {error}.
+// operands (built by engine_api.js, every field present):
+//   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, causal,
+//    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding}
+// matrices packed as above. Returns {heads: [{q, k, v, scores, scaled, weights, output}],
+// concat, output, masked: {rows, cols, data: Uint8Array}, fullyMasked: Uint8Array,
+// pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
 val compute(const val& operands) {
-  attn::AttentionInput in;
-  const std::pair<const char*, attn::Matrix*> inputs[] = {
-      {"x", &in.x}, {"wq", &in.wq}, {"wk", &in.wk}, {"wv", &in.wv}};
-  for (const auto& [name, matrix] : inputs) {
-    attn::Error err = to_matrix(name, operands[name], matrix);
+  attn::MultiHeadInput in;
+  in.single_head_names = operands["singleHeadNames"].as<bool>();
+  attn::Error err = to_matrix("x", operands["x"], &in.x);
+  if (!err.ok()) return error_to_js(err);
+  if (!operands["context"].isUndefined()) {
+    err = to_matrix("context", operands["context"], &in.context);
     if (!err.ok()) return error_to_js(err);
   }
-  attn::AttentionResult r;
-  attn::Error err = attn::self_attention(in, &r);
+  const val heads = operands["heads"];
+  const int n_heads = heads["length"].as<int>();
+  for (int h = 0; h < n_heads; h++) {
+    attn::Head w;
+    const std::pair<const char*, attn::Matrix*> weights[] = {
+        {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}};
+    for (const auto& [name, matrix] : weights) {
+      err = to_matrix(name, heads[h][name], matrix, in.single_head_names ? -1 : h);
+      if (!err.ok()) return error_to_js(err);
+    }
+    in.heads.push_back(std::move(w));
+  }
+  if (!operands["wo"].isUndefined()) {
+    err = to_matrix("wo", operands["wo"], &in.wo);
+    if (!err.ok()) return error_to_js(err);
+  }
+  in.options.causal = operands["causal"].as<bool>();
+  if (!operands["keyPadding"].isUndefined()) {
+    for (int p : emscripten::convertJSArrayToNumberVector<int>(operands["keyPadding"])) {
+      in.options.key_padding.push_back(p != 0);
+    }
+  }
+  in.options.scale_by_sqrt_dk = operands["scaleBySqrtDk"].as<bool>();
+  in.options.temperature = operands["temperature"].as<double>();
+  in.options.positional_encoding = operands["positionalEncoding"].as<bool>();
+
+  attn::MultiHeadResult r;
+  err = attn::multi_head_attention(in, &r);
   if (!err.ok()) return error_to_js(err);
 
   val result = val::object();
-  result.set("q", to_js(r.q));
-  result.set("k", to_js(r.k));
-  result.set("v", to_js(r.v));
-  result.set("scores", to_js(r.scores));
-  result.set("scaled", to_js(r.scaled));
-  result.set("weights", to_js(r.weights));
+  val heads_out = val::array();
+  for (const attn::AttentionResult& h : r.heads) {
+    val head = val::object();
+    head.set("q", to_js(h.q));
+    head.set("k", to_js(h.k));
+    head.set("v", to_js(h.v));
+    head.set("scores", to_js(h.scores));
+    head.set("scaled", to_js(h.scaled));
+    head.set("weights", to_js(h.weights));
+    head.set("output", to_js(h.output));
+    heads_out.call<void>("push", head);
+  }
+  result.set("heads", heads_out);
+  result.set("concat", to_js(r.concat));
   result.set("output", to_js(r.output));
+  val masked = val::object();
+  masked.set("rows", r.mask.n_q);
+  masked.set("cols", r.mask.n_k);
+  masked.set("data", to_js(r.mask.hidden));
+  result.set("masked", masked);
+  result.set("fullyMasked", to_js(r.mask.fully_masked));
+  if (in.options.positional_encoding) {
+    result.set("pe", to_js(r.pe));
+    result.set("xWithPe", to_js(r.x_with_pe));
+    if (in.context.rows > 0) {
+      result.set("contextPe", to_js(r.context_pe));
+      result.set("contextWithPe", to_js(r.context_with_pe));
+    }
+  }
   return result;
 }
 

@@ -5,22 +5,33 @@
  *   const engine = await createAttentionEngine();
  *   const r = engine.compute({ x, wq, wk, wv });  // arrays of rows of numbers
  *   r.q, r.k, r.v, r.scores, r.scaled, r.weights, r.output  // arrays of rows
+ *   const m = engine.compute({ x, heads: [{ wq, wk, wv }, ...], wo, context, causal,
+ *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding });
+ *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
  *   engine.memoryBytes()  // size of the module's wasm memory
  *
- * Bad input throws an Error with an actionable message and code, operand, row, column
+ * Bad input throws an Error with an actionable message and code, operand, row, column, head
  * (0-based; undefined where they do not apply). The engine keeps working after it.
+ * README.md's "JS API" section documents every option, result and convention.
  */
 /* global createAttentionModule */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
+const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding'];
+const KNOWN_KEYS = [
+  'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
+  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding',
+];
 
-function inputError({ code, operand, row, column, message }) {
+function inputError({ code, operand, row, column, head, message }) {
   const err = new Error(message);
   err.code = code;
   err.operand = operand;
   err.row = row >= 0 ? row : undefined;
   err.column = column >= 0 ? column : undefined;
+  err.head = head >= 0 ? head : undefined;
   return err;
 }
 
@@ -33,21 +44,20 @@ function describe(value) {
 
 // Arrays of rows → { values: Float64Array, rowLengths: Int32Array }, copied into wasm in one
 // block each. Checks here only what a Float64Array cannot carry (structure, number type);
-// the engine checks emptiness, ragged rows and NaN/±Infinity.
-function packRows(name, rows) {
+// the engine checks emptiness, ragged rows and NaN/±Infinity. `head` (0-based) names a
+// head's matrix: messages say heads[1].wq, the error has operand 'wq' and head 1.
+function packRows(operand, rows, head) {
+  const name = head === undefined ? operand : `heads[${head}].${operand}`;
+  const fail = (fields) => inputError({ code: 'not_matrix', operand, head, ...fields });
   if (!Array.isArray(rows)) {
-    throw inputError({
-      code: 'not_matrix',
-      operand: name,
+    throw fail({
       message: `${name} must be an array of rows (arrays of numbers), got ${describe(rows)}`,
     });
   }
   let total = 0;
   rows.forEach((row, i) => {
     if (!Array.isArray(row) && !(row instanceof Float64Array)) {
-      throw inputError({
-        code: 'not_matrix',
-        operand: name,
+      throw fail({
         row: i,
         message: `${name}[${i}] must be an array of numbers, got ${describe(row)}`,
       });
@@ -63,7 +73,8 @@ function packRows(name, rows) {
       if (typeof v !== 'number') {
         throw inputError({
           code: 'not_number',
-          operand: name,
+          operand,
+          head,
           row: i,
           column: j,
           message: `${name}[${i}][${j}] is ${describe(v)}: every value must be a number`,
@@ -83,6 +94,150 @@ function unpackRows({ rows, cols, data }) {
   return out;
 }
 
+// The options of compute() other than matrices, checked for type here (the engine checks
+// values: keyPadding's length, temperature > 0) and filled with their defaults.
+function packOptions(input) {
+  const options = {
+    causal: false,
+    keyPadding: undefined,
+    scaleBySqrtDk: true,
+    temperature: 1,
+    positionalEncoding: false,
+  };
+  for (const name of BOOLEAN_OPTIONS) {
+    if (input[name] === undefined) continue;
+    if (typeof input[name] !== 'boolean') {
+      throw inputError({
+        code: 'not_boolean',
+        operand: name,
+        message: `${name} must be true or false, got ${describe(input[name])}`,
+      });
+    }
+    options[name] = input[name];
+  }
+  if (input.temperature !== undefined) {
+    if (typeof input.temperature !== 'number') {
+      throw inputError({
+        code: 'not_number',
+        operand: 'temperature',
+        message: `temperature must be a number > 0, got ${describe(input.temperature)}`,
+      });
+    }
+    options.temperature = input.temperature;
+  }
+  const padding = input.keyPadding;
+  if (padding !== undefined) {
+    if (!Array.isArray(padding)) {
+      throw inputError({
+        code: 'not_array',
+        operand: 'keyPadding',
+        message: `keyPadding must be an array of true/false, one per key, got ${describe(padding)}`,
+      });
+    }
+    if (padding.length === 0) {
+      throw inputError({
+        code: 'empty',
+        operand: 'keyPadding',
+        message: 'keyPadding is empty: it needs one true/false per key (leave it out for no padding)',
+      });
+    }
+    options.keyPadding = new Uint8Array(padding.length);
+    padding.forEach((p, j) => {
+      if (typeof p !== 'boolean') {
+        throw inputError({
+          code: 'not_boolean',
+          operand: 'keyPadding',
+          column: j,
+          message: `keyPadding[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
+        });
+      }
+      options.keyPadding[j] = p ? 1 : 0;
+    });
+  }
+  return options;
+}
+
+// The input's matrices, packed: x, context, heads (the single-head form is one head), wo.
+function packOperands(input) {
+  const multiHead = input.heads !== undefined;
+  const needs = multiHead ? 'x and heads' : 'x, wq, wk and wv';
+  const required = multiHead ? ['x'] : OPERANDS;
+  for (const name of required) {
+    if (input[name] === undefined) {
+      throw inputError({
+        code: 'not_matrix',
+        operand: name,
+        message: `compute() needs ${needs}; ${name} is missing`,
+      });
+    }
+  }
+  const stray = HEAD_OPERANDS.find((name) => multiHead && input[name] !== undefined);
+  if (stray) {
+    throw inputError({
+      code: 'conflict',
+      operand: stray,
+      message: `compute() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads`,
+    });
+  }
+  if (!multiHead && input.wo !== undefined) {
+    throw inputError({
+      code: 'conflict',
+      operand: 'wo',
+      message: 'wo needs heads: pass heads: [{ wq, wk, wv }, ...] with wo (one head without W_O is the default)',
+    });
+  }
+  const packed = { x: packRows('x', input.x) };
+  if (input.context !== undefined) packed.context = packRows('context', input.context);
+  if (!multiHead) {
+    packed.heads = [{ wq: packRows('wq', input.wq), wk: packRows('wk', input.wk), wv: packRows('wv', input.wv) }];
+  } else {
+    if (!Array.isArray(input.heads)) {
+      throw inputError({
+        code: 'not_matrix',
+        operand: 'heads',
+        message: `heads must be an array of { wq, wk, wv }, got ${describe(input.heads)}`,
+      });
+    }
+    packed.heads = input.heads.map((head, h) => {
+      if (head === null || typeof head !== 'object' || Array.isArray(head)) {
+        throw inputError({
+          code: 'not_matrix',
+          operand: 'heads',
+          head: h,
+          message: `heads[${h}] must be an object { wq, wk, wv }, got ${describe(head)}`,
+        });
+      }
+      const weights = {};
+      for (const name of HEAD_OPERANDS) {
+        if (head[name] === undefined) {
+          throw inputError({
+            code: 'not_matrix',
+            operand: name,
+            head: h,
+            message: `heads[${h}] needs wq, wk and wv; ${name} is missing`,
+          });
+        }
+        weights[name] = packRows(name, head[name], h);
+      }
+      return weights;
+    });
+    if (input.wo !== undefined) packed.wo = packRows('wo', input.wo);
+  }
+  packed.singleHeadNames = !multiHead;
+  return packed;
+}
+
+// Flags (Uint8Array) → array of booleans.
+function unpackFlags(data) {
+  return Array.from(data, (f) => f !== 0);
+}
+
+function unpackHead(head) {
+  const out = {};
+  for (const name of RESULTS) out[name] = unpackRows(head[name]);
+  return out;
+}
+
 function makeEngine(raw) {
   return {
     compute(input) {
@@ -92,21 +247,37 @@ function makeEngine(raw) {
           message: `compute() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
         });
       }
-      const packed = {};
-      for (const name of OPERANDS) {
-        if (input[name] === undefined) {
-          throw inputError({
-            code: 'not_matrix',
-            operand: name,
-            message: `compute() needs x, wq, wk and wv; ${name} is missing`,
-          });
-        }
-        packed[name] = packRows(name, input[name]);
+      const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
+      if (unknown !== undefined) {
+        throw inputError({
+          code: 'unknown_option',
+          operand: unknown,
+          message: `compute() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
+        });
       }
+      const packed = { ...packOperands(input), ...packOptions(input) };
       const result = raw.compute(packed);
       if (result.error) throw inputError(result.error);
-      const out = {};
-      for (const name of RESULTS) out[name] = unpackRows(result[name]);
+
+      // one head, the single-head form: its steps at the top level, as before issue 4
+      const out = input.heads === undefined ? unpackHead(result.heads[0]) : {
+        heads: result.heads.map(unpackHead),
+        concat: unpackRows(result.concat),
+        output: unpackRows(result.output),
+      };
+      if (packed.causal || packed.keyPadding !== undefined) {
+        const { rows, cols, data } = result.masked;
+        out.masked = Array.from({ length: rows }, (_, i) => unpackFlags(data.subarray(i * cols, (i + 1) * cols)));
+        out.fullyMasked = unpackFlags(result.fullyMasked);
+      }
+      if (packed.positionalEncoding) {
+        out.pe = unpackRows(result.pe);
+        out.xWithPe = unpackRows(result.xWithPe);
+        if (input.context !== undefined) {
+          out.contextPe = unpackRows(result.contextPe);
+          out.contextWithPe = unpackRows(result.contextWithPe);
+        }
+      }
       return out;
     },
 

@@ -1,6 +1,7 @@
 // Browser tests of the built page (dist/), opened from file:// and over http
-// from a localhost server: worked example, live recomputation, input errors,
-// language switch, no console errors, no request leaving the page's origin.
+// from a localhost server. Expected numbers come from shared/REFERENCE.md or
+// from plain JS below, never from the engine. One browser for the file; most
+// tests share one page and start from a preset.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -27,84 +28,10 @@ const REFERENCE = {
     [0.544108670773666, 0.5094261267621345],
     [0.5370494302213317, 0.5207209116458693]],
 };
+const TUTORIAL = {
+  x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]],
+};
 const RESULT_NAMES = Object.keys(REFERENCE);
-
-let browser;
-let server;
-
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  server = await startServer({ root: DIST, port: 0 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-// Opens the page and records console errors, page errors and every request.
-async function openPage(url, { locale = 'en-US' } = {}) {
-  const context = await browser.newContext({ locale });
-  const page = await context.newPage();
-  const problems = [];
-  const requests = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
-  page.on('pageerror', (error) => problems.push(error.message));
-  context.on('request', (request) => requests.push(request.url()));
-  await page.goto(url);
-  await page.waitForSelector('#step-6 table');
-  return { context, page, problems, requests };
-}
-
-// A matrix of the steps, by its caption name, read from the full values in
-// the cells' title attributes (the row-sum column is left out).
-function readMatrix(page, name) {
-  return page.evaluate((wanted) => {
-    const table = [...document.querySelectorAll('#steps table')]
-      .find((t) => t.querySelector('.matrix-name').textContent === wanted);
-    if (!table) return null;
-    return [...table.querySelectorAll('tbody tr')]
-      .map((tr) => [...tr.querySelectorAll('td:not(.sum)')].map((td) => Number(td.title)));
-  }, name);
-}
-
-function readHeaders(page, name) {
-  return page.evaluate((wanted) => {
-    const table = [...document.querySelectorAll('#steps table')]
-      .find((t) => t.querySelector('.matrix-name').textContent === wanted);
-    return {
-      rows: [...table.querySelectorAll('tbody th')].map((th) => th.textContent),
-      cols: [...table.querySelectorAll('thead th.col-label:not(.sum)')].map((th) => th.textContent),
-    };
-  }, name);
-}
-
-function assertClose(actual, expected, label) {
-  assert.ok(actual, `${label} is shown`);
-  assert.equal(actual.length, expected.length, `${label} rows`);
-  expected.forEach((row, i) => {
-    assert.equal(actual[i].length, row.length, `${label} row ${i} length`);
-    row.forEach((value, j) => {
-      assert.ok(Math.abs(actual[i][j] - value) <= 1e-12, `${label}[${i}][${j}] = ${actual[i][j]}, expected ${value}`);
-    });
-  });
-}
-
-async function assertWorkedExample(page) {
-  for (const name of RESULT_NAMES) assertClose(await readMatrix(page, name), REFERENCE[name], name);
-  const firstOutput = await page.locator('#step-6 tbody td').first();
-  assert.equal(await firstOutput.textContent(), '0.5512');
-  // The full value is in the title (the engine may differ from numpy in the last bit).
-  assert.ok(Math.abs(Number(await firstOutput.getAttribute('title')) - 0.5511785014811564) <= 1e-15);
-  assert.match(await page.locator('#step-4 .step-note').textContent(), /d_k = 2.*1\.4142/);
-  assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
-  assert.deepEqual(await readHeaders(page, 'Scores'), { rows: ['我', '爱', '你'], cols: ['我', '爱', '你'] });
-  assert.deepEqual(await readHeaders(page, 'Output'), { rows: ['我', '爱', '你'], cols: ['d1', 'd2'] });
-}
 
 // Plain-JS scaled dot-product attention, independent of the engine.
 const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((sum, v, k) => sum + v * b[k][j], 0)));
@@ -123,17 +50,140 @@ function attention({ x, wq, wk, wv }) {
   });
   return { Q, K, V, Scores, Scaled, Weights, Output: matmul(Weights, V) };
 }
+// The page's "show the work" number style: 4 decimals, trailing zeros dropped.
+const compact = (v) => v.toFixed(4).replace(/\.?0+$/, '');
 
-const toText = (matrix) => matrix.map((row) => row.join(' ')).join('\n');
+// The widely copied one-line mulberry32, to check "fill randomly".
+function mulberry32(a) {
+  return () => {
+    let t = (a += 0x6d2b79f5);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let browser;
+let server;
+let shared; // {context, page, problems, requests} on file:// in English
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  server = await startServer({ root: DIST, port: 0 });
+  shared = await openPage(FILE_URL);
+});
+
+after(async () => {
+  await shared?.context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+// Opens the page and records console errors, page errors and every request.
+async function openPage(url, { locale = 'en-US', viewport, clock = false } = {}) {
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const problems = [];
+  const requests = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  context.on('request', (request) => requests.push(request.url()));
+  if (clock) await page.clock.install();
+  await page.goto(url);
+  await page.waitForSelector('#step-1 table');
+  return { context, page, problems, requests };
+}
+
+// Back to a known state: a preset, one step at a time, step 1, English.
+async function reset(page, preset = 'tutorial') {
+  await page.click(`[data-preset="${preset}"]`);
+  if (await page.getAttribute('#overview', 'aria-pressed') === 'true') await page.click('#overview');
+  await page.click('#step-nav li:first-child button');
+  if (await page.getAttribute('html', 'lang') !== 'en') await page.click('#lang-toggle');
+}
+
+// A matrix shown in the steps, from the full values in the cells' titles.
+function readMatrix(page, name) {
+  return page.evaluate((wanted) => {
+    const table = document.querySelector(`#steps table[data-matrix="${wanted}"]`);
+    if (!table) return null;
+    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+  }, name);
+}
+
+function readHeaders(page, name) {
+  return page.evaluate((wanted) => {
+    const table = document.querySelector(`#steps table[data-matrix="${wanted}"]`);
+    return {
+      rows: [...table.querySelectorAll('tbody th')].map((th) => th.textContent),
+      cols: [...table.querySelectorAll('thead th.col-label:not(.sum)')].map((th) => th.textContent),
+    };
+  }, name);
+}
+
+function assertClose(actual, expected, label, tolerance = 1e-12) {
+  assert.ok(actual, `${label} is shown`);
+  assert.equal(actual.length, expected.length, `${label} rows`);
+  expected.forEach((row, i) => {
+    assert.equal(actual[i].length, row.length, `${label} row ${i} length`);
+    row.forEach((value, j) => {
+      assert.ok(Math.abs(actual[i][j] - value) <= tolerance, `${label}[${i}][${j}] = ${actual[i][j]}, expected ${value}`);
+    });
+  });
+}
+
+async function assertAllResults(page, expected) {
+  for (const name of RESULT_NAMES) assertClose(await readMatrix(page, name), expected[name], name);
+}
+
+// Types a matrix into its grid, cell by cell.
+async function fillGrid(page, field, matrix) {
+  for (let r = 0; r < matrix.length; r++) {
+    for (let c = 0; c < matrix[r].length; c++) {
+      await page.fill(`#editor-${field} input[data-r="${r}"][data-c="${c}"]`, String(matrix[r][c]));
+    }
+  }
+}
+
+function readGrid(page, field) {
+  return page.evaluate((f) => {
+    const rows = [];
+    for (const input of document.querySelectorAll(`#editor-${f} .grid input`)) {
+      const r = Number(input.dataset.r);
+      (rows[r] ||= []).push(Number(input.value));
+    }
+    return rows;
+  }, field);
+}
+
+async function paste(page, selector, text) {
+  await page.locator(selector).evaluate((input, data) => {
+    const transfer = new DataTransfer();
+    transfer.setData('text/plain', data);
+    input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+const workText = (page) => page.locator('#steps .work-main').first().textContent();
+const workLines = (page, step) => page.locator(`#step-${step} .work p`).allTextContents();
+const stepIds = (page) => page.locator('#steps > li').evaluateAll((lis) => lis.map((li) => li.id));
 
 for (const origin of ['file', 'http']) {
-  test(`worked example, live edits and errors (${origin})`, async () => {
-    const url = origin === 'file' ? FILE_URL : server.url;
-    const { context, page, problems, requests } = await openPage(url);
+  test(`worked example, edits and no outside requests (${origin})`, async () => {
+    const { context, page, problems, requests } = await openPage(origin === 'file' ? FILE_URL : server.url);
     try {
-      await assertWorkedExample(page);
+      await page.click('#overview');
+      await assertAllResults(page, REFERENCE);
+      assert.equal(await page.locator('#step-6 table[data-matrix="Output"] td[data-r]').first().textContent(), '0.5512');
+      assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
+      assert.deepEqual(await readHeaders(page, 'Scores'), { rows: ['我', '爱', '你'], cols: ['我', '爱', '你'] });
+      assert.match(await page.textContent('#step-4 .step-note'), /d_k = 2.*1\.4142/);
 
-      // Edit every input: a 4-word sentence, d_model 3, d_k 2, d_v 3.
       const inputs = {
         x: [[1, -0.5, 2], [0.25, 0, 1], [-1, 1.5, 0.5], [0.3, 0.3, -0.7]],
         wq: [[0.9, -0.2], [0.4, 1.1], [-0.3, 0.6]],
@@ -141,51 +191,12 @@ for (const origin of ['file', 'http']) {
         wv: [[1, 0, 0.5], [0, 2, -1], [0.3, 0.3, 0.3]],
       };
       await page.fill('#sentence', 'the cat sat down');
-      for (const field of ['x', 'wq', 'wk', 'wv']) {
-        await page.fill(`#${field}`, field === 'x' ? inputs.x.map((r) => r.join(', ')).join('\n') : toText(inputs[field]));
-      }
-      const expected = attention(inputs);
-      assertClose(await readMatrix(page, 'X'), inputs.x, 'X');
-      for (const name of RESULT_NAMES) {
-        const shown = await readMatrix(page, name);
-        assertClose(shown, expected[name], name);
-        assert.notDeepEqual(shown, REFERENCE[name], `${name} changed`);
-      }
-      assert.deepEqual(await readHeaders(page, 'Weights'), {
-        rows: ['the', 'cat', 'sat', 'down'], cols: ['the', 'cat', 'sat', 'down'],
-      });
+      await page.selectOption('#token-mode', 'space');
+      await page.fill('#dim-dModel', '3');
+      await page.fill('#dim-dv', '3');
+      for (const field of ['x', 'wq', 'wk', 'wv']) await fillGrid(page, field, inputs[field]);
+      await assertAllResults(page, attention(inputs));
       assert.deepEqual(await readHeaders(page, 'V'), { rows: ['the', 'cat', 'sat', 'down'], cols: ['d1', 'd2', 'd3'] });
-      assert.equal(await page.locator('.status-stale').count(), 0);
-
-      // Back to the tutorial, then break one field at a time: the message sits
-      // next to that field, the field is aria-invalid, the text stays as typed
-      // and the last good result stays, marked as stale.
-      await page.click('#restore');
-      await assertWorkedExample(page);
-      const cases = [
-        ['x', '1 0\n0.5 abc\n0 1', /Row 2 \(爱\), column 2: “abc” is not a number/],
-        ['x', '1 0\n1..2 0.5\n0 1', /Row 2 \(爱\), column 1: “1\.\.2” is not a number/],
-        ['x', '1 0\n0.5 0.5\nNaN 1', /Row 3 \(你\), column 1: “NaN” is not a finite number/],
-        ['wq', '0.5 Infinity\n0.1 0.6', /Row 1, column 2: “Infinity” is not a finite number/],
-        ['x', '1 0\n0.5 0.5 0.5\n0 1', /Row 2 \(爱\) has 3 numbers, but row 1 has 2/],
-        ['x', '1 0\n0.5 0.5', /X has 2 rows but the sentence has 3 tokens/],
-        ['wq', '0.5 0.2\n0.1 0.6\n1 1', /W_Q has 3 rows; it needs 2/],
-        ['wk', '0.4 0.3 1\n0.2 0.7 1', /W_K is 2 × 3; it must have the same shape as W_Q \(2 × 2\)/],
-        ['wv', '0.8 0.1', /W_V has 1 row; it needs 2/],
-        ['sentence', '   ', /no tokens/],
-      ];
-      for (const [field, text, message] of cases) {
-        await page.fill(`#${field}`, text);
-        assert.match(await page.locator(`#${field}-error`).textContent(), message, `${field}: ${JSON.stringify(text)}`);
-        assert.equal(await page.getAttribute(`#${field}`, 'aria-invalid'), 'true');
-        assert.equal(await page.inputValue(`#${field}`), text);
-        assert.equal(await page.locator('.status-stale').count(), 1);
-        assertClose(await readMatrix(page, 'Output'), REFERENCE.Output, 'Output (stale)');
-        await page.click('#restore');
-        assert.equal(await page.locator(`#${field}-error`).textContent(), '');
-        assert.equal(await page.getAttribute(`#${field}`, 'aria-invalid'), null);
-        assert.equal(await page.locator('.status-stale').count(), 0);
-      }
 
       assert.deepEqual(problems, [], 'no console errors');
       const allowed = origin === 'file'
@@ -199,30 +210,391 @@ for (const origin of ['file', 'http']) {
   });
 }
 
-test('language: detected from the browser and switchable', async () => {
+test('step navigation: buttons, step list, arrow keys, overview', async () => {
+  const { page } = shared;
+  await reset(page);
+  assert.deepEqual(await stepIds(page), ['step-1']);
+  assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
+  assert.equal(await page.isDisabled('#prev'), true);
+  await page.click('#next');
+  assert.deepEqual(await stepIds(page), ['step-2']);
+  assert.equal(await page.getAttribute('#step-nav li:nth-child(2) button', 'aria-current'), 'step');
+  await page.click('#step-nav li:nth-child(6) button');
+  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.equal(await page.isDisabled('#next'), true);
+  await page.click('#prev');
+  assert.deepEqual(await stepIds(page), ['step-5']);
+
+  // arrow keys walk the steps from the page, but not from a field
+  await page.locator('#steps-title').click();
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await stepIds(page), ['step-4']);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await stepIds(page), ['step-6']);
+  await page.focus('#sentence');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await stepIds(page), ['step-6']);
+
+  await page.click('#overview');
+  assert.deepEqual(await stepIds(page), ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6']);
+  assert.equal(await page.getAttribute('#overview', 'aria-pressed'), 'true');
+  assert.equal(await page.isDisabled('#next'), true);
+  await page.click('#overview');
+  assert.deepEqual(await stepIds(page), ['step-6']);
+});
+
+test('play mode advances one step at a time and stops at the end', async () => {
+  const { context, page, problems } = await openPage(FILE_URL, { clock: true });
+  try {
+    await page.click('#play');
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+    assert.match(await page.textContent('#play'), /Pause/);
+    await page.clock.runFor(3000);
+    assert.deepEqual(await stepIds(page), ['step-2']);
+    await page.clock.runFor(12000);
+    assert.deepEqual(await stepIds(page), ['step-6']);
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+    await page.click('#play'); // from the last step it starts over
+    assert.deepEqual(await stepIds(page), ['step-1']);
+    await page.clock.runFor(3000);
+    await page.click('#play'); // pause
+    await page.clock.runFor(9000);
+    assert.deepEqual(await stepIds(page), ['step-2']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('show the work: a Q cell, a weight and an output cell, with their operands highlighted', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.click('#step-nav li:nth-child(2) button');
+  assert.match(await page.textContent('#step-2 .work-hint'), /Point at, tap or focus/);
+  await page.hover('#step-2 table[data-matrix="Q"] td[data-r="1"][data-c="1"]');
+  assert.equal(await workText(page), 'Q[爱, d2] = 0.5×0.2 + 0.5×0.6 = 0.4');
+  const marked = (cls) => page.locator(`#steps td.${cls}`).evaluateAll((tds) => tds.map((td) => `${td.closest('table').dataset.matrix}${td.dataset.r}${td.dataset.c}`));
+  assert.deepEqual(await marked('mark-feed'), ['X10', 'X11', 'W_Q01', 'W_Q11']);
+  assert.deepEqual(await marked('mark-selected'), ['Q11']);
+
+  // a weight: exp(s − max) / Σ exp(s − max), computed here from the reference
+  await page.click('#step-nav li:nth-child(5) button');
+  await page.click('#step-5 table[data-matrix="Weights"] td[data-r="2"][data-c="1"]');
+  const row = REFERENCE.Scaled[2];
+  const max = Math.max(...row);
+  const exps = row.map((s) => Math.exp(s - max));
+  const lines = await workLines(page, 5);
+  assert.equal(lines[0], 'Weights[你, 爱] = exp(s − max) / Σ exp(s − max)');
+  assert.match(lines[1], new RegExp(`max = ${compact(max)}`));
+  assert.equal(lines[2], `= exp(${compact(row[1])} − ${compact(max)}) / (${row.map((s) => `exp(${compact(s)} − ${compact(max)})`).join(' + ')})`);
+  assert.equal(lines[3], `= ${compact(exps[1])} / (${exps.map(compact).join(' + ')})`);
+  assert.equal(lines[4], `= ${compact(exps[1])} / ${compact(exps.reduce((a, b) => a + b))} = ${compact(REFERENCE.Weights[2][1])}`);
+  assert.deepEqual(await marked('mark-feed'), ['Scaled20', 'Scaled21', 'Scaled22']);
+  assert.deepEqual(await marked('mark-max'), ['Scaled22']);
+
+  // an output cell: the weighted sum of V's column
+  await page.click('#step-nav li:nth-child(6) button');
+  await page.focus('#step-6 table[data-matrix="Output"] td[data-r="0"][data-c="0"]');
+  const terms = REFERENCE.Weights[0].map((w, j) => `${compact(w)}×${compact(REFERENCE.V[j][0])}`).join(' + ');
+  assert.equal(await workText(page), `Output[我, d1] = ${terms} = ${compact(REFERENCE.Output[0][0])}`);
+  assert.equal(await workText(page), 'Output[我, d1] = 0.3357×0.8 + 0.3333×0.55 + 0.331×0.3 = 0.5512');
+  assert.deepEqual(await marked('mark-feed'), ['Weights00', 'Weights01', 'Weights02', 'V00', 'V10', 'V20']);
+});
+
+test('weights: legend, row sums and the lines view focusing a row', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.click('#step-nav li:nth-child(5) button');
+  assert.equal(await page.locator('#step-5 .legend').count(), 1);
+  assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
+  const opacities = await page.locator('#step-5 .weight-line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-opacity'))));
+  assertClose([opacities], [REFERENCE.Weights.flat()], 'line strengths', 1e-4);
+  await page.hover('#step-5 .lines-token[data-q="2"]');
+  const active = await page.locator('#step-5 .weight-line.active').evaluateAll((lines) => lines.map((l) => `${l.dataset.q}${l.dataset.k}`));
+  assert.deepEqual(active, ['20', '21', '22']);
+  assert.equal(await page.locator('#step-5 .lines-view.has-focus').count(), 1);
+  assert.deepEqual(await page.locator('#step-5 .lines-weight').allTextContents(), REFERENCE.Weights[2].map((w) => w.toFixed(4)));
+  await page.mouse.move(0, 0);
+  assert.equal(await page.locator('#step-5 .lines-view.has-focus').count(), 0);
+});
+
+test('tokenisation modes, and tokens edited, added and removed', async () => {
+  const { page } = shared;
+  await reset(page);
+  const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
+  await page.fill('#sentence', 'Hello, world');
+  await page.selectOption('#token-mode', 'char');
+  assert.deepEqual(await tokens(), ['H', 'e', 'l', 'l', 'o', ',', 'w', 'o', 'r', 'l', 'd']);
+  await page.selectOption('#token-mode', 'space');
+  assert.deepEqual(await tokens(), ['Hello,', 'world']);
+  await page.selectOption('#token-mode', 'word');
+  assert.deepEqual(await tokens(), ['Hello', ',', 'world']);
+  assert.equal(await page.textContent('#token-count'), '3 tokens');
+  assert.equal(await page.locator('#editor-x .grid tbody tr').count(), 3);
+
+  await reset(page);
+  assert.equal(await page.inputValue('#token-mode'), 'char');
+  await page.fill('#token-list li:nth-child(2) input', '喜欢');
+  assert.equal(await page.inputValue('#sentence'), '我喜欢你');
+  assert.deepEqual((await readHeaders(page, 'X')).rows, ['我', '喜欢', '你']);
+  await page.click('#add-token');
+  assert.deepEqual(await tokens(), ['我', '喜欢', '你', 'w4']);
+  assert.deepEqual(await readGrid(page, 'x'), [[1, 0], [0.5, 0.5], [0, 1], [0, 0]]);
+  await page.keyboard.type('们'); // the new token's text is selected, ready to be replaced
+  await page.click('#token-list li:nth-child(1) .token-remove');
+  assert.deepEqual(await tokens(), ['喜欢', '你', '们']);
+  assert.deepEqual(await readGrid(page, 'x'), [[0.5, 0.5], [0, 1], [0, 0]]);
+  assert.deepEqual((await readHeaders(page, 'X')).rows, ['喜欢', '你', '们']);
+  await page.fill('#token-list li:nth-child(3) input', '');
+  assert.match(await page.textContent('#tokens-error'), /Token 3 is empty/);
+  assert.equal(await page.locator('.status-stale').count(), 1);
+});
+
+test('dimensions: d_model, d_k and d_v from 1 to 64', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.fill('#dim-dk', '3');
+  assert.deepEqual(await readGrid(page, 'wq'), [[0.5, 0.2, 0], [0.1, 0.6, 0]]);
+  await page.fill('#dim-dv', '1');
+  await page.fill('#dim-dModel', '1');
+  const inputs = { x: [[1], [0.5], [0]], wq: [[0.5, 0.2, 0]], wk: [[0.4, 0.3, 0]], wv: [[0.8]] };
+  await page.click('#overview');
+  await assertAllResults(page, attention(inputs));
+  assert.match(await page.textContent('#step-4 .step-note'), /d_k = 3.*1\.7321/);
+  await page.fill('#dim-dModel', '2');
+  assert.deepEqual(await readGrid(page, 'x'), TUTORIAL.x, 'numbers come back when a dimension grows again');
+  for (const bad of ['0', '65', '2.5']) {
+    await page.fill('#dim-dk', bad);
+    assert.match(await page.textContent('#dim-dk-error'), /whole number from 1 to 64/);
+    assert.equal(await page.getAttribute('#dim-dk', 'aria-invalid'), 'true');
+    assert.equal(await page.locator('.status-stale').count(), 1);
+  }
+  await page.fill('#dim-dk', '64');
+  assert.equal(await page.locator('#editor-wq .grid').count(), 0, 'a 2 × 64 matrix is edited as text');
+  assert.equal(await page.locator('#step-2 canvas[data-matrix="W_Q"]').count(), 1);
+});
+
+test('grids: typing, and pasting TSV, CSV or JSON', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.click('#overview');
+  // a spreadsheet block pasted into the first cell replaces the matrix, width included
+  await paste(page, '#editor-x input[data-r="0"][data-c="0"]', '1\t2\t3\n4\t5\t6\n7\t8\t9\n');
+  assert.deepEqual(await readGrid(page, 'x'), [[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+  assert.equal(await page.inputValue('#dim-dModel'), '3');
+  assert.deepEqual(await readGrid(page, 'wq'), [[0.5, 0.2], [0.1, 0.6], [0, 0]], 'W_Q grows a row of zeros');
+  await paste(page, '#editor-wq input[data-r="0"][data-c="0"]', '[[1, 2]]');
+  assert.match(await page.textContent('#wq-error'), /W_Q has 1 row; it needs 3/);
+  await paste(page, '#editor-wq input[data-r="0"][data-c="0"]', '[[0.5, 0.2], [0.1, 0.6], [1, -1]]');
+  await paste(page, '#editor-wk input[data-r="0"][data-c="0"]', '0.4,0.3\n0.2,0.7\n-1,1');
+  await page.fill('#editor-wv input[data-r="2"][data-c="0"]', '0.5');
+  const inputs = {
+    x: [[1, 2, 3], [4, 5, 6], [7, 8, 9]], wq: [[0.5, 0.2], [0.1, 0.6], [1, -1]], wk: [[0.4, 0.3], [0.2, 0.7], [-1, 1]], wv: [[0.8, 0.1], [0.3, 0.9], [0.5, 0]],
+  };
+  await assertAllResults(page, attention(inputs));
+  // elsewhere a block fills from its cell and is clipped
+  await paste(page, '#editor-x input[data-r="1"][data-c="1"]', '0\t0\t0\n0\t0\t0\n0\t0\t0');
+  assert.deepEqual(await readGrid(page, 'x'), [[1, 2, 3], [4, 0, 0], [7, 0, 0]]);
+  // the text box: apply, and its errors
+  await page.click('#editor-wv summary');
+  await page.fill('#wv-text', '[[1, 0], [0, 1]');
+  await page.click('#editor-wv .apply');
+  assert.match(await page.textContent('#wv-error'), /JSON cannot be read/);
+  await page.fill('#wv-text', '1 2 3 4\n5 6 7 8\n0 0 0 1');
+  await page.click('#editor-wv .apply');
+  assert.equal(await page.textContent('#wv-error'), '');
+  assert.equal(await page.inputValue('#dim-dv'), '4');
+  assert.deepEqual((await readHeaders(page, 'Output')).cols, ['d1', 'd2', 'd3', 'd4']);
+});
+
+test('bad input: a message at the field, the last good result kept and marked', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.click('#overview');
+  const cases = [
+    ['#editor-x input[data-r="1"][data-c="1"]', 'abc', '#x-error', /Row 2 \(爱\), column 2: “abc” is not a number/],
+    ['#editor-x input[data-r="2"][data-c="0"]', 'NaN', '#x-error', /Row 3 \(你\), column 1: “NaN” is not a finite number/],
+    ['#editor-wq input[data-r="0"][data-c="1"]', '', '#wq-error', /Row 1, column 2 is empty/],
+    ['#editor-wv input[data-r="0"][data-c="0"]', '1..2', '#wv-error', /Row 1, column 1: “1\.\.2” is not a number/],
+    ['#sentence', '   ', '#tokens-error', /no tokens/],
+  ];
+  for (const [selector, text, errorId, message] of cases) {
+    await page.fill(selector, text);
+    assert.match(await page.textContent(errorId), message, `${selector}: ${JSON.stringify(text)}`);
+    if (selector !== '#sentence') assert.equal(await page.getAttribute(selector, 'aria-invalid'), 'true');
+    assert.equal(await page.locator('.status-stale').count(), 1);
+    assert.equal(await page.locator('#steps.stale').count(), 1);
+    assertClose(await readMatrix(page, 'Output'), REFERENCE.Output, 'Output (stale)');
+    await page.click('[data-preset="tutorial"]');
+    assert.equal(await page.textContent(errorId), '');
+    assert.equal(await page.locator('.status-stale').count(), 0);
+  }
+});
+
+test('fill randomly is reproducible from its seed', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.fill('#seed', '42');
+  await page.click('#fill-random');
+  const next = mulberry32(42);
+  const draw = (rows, cols) => Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * 100) / 100));
+  const expected = { x: draw(3, 2), wq: draw(2, 2), wk: draw(2, 2), wv: draw(2, 2) };
+  for (const field of ['x', 'wq', 'wk', 'wv']) assert.deepEqual(await readGrid(page, field), expected[field], field);
+  await page.click('#overview');
+  await assertAllResults(page, attention(expected));
+  await page.fill('#seed', '7');
+  await page.click('#fill-random');
+  assert.notDeepEqual(await readGrid(page, 'x'), expected.x);
+  await page.fill('#seed', '42');
+  await page.click('#fill-random');
+  assert.deepEqual(await readGrid(page, 'x'), expected.x);
+  await page.fill('#seed', '-1');
+  await page.click('#fill-random');
+  assert.match(await page.textContent('#seed-error'), /whole number/);
+});
+
+test('presets, the tutorial misprint note and decimal places', async () => {
+  const { page } = shared;
+  await reset(page, 'english');
+  await page.click('#overview');
+  assert.deepEqual((await readHeaders(page, 'Weights')).rows, ['I', 'love', 'you']);
+  await assertAllResults(page, REFERENCE);
+  // on the tutorial's numbers the tutorial's printed digits are shown struck out beside the true ones
+  assert.deepEqual(await page.locator('#step-5 .misprint del').first().textContent(), '0.33614837');
+  assert.deepEqual(await page.locator('#step-5 .misprint ins').first().textContent(), REFERENCE.Weights[0][0].toFixed(8));
+  assert.deepEqual(await page.locator('#step-6 .misprint ins').first().textContent(), '0.55117850');
+  assert.equal(await page.locator('#step-4 .misprint del').count(), 1, 'only Scaled[爱][爱] is misprinted in step 3');
+
+  await page.click('[data-preset="long"]');
+  assert.equal(await page.inputValue('#sentence'), 'The animal didn’t cross the street because it was too tired');
+  assert.equal(await page.locator('#token-list input').count(), 11);
+  assert.equal(await page.inputValue('#seed'), '2024');
+  assert.equal(await page.locator('.misprint').count(), 0);
+  const next = mulberry32(2024);
+  const draw = (rows, cols) => Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * 100) / 100));
+  const long = { x: draw(11, 4), wq: draw(4, 4), wk: draw(4, 4), wv: draw(4, 4) };
+  await assertAllResults(page, attention(long));
+
+  await page.click('[data-preset="tutorial"]');
+  await page.selectOption('#decimals', '2');
+  assert.equal(await page.locator('#step-6 table[data-matrix="Output"] td[data-r]').first().textContent(), '0.55');
+  await page.selectOption('#decimals', '6');
+  assert.equal(await page.locator('#step-6 table[data-matrix="Output"] td[data-r]').first().textContent(), '0.551179');
+  await page.hover('#step-2 table[data-matrix="K"] td[data-r="1"][data-c="0"]');
+  assert.equal(await page.locator('#step-2 .work-main').textContent(), 'K[爱, d1] = 0.5×0.4 + 0.5×0.2 = 0.3');
+  await page.selectOption('#decimals', '4');
+});
+
+test('language: from the browser, switchable, remembered', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { locale: 'zh-CN' });
   try {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.title(), '自注意力逐步可视化');
-    assert.equal(await page.textContent('h1'), '自注意力，一步一步算');
-    assert.equal(await page.textContent('#step-5 .step-title'), '注意力权重');
-
-    await page.fill('#x', '1 0\n0.5 abc\n0 1');
+    assert.equal(await page.textContent('#step-1 .step-num'), '第 1 步，共 6 步');
+    await page.fill('#editor-x input[data-r="1"][data-c="1"]', 'abc');
     assert.match(await page.textContent('#x-error'), /第 2 行（爱）第 2 列：“abc”不是数字/);
-    assert.match(await page.textContent('.status-stale'), /上一次有效的结果/);
-
     await page.click('#lang-toggle');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    assert.equal(await page.title(), 'Self-attention, step by step');
-    assert.equal(await page.textContent('#step-5 .step-title'), 'Attention weights');
+    assert.equal(await page.textContent('#step-1 .step-num'), 'Step 1 of 6');
     assert.match(await page.textContent('#x-error'), /Row 2 \(爱\), column 2: “abc” is not a number/);
-    assert.match(await page.textContent('.status-stale'), /last valid result/);
     assert.equal(await page.getAttribute('#lang-toggle', 'aria-label'), 'Switch the page to Chinese');
-    assert.equal(await page.inputValue('#x'), '1 0\n0.5 abc\n0 1');
-
+    await page.reload();
+    await page.waitForSelector('#step-1 table');
+    assert.equal(await page.getAttribute('html', 'lang'), 'en', 'the choice is remembered');
     await page.click('#lang-toggle');
-    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-    assert.equal(await page.getAttribute('#lang-toggle', 'aria-label'), '切换到英文界面');
+    await page.click('#step-nav li:nth-child(2) button');
+    await page.hover('#step-2 table[data-matrix="V"] td[data-r="0"][data-c="0"]');
+    assert.match((await workLines(page, 2))[1], /X 中 我 这一行/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('keyboard only: steps, cells, lines view and grids', async () => {
+  const { page } = shared;
+  await reset(page);
+  await page.focus('#next');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await stepIds(page), ['step-2']);
+  // Tab reaches the first cell of Q; arrows walk its cells and show their work
+  for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement.closest('table[data-matrix="Q"]'))); i++) {
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await workText(page), 'Q[我, d1] = 1×0.5 + 0×0.1 = 0.5');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await workText(page), 'Q[爱, d2] = 0.5×0.2 + 0.5×0.6 = 0.4');
+  assert.deepEqual(await stepIds(page), ['step-2'], 'arrows in a matrix do not change the step');
+  await page.keyboard.press('Tab'); // the rest of Q is skipped: one Tab stop per matrix
+  assert.equal(await page.evaluate(() => document.activeElement.querySelector('table').dataset.matrix), 'W_K');
+
+  await page.focus('#next');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
+  assert.deepEqual(await stepIds(page), ['step-5']);
+  await page.focus('#step-5 .lines-token[data-q="1"]');
+  assert.equal(await page.locator('#step-5 .weight-line.active').count(), 3);
+  assert.match(await page.textContent('#step-5 .lines-readout'), /爱 attends: 我 0\.3216, 爱 0\.3332, 你 0\.3452/);
+
+  await page.focus('#editor-x input[data-r="0"][data-c="0"]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.r), '1');
+  assertClose([await readGrid(page, 'x')].flat(), [[2, 0], [0.5, 0.5], [0, 1]], 'X');
+  await page.focus('#play');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+});
+
+test('a long sentence (n = 512) becomes canvas heatmaps and stays quick', async () => {
+  const { page, problems } = shared;
+  await reset(page);
+  await page.fill('#dim-dModel', '16');
+  await page.fill('#dim-dk', '16');
+  await page.fill('#dim-dv', '16');
+  const sentence = Array.from({ length: 512 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+  await page.fill('#sentence', sentence);
+  await page.fill('#seed', '3');
+  await page.click('#fill-random');
+  await page.click('#overview');
+  assert.equal(await page.locator('#steps canvas[data-matrix="Weights"]').count(), 2);
+  assert.equal(await page.locator('#steps table[data-matrix="Weights"]').count(), 0);
+  assert.ok(await page.locator('#steps td').count() < 3000, 'no table of a quarter of a million cells');
+  assert.equal(await page.locator('#editor-x .grid').count(), 0);
+  assert.match(await page.textContent('#step-5 .lines-view'), /too dense/);
+
+  // pointing at a weight on the canvas shows its arithmetic
+  const heat = page.locator('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-box');
+  await heat.scrollIntoViewIfNeeded();
+  const box = await heat.boundingBox();
+  await page.mouse.move(box.x + box.width / 1024, box.y + box.height / 1024); // the middle of cell (0, 0)
+  assert.match(await page.locator('#step-5 .work-main').textContent(), /^Weights\[一, 一\] = exp/);
+  assert.equal(await page.locator('#step-5 .heat-mark.mark-feed').count(), 1);
+
+  // one more token: recompute and render stay well under a second
+  await page.click('#overview');
+  await page.click('#step-nav li:nth-child(5) button');
+  const ms = await page.evaluate(() => {
+    const input = document.getElementById('sentence');
+    const start = performance.now();
+    input.value += '好';
+    input.dispatchEvent(new Event('input'));
+    return performance.now() - start;
+  });
+  assert.ok(ms < 1000, `update took ${ms} ms`);
+  assert.equal(await page.textContent('#token-count'), '513 tokens');
+  assert.deepEqual(problems, []);
+});
+
+test('phone width: nothing wider than the screen', async () => {
+  const { context, page, problems } = await openPage(FILE_URL, { viewport: { width: 375, height: 800 } });
+  try {
+    await page.click('#overview');
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -253,7 +625,8 @@ test('loading state while the engine loads, bilingual error when it fails', asyn
     await context.route('**/attention-engine.js', (route) => route.abort());
     await page.reload();
     await page.waitForSelector('.status-error');
-    assert.match(await page.textContent('.status-error'), /could not be loaded \(attention-engine\.js did not load\)/);
+    // in Chinese: the language chosen above is remembered
+    assert.match(await page.textContent('.status-error'), /引擎加载失败（attention-engine\.js did not load）/);
   } finally {
     await context.close();
   }

@@ -1,25 +1,68 @@
-// Reads tests/fixtures/attention_cases.txt (written by tests/make_fixtures.py with numpy):
-// an array of { name, x, wq, wk, wv, q, k, v, scores, scaled, weights, output }.
+// Reads the numpy fixtures written by tests/make_fixtures.py:
+// attention_cases.txt, an array of { name, x, wq, wk, wv, q, k, v, scores, scaled, weights,
+// output }, and variant_cases.txt (multi-head, masks, temperature, scaling, PE, cross).
 import { readFileSync } from 'node:fs';
 
 export const FIXTURE_FILE = new URL('../fixtures/attention_cases.txt', import.meta.url);
+export const VARIANT_FIXTURE_FILE = new URL('../fixtures/variant_cases.txt', import.meta.url);
 
-export function loadFixtureCases() {
-  const lines = readFileSync(FIXTURE_FILE, 'utf8').split('\n');
+// numpy's repr writes masked scores as -inf
+function parseNumber(word) {
+  if (word === '-inf') return -Infinity;
+  if (word === 'inf') return Infinity;
+  return Number(word);
+}
+
+// Cases in file order: { name, options: { causal: 1, ... }, <matrix name>: rows, ... }.
+function loadCases(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
   const cases = [];
   for (let i = 0; i < lines.length; i++) {
     const [word, ...rest] = lines[i].trim().split(/\s+/);
     if (word === '' || word === '#' || word === 'end') continue;
     if (word === 'case') {
-      cases.push({ name: rest[0] });
+      cases.push({ name: rest[0], options: {} });
+      continue;
+    }
+    const current = cases[cases.length - 1];
+    if (word === 'option') {
+      current.options[rest[0]] = parseNumber(rest[1]);
       continue;
     }
     const rows = Number(rest[0]);
     const m = [];
-    for (let r = 0; r < rows; r++) m.push(lines[++i].trim().split(' ').map(Number));
-    cases[cases.length - 1][word] = m;
+    for (let r = 0; r < rows; r++) m.push(lines[++i].trim().split(' ').map(parseNumber));
+    current[word] = m;
   }
   return cases;
+}
+
+export function loadFixtureCases() {
+  return loadCases(FIXTURE_FILE);
+}
+
+// Variant cases with `input`, the argument of engine.compute() in the multi-head form
+// (heads: [{ wq, wk, wv }], wo, context, keyPadding and the options), next to numpy's
+// results: h<i>.<step>, concat, output, masked, fullyMasked, pe, xWithPe, ...
+export function loadVariantCases() {
+  return loadCases(VARIANT_FIXTURE_FILE).map((c) => {
+    const heads = [];
+    for (let h = 0; h < c.options.heads; h++) {
+      heads.push({ wq: c[`h${h}.wq`], wk: c[`h${h}.wk`], wv: c[`h${h}.wv`] });
+    }
+    const input = {
+      x: c.x,
+      heads,
+      causal: c.options.causal === 1,
+      scaleBySqrtDk: c.options.scale === 1,
+      temperature: c.options.temperature,
+      positionalEncoding: c.options.pe === 1,
+    };
+    if (c.wo) input.wo = c.wo;
+    if (c.context) input.context = c.context;
+    if (c.keyPadding) input.keyPadding = c.keyPadding[0].map((p) => p === 1);
+    return { ...c, input };
+  });
 }
 
 // The worked example of shared/REFERENCE.md: inputs and what numpy really prints.
@@ -56,19 +99,21 @@ export const TUTORIAL_EXPECTED = {
   ],
 };
 
-// Largest |a - b| over two matrices; fails on different shapes.
+// Largest |a - b| over two matrices; fails on different shapes. Equal entries count as 0,
+// so -Infinity (a masked score) matches -Infinity.
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) throw new Error(`rows differ: ${a.length} vs ${b.length}`);
   let d = 0;
   a.forEach((row, i) => {
     if (row.length !== b[i].length) throw new Error(`row ${i} lengths differ`);
     row.forEach((v, j) => {
-      d = Math.max(d, Math.abs(v - b[i][j]));
+      if (v !== b[i][j]) d = Math.max(d, Math.abs(v - b[i][j]));
     });
   });
   return d;
 }
 
+// Largest finite |value| of a matrix.
 export function maxAbs(m) {
-  return Math.max(...m.map((row) => Math.max(...row.map(Math.abs))));
+  return Math.max(...m.map((row) => Math.max(...row.filter(Number.isFinite).map(Math.abs))));
 }
