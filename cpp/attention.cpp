@@ -262,11 +262,20 @@ Error check_multi_head(const MultiHeadInput& in) {
   return Error{};
 }
 
+namespace {
+
+bool has_mask(const AttentionOptions& options) {
+  return options.causal || !options.key_padding.empty();
+}
+
+}  // namespace
+
 void build_mask(int n_q, int n_k, const AttentionOptions& options, Mask* mask) {
   mask->n_q = n_q;
   mask->n_k = n_k;
   mask->hidden.assign(static_cast<size_t>(n_q) * n_k, 0);
   mask->fully_masked.assign(n_q, 0);
+  if (!has_mask(options)) return;  // nothing hidden
   for (int i = 0; i < n_q; i++) {
     int visible = 0;
     for (int j = 0; j < n_k; j++) {
@@ -288,7 +297,9 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   // Queries come from x, keys and values from the context (x itself in self-attention).
   const Matrix* x = &in.x;                         // (n_q, d_model)
   const Matrix* source = cross ? &in.context : x;  // (n_k, d_ctx)
-  *out = MultiHeadResult{};
+  // Results of the previous call keep their buffers (reused, not reallocated); only what this
+  // call may not write is cleared.
+  out->pe = out->x_with_pe = out->context_pe = out->context_with_pe = Matrix{};
   if (opt.positional_encoding) {
     // each sequence is numbered from position 0
     sinusoidal_positional_encoding(in.x.rows, in.x.cols, &out->pe);
@@ -314,7 +325,7 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   const int d_v = in.heads[0].wv.cols;
   const double sqrt_dk = std::sqrt(static_cast<double>(d_k));
   out->heads.resize(n_heads);
-  out->concat = Matrix(n_q, n_heads * d_v);  // (n_q, h·d_v)
+  out->concat.resize(n_q, n_heads * d_v);  // (n_q, h·d_v), every element written below
 
   for (int h = 0; h < n_heads; h++) {
     const Head& w = in.heads[h];
@@ -325,13 +336,15 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
 
     // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
-    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact.
+    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact, so skipped.
     r.scaled = r.scores;
     if (opt.scale_by_sqrt_dk) {
       for (double& s : r.scaled.data) s /= sqrt_dk;
     }
-    for (double& s : r.scaled.data) s /= opt.temperature;
-    apply_mask(out->mask, &r.scaled);  // -Infinity where query i may not look at key j
+    if (opt.temperature != 1.0) {
+      for (double& s : r.scaled.data) s /= opt.temperature;
+    }
+    if (has_mask(opt)) apply_mask(out->mask, &r.scaled);  // -Infinity where i may not see j
 
     softmax_rows(r.scaled, &r.weights);  // (n_q, n_k), masked keys exactly 0
     matmul(r.weights, r.v, &r.output);   // (n_q, d_v)

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CPP_DIRS = ['cpp', 'tests/cpp'];
+const CPP_DIRS = ['cpp', 'tests/cpp', 'tests/bench'];
 
 function cppFiles(dir) {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

@@ -93,7 +93,9 @@ val compute(const val& operands) {
   in.options.temperature = operands["temperature"].as<double>();
   in.options.positional_encoding = operands["positionalEncoding"].as<bool>();
 
-  attn::MultiHeadResult r;
+  // One result kept for the module's lifetime: every recompute reuses its buffers instead of
+  // allocating (and touching fresh pages for) n × n matrices again.
+  static attn::MultiHeadResult r;
   err = attn::multi_head_attention(in, &r);
   if (!err.ok()) return error_to_js(err);
 

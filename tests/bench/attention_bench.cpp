@@ -1,4 +1,5 @@
-// Times the engine's self_attention on n tokens with d_model = d_k = d_v = d: the same C++
+// Times the engine's attention (one head, as the page computes it, buffers reused between
+// calls as the bindings reuse them) on n tokens with d_model = d_k = d_v = d: the same C++
 // built natively and to wasm (node and Chromium). Prints one JSON line per n:
 //   {"n": 512, "d": 64, "runs": 15, "median_ms": 12.3}
 // Usage: attention_bench d n1 [n2 ...]   (scripts/bench.mjs runs it)
@@ -37,16 +38,17 @@ int main(int argc, char** argv) {
   const int d = std::atoi(argv[1]);
   for (int a = 2; a < argc; a++) {
     const int n = std::atoi(argv[a]);
-    attn::AttentionInput in{filled(n, d, 1.0), filled(d, d, 2.0), filled(d, d, 3.0),
-                            filled(d, d, 4.0)};
-    attn::AttentionResult r;
+    attn::MultiHeadInput in;
+    in.x = filled(n, d, 1.0);
+    in.heads.push_back(attn::Head{filled(d, d, 2.0), filled(d, d, 3.0), filled(d, d, 4.0)});
+    attn::MultiHeadResult r;
     // warm up, then repeat for about a second (at least 5 runs) and take the median
-    for (int i = 0; i < 2; i++) attn::self_attention(in, &r);
+    for (int i = 0; i < 2; i++) attn::multi_head_attention(in, &r);
     std::vector<double> times;
     const double start = now_ms();
     while (times.size() < 5 || (now_ms() - start < 1000.0 && times.size() < 200)) {
       const double t0 = now_ms();
-      attn::self_attention(in, &r);
+      attn::multi_head_attention(in, &r);
       times.push_back(now_ms() - t0);
     }
     std::sort(times.begin(), times.end());
