@@ -8,6 +8,7 @@
  *   const m = engine.compute({ x, heads: [{ wq, wk, wv }, ...], wo, context, causal,
  *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding });
  *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
+ *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
  *   engine.memoryBytes()  // size of the module's wasm memory
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column, head
@@ -240,15 +241,32 @@ function unpackFlags(data) {
   return out;
 }
 
-function unpackHead(head) {
+function unpackHead(head, unpack) {
   const out = {};
-  for (const name of RESULTS) out[name] = unpackRows(head[name]);
+  for (const name of RESULTS) out[name] = unpack(head[name]);
   return out;
+}
+
+// compute()'s second argument: { typed: true } returns every matrix as
+// { rows, cols, data: Float64Array } (row-major; masks as Uint8Array), without building
+// arrays of rows: the fast form for large inputs.
+function readFormat(format) {
+  if (format === undefined) return false;
+  const keys = format !== null && typeof format === 'object' ? Object.keys(format) : null;
+  if (keys === null || keys.some((k) => k !== 'typed') || !['boolean', 'undefined'].includes(typeof format.typed)) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: 'format',
+      message: `compute()'s second argument must be { typed: true | false }, got ${describe(format)}`,
+    });
+  }
+  return format.typed === true;
 }
 
 function makeEngine(raw) {
   return {
-    compute(input) {
+    compute(input, format) {
+      const typed = readFormat(format);
       if (input === null || typeof input !== 'object') {
         throw inputError({
           code: 'not_matrix',
@@ -267,23 +285,25 @@ function makeEngine(raw) {
       const result = raw.compute(packed);
       if (result.error) throw inputError(result.error);
 
+      // the binding's matrices are already fresh copies: the typed form hands them over as is
+      const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
-      const out = input.heads === undefined ? unpackHead(result.heads[0]) : {
-        heads: result.heads.map(unpackHead),
-        concat: unpackRows(result.concat),
-        output: unpackRows(result.output),
+      const out = input.heads === undefined ? unpackHead(result.heads[0], unpack) : {
+        heads: result.heads.map((head) => unpackHead(head, unpack)),
+        concat: unpack(result.concat),
+        output: unpack(result.output),
       };
       if (packed.causal || packed.keyPadding !== undefined) {
         const { rows, cols, data } = result.masked;
-        out.masked = Array.from({ length: rows }, (_, i) => unpackFlags(data.subarray(i * cols, (i + 1) * cols)));
-        out.fullyMasked = unpackFlags(result.fullyMasked);
+        out.masked = typed ? result.masked : Array.from({ length: rows }, (_, i) => unpackFlags(data.subarray(i * cols, (i + 1) * cols)));
+        out.fullyMasked = typed ? result.fullyMasked : unpackFlags(result.fullyMasked);
       }
       if (packed.positionalEncoding) {
-        out.pe = unpackRows(result.pe);
-        out.xWithPe = unpackRows(result.xWithPe);
+        out.pe = unpack(result.pe);
+        out.xWithPe = unpack(result.xWithPe);
         if (input.context !== undefined) {
-          out.contextPe = unpackRows(result.contextPe);
-          out.contextWithPe = unpackRows(result.contextWithPe);
+          out.contextPe = unpack(result.contextPe);
+          out.contextWithPe = unpack(result.contextWithPe);
         }
       }
       return out;

@@ -174,3 +174,35 @@ test('loading the script in a page leaves one global, createAttentionEngine', ()
   const added = Object.keys(context).filter((k) => !before.has(k));
   assert.deepEqual(added, ['createAttentionEngine']);
 });
+
+test('compute(input, { typed: true }) returns row-major Float64Arrays with the same values', () => {
+  const r = engine.compute(TUTORIAL, { typed: true });
+  for (const name of RESULTS) {
+    const m = r[name];
+    assert.ok(m.data instanceof Float64Array, name);
+    const rows = Array.from({ length: m.rows }, (_, i) => Array.from(m.data.slice(i * m.cols, (i + 1) * m.cols)));
+    const diff = maxAbsDiff(rows, TUTORIAL_EXPECTED[name]);
+    assert.ok(diff <= 1e-12, `${name}: ${diff}`);
+  }
+  const masked = engine.compute({ ...TUTORIAL, causal: true }, { typed: true });
+  assert.ok(masked.masked.data instanceof Uint8Array);
+  assert.deepEqual(Array.from(masked.masked.data), [0, 1, 1, 0, 0, 1, 0, 0, 0]);
+  assert.deepEqual(Array.from(masked.fullyMasked), [0, 0, 0]);
+  assert.equal(masked.weights.data[1], 0);
+  assert.deepEqual(engine.compute(TUTORIAL, { typed: false }), engine.compute(TUTORIAL));
+});
+
+test('a bad second argument to compute() is an Error naming it', () => {
+  for (const format of [null, 5, { typed: 'yes' }, { type: true }]) {
+    assert.throws(
+      () => engine.compute(TUTORIAL, format),
+      (err) => {
+        assert.equal(err.code, 'unknown_option');
+        assert.equal(err.operand, 'format');
+        assert.match(err.message, /^compute\(\)'s second argument must be \{ typed: true \| false \}, got /);
+        return true;
+      },
+    );
+  }
+  assertTutorial(engine.compute(TUTORIAL));
+});
