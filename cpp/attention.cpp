@@ -24,6 +24,8 @@ const char* error_code_name(ErrorCode code) {
       return "overflow";
     case ErrorCode::range:
       return "range";
+    case ErrorCode::limit:
+      return "limit";
   }
   return "unknown";
 }
@@ -168,6 +170,64 @@ Error self_attention(const AttentionInput& in, AttentionResult* out) {
   return Error{};
 }
 
+namespace {
+
+// The sizes of kMax*: tokens, dimensions, heads and attention cells, before any allocation.
+Error check_limits(const MultiHeadInput& in, const Matrix& source, const std::string& source_name) {
+  auto too_large = [](const std::string& operand, const std::string& what, long long value,
+                      long long limit, const char* advice) {
+    std::ostringstream msg;
+    msg << what << " is " << value << ", more than the " << limit << " supported: " << advice;
+    return make_error(ErrorCode::limit, operand, -1, -1, msg.str());
+  };
+  const int n_heads = static_cast<int>(in.heads.size());
+  if (n_heads > kMaxHeads) {
+    return too_large("heads", "the number of heads", n_heads, kMaxHeads, "use fewer heads");
+  }
+  if (in.x.rows > kMaxTokens) {
+    return too_large("x", "the number of tokens (rows of x)", in.x.rows, kMaxTokens,
+                     "use a shorter sentence");
+  }
+  if (in.x.cols > kMaxDimension) {
+    return too_large("x", "d_model (columns of x)", in.x.cols, kMaxDimension,
+                     "use shorter vectors");
+  }
+  if (&source != &in.x && source.rows > kMaxTokens) {
+    return too_large(source_name, "the number of context tokens (rows of context)", source.rows,
+                     kMaxTokens, "use a shorter context");
+  }
+  if (&source != &in.x && source.cols > kMaxDimension) {
+    return too_large(source_name, "d_context (columns of context)", source.cols, kMaxDimension,
+                     "use shorter vectors");
+  }
+  for (int h = 0; h < n_heads; h++) {
+    const std::string prefix = in.single_head_names ? "" : "heads[" + std::to_string(h) + "].";
+    if (in.heads[h].wq.cols > kMaxDimension) {
+      Error e = too_large("wq", "d_k (columns of " + prefix + "wq)", in.heads[h].wq.cols,
+                          kMaxDimension, "use a smaller d_k");
+      e.head = in.single_head_names ? -1 : h;
+      return e;
+    }
+    if (in.heads[h].wv.cols > kMaxDimension) {
+      Error e = too_large("wv", "d_v (columns of " + prefix + "wv)", in.heads[h].wv.cols,
+                          kMaxDimension, "use a smaller d_v");
+      e.head = in.single_head_names ? -1 : h;
+      return e;
+    }
+  }
+  const long long cells = static_cast<long long>(n_heads) * in.x.rows * source.rows;
+  if (cells > kMaxAttentionCells) {
+    std::ostringstream what;
+    what << "heads × queries × keys = " << n_heads << " × " << in.x.rows << " × " << source.rows;
+    return too_large("x", what.str(), cells, kMaxAttentionCells,
+                     "each head keeps its n_q × n_k scores, scaled scores and weights; use fewer "
+                     "tokens or heads");
+  }
+  return Error{};
+}
+
+}  // namespace
+
 Error check_multi_head(const MultiHeadInput& in) {
   if (in.heads.empty()) {
     return make_error(ErrorCode::empty, "heads", -1, -1,
@@ -177,6 +237,8 @@ Error check_multi_head(const MultiHeadInput& in) {
   const bool cross = in.context.rows > 0;
   const Matrix& source = cross ? in.context : in.x;
   const std::string source_name = cross ? "context" : "x";
+  Error err = check_limits(in, source, source_name);
+  if (!err.ok()) return err;
   const std::string source_dim = cross ? "d_context" : "d_model";
 
   for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {

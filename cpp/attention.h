@@ -28,7 +28,17 @@ namespace attn {
 // row and column are 0-based, -1 when they do not apply.
 // `head` is the 0-based head for an operand or step of one head (heads[1].wk), else -1.
 // `range`: a finite option outside its domain (temperature <= 0).
-enum class ErrorCode { ok, empty, empty_row, ragged, not_finite, shape, overflow, range };
+// `limit`: a size beyond the limits below.
+enum class ErrorCode { ok, empty, empty_row, ragged, not_finite, shape, overflow, range, limit };
+
+// Sizes the engine accepts, checked before any result is allocated, so an oversized input is
+// an error and never exhausts memory (wasm has at most 2 GiB).
+constexpr int kMaxTokens = 4096;     // rows of x and of the context
+constexpr int kMaxDimension = 1024;  // d_model, d_context, d_k, d_v
+constexpr int kMaxHeads = 64;
+// heads × n_q × n_k: every head keeps scores, scaled scores and weights of that many float64
+// values, so this bounds them to 3 × 8 B × 2^25 = 768 MiB.
+constexpr long long kMaxAttentionCells = 1LL << 25;
 
 struct Error {
   ErrorCode code = ErrorCode::ok;

@@ -595,3 +595,35 @@ TEST_CASE("overflows name the step and the head", "[validation]") {
   REQUIRE(attn::multi_head_attention(tutorial(), &r).ok());
   CHECK_THAT(r.output.at(0, 0), Catch::Matchers::WithinAbs(0.5511785014811564, 1e-15));
 }
+
+TEST_CASE("sizes beyond the limits are errors before any result is allocated", "[limits]") {
+  auto input = [](int n_q, int d_model, int n_heads, int d_k, int d_v) {
+    attn::MultiHeadInput in;
+    in.x = attn::Matrix(n_q, d_model);
+    for (int h = 0; h < n_heads; h++) {
+      in.heads.push_back(attn::Head{attn::Matrix(d_model, d_k), attn::Matrix(d_model, d_k),
+                                    attn::Matrix(d_model, d_v)});
+    }
+    return in;
+  };
+  auto [in, operand, text] = GENERATE_COPY(table<attn::MultiHeadInput, std::string, std::string>({
+      {input(attn::kMaxTokens + 1, 1, 1, 1, 1), "x",
+       "the number of tokens (rows of x) is 4097, more than the 4096 supported"},
+      {input(2, attn::kMaxDimension + 1, 1, 1, 1), "x",
+       "d_model (columns of x) is 1025, more than the 1024 supported"},
+      {input(2, 1, attn::kMaxHeads + 1, 1, 1), "heads",
+       "the number of heads is 65, more than the 64 supported"},
+      {input(2, 1, 2, attn::kMaxDimension + 1, 1), "wq",
+       "d_k (columns of heads[0].wq) is 1025, more than the 1024 supported"},
+      {input(2, 1, 2, 1, attn::kMaxDimension + 1), "wv",
+       "d_v (columns of heads[0].wv) is 1025, more than the 1024 supported"},
+      {input(attn::kMaxTokens, 1, 3, 1, 1), "x",
+       "heads × queries × keys = 3 × 4096 × 4096 is 50331648, more than the 33554432 supported"},
+  }));
+  attn::MultiHeadResult r;
+  attn::Error err = attn::multi_head_attention(in, &r);
+  CHECK(err.code == attn::ErrorCode::limit);
+  CHECK(err.operand == operand);
+  CHECK_THAT(err.message, Catch::Matchers::StartsWith(text));
+  CHECK(r.heads.empty());  // nothing computed, nothing allocated for results
+}
