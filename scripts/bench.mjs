@@ -5,7 +5,7 @@
 // Ratios come from the same run, since absolute times on shared machines drift.
 //   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64]
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -146,7 +146,25 @@ async function inChromium(wasmDir) {
       },
       { sizes: SIZES, d: D, inputsSource: INPUTS_SOURCE, timerSource: TIMER_SOURCE },
     );
-    return { core: byN(lines), api };
+    // the plain-JS reference in the same browser: its module source, as a classic script
+    const reference = readFileSync(path.join(ROOT, 'tests/bench/reference.mjs'), 'utf8');
+    await apiPage.addScriptTag({ content: reference.replace(/^export /gm, '') });
+    const js = await apiPage.evaluate(
+      ({ sizes, d, inputsSource, timerSource }) => {
+        const makeInputs = (0, eval)(inputsSource);
+        const medianMs = (0, eval)(timerSource);
+        const out = {};
+        for (const n of sizes) {
+          const flat = (m) => Float64Array.from(m.flat());
+          const { x, wq, wk, wv } = makeInputs(n, d);
+          const args = [flat(x), flat(wq), flat(wk), flat(wv), n, d, d, d];
+          out[n] = medianMs(() => globalThis.attentionReference(...args));
+        }
+        return out;
+      },
+      { sizes: SIZES, d: D, inputsSource: INPUTS_SOURCE, timerSource: TIMER_SOURCE },
+    );
+    return { core: byN(lines), api, js };
   } finally {
     await browser.close();
   }
@@ -179,7 +197,8 @@ const header = [
   'wasm Chromium',
   'API node',
   'API Chromium',
-  'plain JS',
+  'plain JS node',
+  'plain JS Chromium',
   `numpy (${npRef.label ?? 'n/a'} BLAS)`,
   `numpy (${npOpen.label ?? 'n/a'}, 1 thread)`,
   'wasm ÷ native',
@@ -194,10 +213,11 @@ const rows = SIZES.map((n) => [
   fmt(apiNode[n]),
   fmt(chrome.api[n]),
   fmt(js[n]),
+  fmt(chrome.js[n]),
   fmt(npRef.times[n]),
   fmt(npOpen.times[n]),
   ratio(chrome.core[n], native[n]),
-  ratio(js[n], wasmNode[n]),
+  ratio(chrome.js[n], chrome.core[n]),
   ratio(chrome.core[n], npOpen.times[n]),
 ]);
 console.log(`| ${header.join(' | ')} |`);
@@ -205,6 +225,6 @@ console.log(`|${header.map(() => ' --- ').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 console.log(
   '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
-    'the public compute() with its array-of-rows conversions and copies; ratios use wasm in Chromium,\n' +
-    'except plain JS ÷ wasm, which compares both in node.',
+    'the public compute() with its array-of-rows conversions and copies. Ratios compare runs in\n' +
+    'Chromium (the page\'s runtime) with native and numpy.',
 );
