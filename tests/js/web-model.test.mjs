@@ -39,7 +39,7 @@ test('shrinking and growing a dimension keeps the numbers; new cells are 0', () 
   model.dims.dModel = 3;
   assert.deepEqual(readModel(model).matrices.x, [[1, 0, 0], [0.5, 0.5, 0], [0, 1, 0]]);
   assert.deepEqual(readModel(model).matrices.wq, [[0.5, 0.2], [0.1, 0.6], [0, 0]]);
-  assert.deepEqual(shapeOf('wv', 3, model.dims), [3, 2]);
+  assert.deepEqual(shapeOf('wv', model), [3, 2]);
 });
 
 test('dimensions are whole numbers from 1 to 64', () => {

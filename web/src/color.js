@@ -67,8 +67,9 @@ export function cellColor(kind, value, magnitude) {
   return diverging(magnitude > 0 ? value / magnitude : 0);
 }
 
+// Masked scores (−∞) do not count.
 export function largestMagnitude(data) {
   let m = 0;
-  for (const row of data) for (const v of row) m = Math.max(m, Math.abs(v));
+  for (const row of data) for (const v of row) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
   return m;
 }

@@ -6,19 +6,27 @@ import { translate } from './i18n.js';
 import { el } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
 
-// Token chips: each an editable text field with a remove button.
-// handlers: {onEdit(i, text), onRemove(i)}.
-export function renderTokenEditor(list, lang, tokens, handlers) {
-  const key = `${lang}|${tokens.length}`;
-  const inputs = list.querySelectorAll('input');
-  if (list.dataset.key === key) {
-    tokens.forEach((token, i) => {
-      if (inputs[i].value !== token) inputs[i].value = token;
-      inputs[i].size = Math.max(2, Array.from(token).length + 1);
-    });
-    return;
+// Token chips: each an editable text field, a padding switch (when the
+// sentence gives the keys: `padding` is then one boolean per token, else
+// null) and a remove button. handlers: {onEdit(i, text), onRemove(i), onTogglePad(i)}.
+export function renderTokenEditor(list, lang, tokens, handlers, padding = null) {
+  const key = `${lang}|${tokens.length}|${padding !== null}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    buildTokenChips(list, lang, tokens, handlers, padding !== null);
   }
-  list.dataset.key = key;
+  const inputs = list.querySelectorAll('input');
+  const pads = list.querySelectorAll('.token-pad');
+  tokens.forEach((token, i) => {
+    if (inputs[i].value !== token) inputs[i].value = token;
+    inputs[i].size = Math.max(2, Array.from(token).length + 1);
+    if (padding === null) return;
+    pads[i].setAttribute('aria-pressed', padding[i] ? 'true' : 'false');
+    pads[i].closest('.token').classList.toggle('is-pad', padding[i]);
+  });
+}
+
+function buildTokenChips(list, lang, tokens, handlers, withPadding) {
   list.replaceChildren(...tokens.map((token, i) => {
     const li = el('li', 'token');
     const input = el('input', 'token-input');
@@ -29,25 +37,35 @@ export function renderTokenEditor(list, lang, tokens, handlers) {
     input.spellcheck = false;
     input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
     input.addEventListener('input', () => handlers.onEdit(i, input.value));
+    const parts = [el('span', 'token-index', String(i + 1)), input];
+    if (withPadding) {
+      const pad = el('button', 'token-pad', translate(lang, 'padShort'));
+      pad.type = 'button';
+      pad.title = translate(lang, 'padTitle');
+      pad.setAttribute('aria-label', translate(lang, 'padTokenN', { n: i + 1 }));
+      pad.addEventListener('click', () => handlers.onTogglePad(i));
+      parts.push(pad);
+    }
     const remove = el('button', 'token-remove', '×');
     remove.type = 'button';
     remove.setAttribute('aria-label', translate(lang, 'removeTokenN', { n: i + 1 }));
     remove.disabled = tokens.length === 1;
     remove.addEventListener('click', () => handlers.onRemove(i));
-    li.append(el('span', 'token-index', String(i + 1)), input, remove);
+    li.append(...parts, remove);
     return li;
   }));
 }
 
-// One matrix editor. spec: {field, name, lang, rowLabels, colLabels, texts
-// (rows × cols strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
+// One matrix editor. spec: {field, id (the editor's, e.g. 'wq' for every
+// head's W_Q), name, lang, rowLabels, colLabels, texts (rows × cols
+// strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
 // text), onPaste(r, c, text) → true when it took the paste, onApply(text)}.
 export function renderMatrixEditor(container, spec, handlers) {
   const { field, name, lang, rowLabels, colLabels, texts, badCell } = spec;
   const rows = rowLabels.length;
   const cols = colLabels.length;
   const large = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
-  const key = [lang, rows, cols, large, ...rowLabels].join('\u0001');
+  const key = [field, lang, rows, cols, large, ...rowLabels].join('\u0001');
   if (container.dataset.key !== key) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
@@ -77,7 +95,7 @@ function matrixText(texts) {
 }
 
 function buildEditor(container, spec, handlers, large) {
-  const { field, name, lang, rowLabels, colLabels } = spec;
+  const { id, name, lang, rowLabels, colLabels } = spec;
   const t = (key, params) => translate(lang, key, params);
   const nodes = [];
   if (large) {
@@ -139,7 +157,7 @@ function buildEditor(container, spec, handlers, large) {
   const details = el('details', 'paste');
   if (large) details.open = true;
   const summary = el('summary', '', t('pasteSummary'));
-  const areaId = `${field}-text`;
+  const areaId = `${id}-text`;
   const label = el('label', 'visually-hidden', t('pasteLabel', { name }));
   label.htmlFor = areaId;
   const area = el('textarea');

@@ -7,7 +7,9 @@ export const DEFAULT_DECIMALS = 4;
 export const MIN_DECIMALS = 1;
 export const MAX_DECIMALS = 8;
 
+// A masked score is −∞, written as such.
 export function formatNumber(value, decimals = DEFAULT_DECIMALS) {
+  if (value === -Infinity) return '−∞';
   if (!Number.isFinite(value)) return String(value);
   if (Math.abs(value) >= 1e6) return value.toExponential(decimals - 1);
   const text = value.toFixed(decimals);

@@ -158,8 +158,8 @@ export const STRINGS = {
     en: 'Point at, tap or focus (Tab, then arrow keys) any cell of {names} to see how it is computed.',
   },
   workProjection: {
-    zh: 'X 中 {token} 这一行，逐项乘以 {weights} 的 {col} 列，再相加。',
-    en: 'Row {token} of X times column {col} of {weights}, term by term, added up.',
+    zh: '{name} 中 {token} 这一行，逐项乘以 {weights} 的 {col} 列，再相加。',
+    en: 'Row {token} of {name} times column {col} of {weights}, term by term, added up.',
   },
   workScores: {
     zh: '{query} 想找的（Q 的 {query} 行）和 {key} 的标签（K 的 {key} 行）的点积。',
@@ -207,6 +207,174 @@ export const STRINGS = {
     en: 'The tutorial’s “step 5” eight-digit output is wrong too (it prints 0.55158713; the true value is 0.55117850); its three-decimal summary [[0.551, 0.498], …] is right.',
   },
   misprintCaption: { zh: '{name}：教程印的 → 真实值', en: '{name}: printed → true' },
+
+  variantTitle: { zh: '注意力的变体', en: 'Attention variant' },
+  variantHint: {
+    zh: '默认就是上面教程里的单头自注意力。打开下面的选项，看看 Transformer 里真正用到的各种变体。',
+    en: 'By default this is the single-head self-attention of the tutorial. The options below are the variants transformers really use.',
+  },
+  headsLabel: { zh: '头数 h', en: 'Heads h' },
+  useWoLabel: { zh: '用 W_O 投影输出', en: 'Project the output with W_O' },
+  woForced: { zh: '多头时总是用 W_O', en: 'always used with several heads' },
+  causalLabel: { zh: '因果掩码（只看自己和前面的词元）', en: 'Causal mask (look only at itself and earlier tokens)' },
+  scaleLabel: { zh: '除以 √d_k', en: 'Divide by √d_k' },
+  temperatureLabel: { zh: '温度 T', en: 'Temperature T' },
+  temperatureHint: { zh: '大于 0；小于 1 更尖锐，大于 1 更平均。', en: 'Above 0; below 1 sharpens, above 1 flattens.' },
+  peLabel: { zh: '加上正弦位置编码', en: 'Add sinusoidal positional encoding' },
+  crossLabel: { zh: '交叉注意力：键和值来自第二个句子', en: 'Cross-attention: keys and values from a second sentence' },
+  padHint: {
+    zh: '填充：点词元上的“填充”按钮，把它标成填充；没有任何查询会注意填充的键。',
+    en: 'Padding: press “pad” on a token to mark it as padding; no query attends to a padding key.',
+  },
+  padShort: { zh: '填充', en: 'pad' },
+  padTitle: { zh: '标为填充（不接受注意力）', en: 'Mark as padding (receives no attention)' },
+  padTokenN: { zh: '第 {n} 个词元是填充', en: 'Token {n} is padding' },
+  contextTitle: { zh: '第二个句子（提供键和值）', en: 'Second sentence (gives the keys and values)' },
+  contextSentenceLabel: { zh: '第二个句子', en: 'Second sentence' },
+  contextHint: {
+    zh: '比如翻译时的原文：查询来自上面的句子，键和值来自这一句。有空格就按空格切分，否则按字。',
+    en: 'For example the source of a translation: queries come from the sentence above, keys and values from this one. Split at spaces if it has any, else by character.',
+  },
+  dCtxLabel: { zh: 'd_context（它的向量长度）', en: 'd_context (its vector length)' },
+  cLabel: { zh: 'C：第二个句子每个词元一个向量', en: 'C: one vector per token of the second sentence' },
+  woLabel: { zh: 'W_O：输出投影', en: 'W_O: output projection' },
+  editHeadLabel: { zh: '正在编辑的头', en: 'Editing the matrices of' },
+  viewHeadLabel: { zh: '步骤里显示的头', en: 'Head shown in the steps' },
+  headN: { zh: '头 {n}', en: 'head {n}' },
+  openHead: { zh: '打开头 {n}', en: 'Open head {n}' },
+  headHasError: { zh: '头 {n}：', en: 'Head {n}: ' },
+  defaultContext: { zh: 'I love you .', en: 'I love you .' },
+
+  labelC: { zh: '第二个句子', en: 'second sentence' },
+  labelPe: { zh: '位置编码', en: 'positions' },
+  labelXPe: { zh: '加上位置', en: 'with positions' },
+  labelConcat: { zh: '各头输出并排', en: 'heads side by side' },
+  labelOutputWo: { zh: '最终输出', en: 'final output' },
+
+  stepPeShort: { zh: '位置编码', en: 'Positions' },
+  stepPeTitle: { zh: '加上位置编码', en: 'Add the positional encoding' },
+  stepPeFormula: {
+    zh: 'PE[pos, 2i] = sin(pos / 10000^(2i/d_model))，PE[pos, 2i+1] = cos(…)；X + PE',
+    en: 'PE[pos, 2i] = sin(pos / 10000^(2i/d_model)),  PE[pos, 2i+1] = cos(…);  X + PE',
+  },
+  stepPePlain: {
+    zh: '注意力本身不管顺序：把句子打乱，每个词得到的结果一样。所以给每个位置加一组正弦、余弦波的值，前面的列变化快，后面的列变化慢，每个位置都有自己的“指纹”。',
+    en: 'Attention by itself ignores order: shuffle the sentence and each token gets the same result. So each position gets sine and cosine waves added, fast in the first columns and slow in the last, a fingerprint per position.',
+  },
+  peNote: {
+    zh: '位置从 0 开始；d_model = {n}。X + PE 代替 X 进入下一步的投影。',
+    en: 'Positions count from 0; d_model = {n}. X + PE replaces X in the projections of the next step.',
+  },
+  stepHeadsShort: { zh: '所有头', en: 'All heads' },
+  stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
+  stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
+  stepHeadsPlain: {
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。点一个头，就按这个头重走一遍前面的步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Click a head to walk the steps above for it.',
+  },
+  stepConcatShort: { zh: '拼接', en: 'Concat' },
+  stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },
+  stepConcatFormula: { zh: 'Concat = [head_1 | head_2 | … | head_h]，n × h·d_v', en: 'Concat = [head_1 | head_2 | … | head_h],  n × h·d_v' },
+  stepConcatPlain: {
+    zh: '每个词元把各个头听来的信息并排放在一行里。',
+    en: 'Each token puts what it heard from every head side by side in one row.',
+  },
+  stepWoShort: { zh: 'W_O', en: 'W_O' },
+  stepWoTitle: { zh: '用 W_O 投影回 d_model', en: 'Project back to d_model with W_O' },
+  stepWoFormula: { zh: 'Output = Concat·W_O，W_O：(h·d_v) × d_model', en: 'Output = Concat·W_O,  W_O: (h·d_v) × d_model' },
+  stepWoPlain: {
+    zh: 'W_O 把各头的信息混合起来，并变回和输入一样的长度 d_model，这样才能加回 X、交给下一层。',
+    en: 'W_O mixes the heads’ information and brings it back to the input’s length d_model, so it can be added to X and passed to the next layer.',
+  },
+
+  maskFormula: { zh: '；被掩码的位置为 −∞', en: ';  masked entries −∞' },
+  unscaledNote: {
+    zh: '没有除以 √d_k（d_k = {dk}）：d_k 越大，分数越大，softmax 越容易只剩一个权重接近 1。',
+    en: 'Not divided by √d_k (d_k = {dk}): the larger d_k, the larger the scores, and the more the softmax saturates with one weight near 1.',
+  },
+  temperatureSharper: { zh: '温度 T = {n} < 1：分数被放大，权重更集中。', en: 'Temperature T = {n} < 1: the scores grow, the weights get sharper.' },
+  temperatureFlatter: { zh: '温度 T = {n} > 1：分数被缩小，权重更平均。', en: 'Temperature T = {n} > 1: the scores shrink, the weights get flatter.' },
+  maskNoteScaled: {
+    zh: '斜线格是被掩码的位置：分数换成 −∞，因为 exp(−∞) = 0，softmax 后正好是 0。',
+    en: 'Hatched cells are masked: their score becomes −∞, because exp(−∞) = 0 makes the weight exactly 0 after the softmax.',
+  },
+  maskNoteWeights: {
+    zh: '斜线格是被掩码的位置，权重正好是 0；每行其余的权重加起来仍是 1。',
+    en: 'Hatched cells are masked and weigh exactly 0; the other weights of each row still add up to 1.',
+  },
+  fullyMaskedNote: {
+    zh: '注意：{list} 这一行的所有键都被掩码了，它什么都看不到。本工具把它的权重和输出都定为 0（PyTorch 会得到 NaN）。',
+    en: ({ list, n }) => `Note: every key is masked for ${list}, so ${n === 1 ? 'this query sees' : 'these queries see'} nothing. Here ${n === 1 ? 'its' : 'their'} weights and output are 0 (PyTorch gives NaN).`,
+  },
+
+  compareTitle: { zh: '改动前后的权重对比', en: 'Weights before and after the change' },
+  compareClose: { zh: '关闭对比', en: 'Close the comparison' },
+  compareHint: {
+    zh: '改变缩放、温度或掩码时自动出现。差值 = 之后 − 之前：红色变大，蓝色变小。',
+    en: 'Appears when you change the scaling, the temperature or a mask. Difference = after − before: red grew, blue shrank.',
+  },
+  compareLabel_Before: { zh: '之前', en: 'before' },
+  compareLabel_After: { zh: '之后', en: 'after' },
+  compareLabel_Difference: { zh: '之后 − 之前', en: 'after − before' },
+  changeTemperature: { zh: '温度：{from} → {to}', en: 'temperature: {from} → {to}' },
+  changePadding: { zh: '填充：{from} → {to}', en: 'padding: {from} → {to}' },
+  change_scale: { zh: '除以 √d_k：{from} → {to}', en: 'divide by √d_k: {from} → {to}' },
+  change_causal: { zh: '因果掩码：{from} → {to}', en: 'causal mask: {from} → {to}' },
+  on: { zh: '开', en: 'on' },
+  off: { zh: '关', en: 'off' },
+  none: { zh: '无', en: 'none' },
+
+  workScaledTemperature: { zh: '分数除以 √d_k（d_k = {dk}），再除以温度 T = {n}。', en: 'The score divided by √d_k (d_k = {dk}), then by the temperature T = {n}.' },
+  workUnscaled: { zh: '没有缩放：分数原样进入 softmax（温度 T = {n}）。', en: 'No scaling: the score goes into the softmax as it is (temperature T = {n}).' },
+  workUnscaledTemperature: { zh: '不除以 √d_k，只除以温度 T = {n}。', en: 'Not divided by √d_k, only by the temperature T = {n}.' },
+  workMask_causal: {
+    zh: '{key} 在 {query} 之后：因果掩码只让一个词元看它自己和前面的词元。',
+    en: '{key} comes after {query}: a causal mask lets a token look only at itself and earlier tokens.',
+  },
+  workMask_padding: { zh: '{key} 被标成了填充：没有查询会注意它。', en: '{key} is marked as padding: no query attends to it.' },
+  workMask_both: {
+    zh: '{key} 在 {query} 之后，而且被标成了填充。',
+    en: '{key} comes after {query}, and it is marked as padding.',
+  },
+  workMinusInfinity: {
+    zh: '为什么是 −∞ 而不是一个很小的数：exp(−∞) = 0，下一步 softmax 之后它的权重正好是 0，别的权重照样加起来等于 1。',
+    en: 'Why −∞ and not just a small number: exp(−∞) = 0, so after the softmax its weight is exactly 0 and the other weights still add up to 1.',
+  },
+  workWeightMasked: {
+    zh: '被掩码的分数是 −∞，exp(−∞) = 0：{query} 分给 {key} 的注意力正好是 0。',
+    en: 'A masked score is −∞ and exp(−∞) = 0: {query} gives exactly 0 attention to {key}.',
+  },
+  workFullyMasked: {
+    zh: '{query} 的所有键都被掩码，softmax 没有可分配的对象：本工具把整行定为 0（PyTorch 得到 NaN）。',
+    en: 'Every key of {query} is masked, so the softmax has nothing to share out: the whole row is set to 0 (PyTorch gives NaN).',
+  },
+  workWo: {
+    zh: '{name} 中 {token} 这一行，逐项乘以 W_O 的 {col} 列，再相加：把各头的信息混合回 d_model 维。',
+    en: 'Row {token} of {name} times column {col} of W_O, term by term, added up: the heads’ information mixed back into d_model.',
+  },
+  workConcat: { zh: '就是头 {n} 输出的 {col} 列，原样搬过来。', en: 'Simply column {col} of head {n}’s output, copied over.' },
+  workPe: {
+    zh: '位置 {row}（从 0 数），{col} 列：偶数列用 sin，奇数列用 cos，2i = {n}。越靠后的列，波长越长。',
+    en: 'Position {row} (counting from 0), column {col}: even columns use sin, odd ones cos, with 2i = {n}. The later the column, the longer the wave.',
+  },
+  workAddPe: { zh: '{name} 的数加上同一格 {pe} 的数。', en: 'The number of {name} plus the same cell of {pe}.' },
+
+  errTemperature: { zh: '温度要是大于 0 的有限数，比如 0.5 或 2。', en: 'The temperature must be a finite number above 0, such as 0.5 or 2.' },
+  errHeads: { zh: '头数要是 1 到 {max} 之间的整数。', en: 'The number of heads must be a whole number from 1 to {max}.' },
+  errCRows: {
+    zh: 'C 有 {rows} 行，但第二个句子有 {tokens} 个词元：C 需要每个词元正好一行。',
+    en: ({ rows, tokens }) =>
+      `C has ${plural(rows, 'row', 'rows')} but the second sentence has ${plural(tokens, 'token', 'tokens')}: C needs exactly one row per token.`,
+  },
+  errWRowsContext: {
+    zh: '{name} 有 {rows} 行，应该是 {expected} 行：行数要等于 C 的列数（d_context = {expected}）。',
+    en: ({ name, rows, expected }) =>
+      `${name} has ${plural(rows, 'row', 'rows')}; it needs ${expected}, one per column of C (d_context = ${expected}).`,
+  },
+  errWoShape: {
+    zh: 'W_O 是 {rows} × {cols}，应该是 {expected} × {dModel}（h·d_v 行，d_model 列）。',
+    en: 'W_O is {rows} × {cols}; it must be {expected} × {dModel} (h·d_v rows, d_model columns).',
+  },
 
   footerPrivacy: {
     zh: '全部计算都在你的浏览器里完成，输入的内容不会离开本页。',

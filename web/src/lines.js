@@ -1,6 +1,6 @@
 // The weights as lines, like BertViz's head view: every query token on the
-// left joined to every key token on the right, each line as strong as its
-// weight. Pointing at (or focusing) a query token shows only its row, with
+// left joined to every key token on the right (the second sentence's in
+// cross-attention), each line as strong as its weight. Pointing at (or focusing) a query token shows only its row, with
 // the weights written next to the keys.
 
 import { translate } from './i18n.js';
@@ -10,11 +10,12 @@ import { el, svg } from './dom.js';
 export const LINES_LIMIT = 40;
 const ROW = 28; // px per token; the CSS gives the labels the same height
 
-export function createLinesView({ lang, tokens, weights, decimals }) {
+export function createLinesView({ lang, tokens, keyTokens = tokens, weights, decimals }) {
   const n = tokens.length;
+  const m = keyTokens.length;
   const element = el('div', 'lines-view');
   element.append(el('h4', 'lines-title', translate(lang, 'linesTitle')));
-  if (n > LINES_LIMIT) {
+  if (Math.max(n, m) > LINES_LIMIT) {
     element.append(el('p', 'hint', translate(lang, 'linesTooMany', { max: LINES_LIMIT })));
     return element;
   }
@@ -25,10 +26,11 @@ export function createLinesView({ lang, tokens, weights, decimals }) {
   const keys = el('ol', 'lines-tokens lines-keys');
   keys.setAttribute('aria-label', translate(lang, 'linesKeys'));
   const width = 160;
-  const drawing = svg('svg', { viewBox: `0 0 ${width} ${n * ROW}`, width, height: n * ROW, 'aria-hidden': 'true', class: 'lines-svg' });
+  const height = Math.max(n, m) * ROW;
+  const drawing = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, 'aria-hidden': 'true', class: 'lines-svg' });
   const lines = [];
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
+    for (let j = 0; j < m; j++) {
       const w = weights[i][j];
       const line = svg('line', {
         x1: 0, y1: (i + 0.5) * ROW, x2: width, y2: (j + 0.5) * ROW,
@@ -47,6 +49,8 @@ export function createLinesView({ lang, tokens, weights, decimals }) {
     button.setAttribute('aria-label', translate(lang, 'linesFocus', { token }));
     li.append(button);
     queries.append(li);
+  });
+  keyTokens.forEach((token) => {
     const key = el('li', 'lines-key');
     const value = el('span', 'lines-weight');
     keyValues.push(value);
@@ -66,7 +70,7 @@ export function createLinesView({ lang, tokens, weights, decimals }) {
     keyValues.forEach((node, j) => { node.textContent = i === null ? '' : formatNumber(weights[i][j], decimals); });
     readout.textContent = i === null ? '' : translate(lang, 'linesReadout', {
       token: tokens[i],
-      list: tokens.map((t, j) => `${t} ${formatNumber(weights[i][j], decimals)}`).join(', '),
+      list: keyTokens.map((t, j) => `${t} ${formatNumber(weights[i][j], decimals)}`).join(', '),
     });
   };
   const rowOf = (target) => (target instanceof Element && target.closest('button[data-q]') ? Number(target.closest('button[data-q]').dataset.q) : null);

@@ -4,23 +4,29 @@
 
 import { detectLanguage, htmlLang, translate, describe, LANGUAGES } from './i18n.js';
 import { DEFAULT_DECIMALS, MIN_DECIMALS, MAX_DECIMALS } from './format.js';
-import { tokenize, joinTokens } from './tokenize.js';
+import { tokenize, joinTokens, defaultMode } from './tokenize.js';
 import { parseMatrixText } from './parse.js';
-import { randomInputs } from './random.js';
+import { randomInputs, randomHead, randomStream, STREAM_WO, STREAM_CONTEXT } from './random.js';
 import { PRESETS, TUTORIAL } from './presets.js';
 import {
-  MATRIX_FIELDS, FIELD_NAMES, createModel, shapeOf, cellText, setCell, readModel, parseDim, applyMatrix,
-  pasteBlock, setTokens, removeToken, addToken, sameNumbers, locate,
+  createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
+  setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
+  textsFromNumbers, usesWo,
 } from './model.js';
-import { STEPS, renderStep, signedLegend } from './steps.js';
+import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
+import { stepsFor, renderStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
-const DIM_FIELDS = ['dModel', 'dk', 'dv'];
+const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
+const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
+const HEAD_EDITORS = ['wq', 'wk', 'wv'];
+const CHECKS = { scale: 'scale', causal: 'causal', pe: 'pe', 'use-wo': 'useWo', cross: 'cross' };
 const PLAY_INTERVAL_MS = 3000;
 const LANG_KEY = 'attention-visualizer.lang';
+const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
 const state = {
   lang: storedLanguage() || detectLanguage(navigator.language),
@@ -35,10 +41,15 @@ const state = {
   engineStatus: 'loading', // 'loading' | 'ready' | 'failed'
   loadError: '',
   lastGood: null,
-  step: 0,
+  head: 0, // the head edited and shown in the steps
+  stepId: 'input',
+  stepIndex: 0, // where to go when the step with stepId disappears
   overview: false,
   playTimer: null,
   selections: {},
+  // The compared options (scale, temperature, masks) before the latest change, or null.
+  compareBase: null,
+  compareOption: null,
 };
 
 function storedLanguage() {
@@ -66,13 +77,52 @@ function compute() {
   state.generalError = null;
   if (!read.ok || Object.keys(state.dimErrors).length > 0 || state.engineStatus !== 'ready') return;
   try {
-    const result = state.engine.compute(read.matrices);
-    state.lastGood = { tokens: [...state.model.tokens], inputs: read.matrices, result };
+    const result = normalizeResult(state.engine.compute(engineInput(read.matrices, read.options)));
+    const { model } = state;
+    state.lastGood = {
+      tokens: [...model.tokens], keyTokens: [...(read.options.cross ? model.contextTokens : model.tokens)],
+      matrices: read.matrices, options: read.options, result, before: null, changes: [],
+    };
   } catch (error) {
-    const field = MATRIX_FIELDS.includes(error.operand) ? error.operand : null;
-    const params = { ...locate(field, error.row, error.column, state.model.tokens), name: FIELD_NAMES[field] || error.operand, message: error.message };
+    const field = fieldOfEngineError(error);
+    const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
+    const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
     state.generalError = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
+    return;
   }
+  compareWithBase(read);
+}
+
+function fieldOfEngineError(error) {
+  const base = ENGINE_FIELDS[error.operand];
+  if (!base) return null;
+  return HEAD_EDITORS.includes(base) ? headField(base, error.head || 0) : base;
+}
+
+// The same inputs under the options before the latest change, for the comparison.
+function compareWithBase(read) {
+  if (!state.compareBase) return;
+  const base = { ...read.options, ...state.compareBase };
+  if (base.keyPadding.length !== read.options.keyPadding.length) {
+    state.compareBase = null; // the keys changed: the old padding no longer applies
+    return;
+  }
+  const changes = optionChanges(base, read.options);
+  if (changes.length === 0) return;
+  try {
+    state.lastGood.before = normalizeResult(state.engine.compute(engineInput(read.matrices, base)));
+    state.lastGood.changes = changes;
+  } catch {
+    state.compareBase = null; // e.g. overflow without the scaling: no comparison then
+  }
+}
+
+// Called before a compared option changes: the settings so far become "before",
+// unless the same control is still being changed (typing a temperature).
+function noteComparedChange(option) {
+  if (!state.lastGood || (state.compareBase && state.compareOption === option)) return;
+  state.compareBase = Object.fromEntries(COMPARED.map((key) => [key, state.lastGood.options[key]]));
+  state.compareOption = option;
 }
 
 function hasErrors() {
@@ -103,31 +153,120 @@ function showError(id, message) {
   $(id).textContent = message ? describe(state.lang, message) : '';
 }
 
+function setInvalid(input, invalid) {
+  if (invalid) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+}
+
 function renderInputs() {
   const { model, lang } = state;
-  const n = model.tokens.length;
-  renderTokenEditor($('token-list'), lang, model.tokens, { onEdit: editToken, onRemove: deleteToken });
-  $('token-count').textContent = translate(lang, 'tokenCount', { n });
+  const { options } = model;
+  const keysFromQuery = !options.cross;
+  renderTokenEditor($('token-list'), lang, model.tokens, tokenHandlers('query'), keysFromQuery ? model.padding : null);
+  $('token-count').textContent = translate(lang, 'tokenCount', { n: model.tokens.length });
   showError('tokens-error', state.errors.tokens && state.errors.tokens.message);
+
+  $('context-panel').hidden = !options.cross;
+  if (options.cross) {
+    renderTokenEditor($('context-token-list'), lang, model.contextTokens, tokenHandlers('context'), model.contextPadding);
+    $('context-token-count').textContent = translate(lang, 'tokenCount', { n: model.contextTokens.length });
+  }
+  showError('contextTokens-error', state.errors.contextTokens && state.errors.contextTokens.message);
+
   for (const dim of DIM_FIELDS) {
     const input = $(`dim-${dim}`);
     if (!state.dimErrors[dim] && document.activeElement !== input) input.value = String(model.dims[dim]);
     showError(`dim-${dim}-error`, state.dimErrors[dim]);
-    if (state.dimErrors[dim]) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
+    setInvalid(input, state.dimErrors[dim]);
   }
-  for (const field of MATRIX_FIELDS) {
-    const [rows, cols] = shapeOf(field, n, model.dims);
-    const error = state.errors[field];
-    renderMatrixEditor($(`editor-${field}`), {
-      field, name: FIELD_NAMES[field], lang,
-      rowLabels: field === 'x' ? model.tokens : labels(rows),
-      colLabels: labels(cols),
-      texts: Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cellText(model.cells[field], r, c))),
-      badCell: error ? [error.row, error.column] : null,
-    }, matrixHandlers(field));
-    showError(`${field}-error`, state.applyErrors[field] || (error && error.message));
+  renderOptions();
+  renderHeadTabs($('edit-heads'), 'edit');
+  for (const base of EDITORS) renderEditor(base);
+}
+
+function renderOptions() {
+  const { options } = state.model;
+  for (const [id, key] of Object.entries(CHECKS)) $(id).checked = options[key];
+  // With several heads W_O is part of multi-head attention.
+  $('use-wo').checked = usesWo(state.model);
+  $('use-wo').disabled = options.heads > 1;
+  $('wo-forced').hidden = options.heads === 1;
+  if (!state.dimErrors.heads && document.activeElement !== $('heads')) $('heads').value = String(options.heads);
+  showError('heads-error', state.dimErrors.heads);
+  setInvalid($('heads'), state.dimErrors.heads);
+  if (document.activeElement !== $('temperature')) $('temperature').value = options.temperature;
+  const temperatureError = state.errors.temperature && state.errors.temperature.message;
+  showError('temperature-error', temperatureError);
+  setInvalid($('temperature'), temperatureError);
+}
+
+// The head buttons above the editors ('edit') and above the steps ('view');
+// both choose state.head. A head with a bad cell is marked.
+function renderHeadTabs(container, which) {
+  const h = state.model.options.heads;
+  container.hidden = h === 1;
+  const key = `${state.lang}|${h}`;
+  if (container.dataset.key !== key) {
+    container.dataset.key = key;
+    const label = container.querySelector('.head-tabs-label');
+    container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => {
+      const button = el('button', 'head-tab', String(i + 1));
+      button.type = 'button';
+      button.dataset.head = i;
+      button.setAttribute('aria-label', translate(state.lang, 'headN', { n: i + 1 }));
+      button.addEventListener('click', () => selectHead(i, which));
+      return button;
+    }));
   }
+  container.querySelectorAll('.head-tab').forEach((button, i) => {
+    button.setAttribute('aria-pressed', i === state.head ? 'true' : 'false');
+    button.classList.toggle('has-error', HEAD_EDITORS.some((base) => state.errors[headField(base, i)]));
+  });
+}
+
+function selectHead(h, which) {
+  state.head = h;
+  render();
+  const tabs = $(which === 'edit' ? 'edit-heads' : 'view-heads');
+  tabs.querySelector(`.head-tab[data-head="${h}"]`).focus();
+}
+
+function editorField(base) {
+  return HEAD_EDITORS.includes(base) ? headField(base, state.head) : base;
+}
+
+function renderEditor(base) {
+  const { model, lang } = state;
+  const container = $(`editor-${base}`);
+  const field = editorField(base);
+  const active = activeFields(model).includes(field);
+  container.hidden = !active;
+  if (!active) return;
+  const [rows, cols] = shapeOf(field, model);
+  const rowTokens = { x: model.tokens, c: model.contextTokens }[base];
+  const error = state.errors[field];
+  renderMatrixEditor(container, {
+    field, id: base, name: fieldName(field), lang,
+    rowLabels: rowTokens || labels(rows),
+    colLabels: labels(cols),
+    texts: Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cellText(model.cells[field], r, c))),
+    badCell: error ? [error.row, error.column] : null,
+  }, matrixHandlers(field));
+  const headNote = container.querySelector('.grid-head');
+  if (headNote) headNote.textContent = model.options.heads > 1 ? `· ${translate(lang, 'headN', { n: state.head + 1 })}` : '';
+  $(`${base}-error`).textContent = editorErrorText(base, field);
+}
+
+// This editor's own error, else the first bad cell of another head's matrix.
+function editorErrorText(base, field) {
+  const own = state.applyErrors[field] || (state.errors[field] && state.errors[field].message);
+  if (own) return describe(state.lang, own);
+  if (!HEAD_EDITORS.includes(base)) return '';
+  for (let h = 0; h < state.model.options.heads; h++) {
+    const other = state.errors[headField(base, h)];
+    if (other) return translate(state.lang, 'headHasError', { n: h + 1 }) + describe(state.lang, other.message);
+  }
+  return '';
 }
 
 const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
@@ -144,12 +283,25 @@ function renderStatus() {
   $('steps').classList.toggle('stale', Boolean(stale));
 }
 
+// The steps of the last computed variant (the six plain ones before any).
+function currentSteps() {
+  return stepsFor(state.lastGood ? state.lastGood.options : { pe: false, heads: 1, usesWo: false });
+}
+
+function currentIndex(steps) {
+  const i = steps.findIndex((step) => step.id === state.stepId);
+  return i >= 0 ? i : Math.min(state.stepIndex, steps.length - 1);
+}
+
 function renderNav() {
   const { lang } = state;
+  const steps = currentSteps();
+  const index = currentIndex(steps);
   const nav = $('step-nav');
-  if (nav.childElementCount !== STEPS.length || nav.dataset.lang !== lang) {
-    nav.dataset.lang = lang;
-    nav.replaceChildren(...STEPS.map((step, i) => {
+  const key = `${lang}|${steps.map((step) => step.id).join(',')}`;
+  if (nav.dataset.key !== key) {
+    nav.dataset.key = key;
+    nav.replaceChildren(...steps.map((step, i) => {
       const li = el('li');
       const button = el('button', 'step-link');
       button.type = 'button';
@@ -163,19 +315,23 @@ function renderNav() {
     }));
   }
   nav.querySelectorAll('button').forEach((button, i) => {
-    if (!state.overview && i === state.step) button.setAttribute('aria-current', 'step');
+    if (!state.overview && i === index) button.setAttribute('aria-current', 'step');
     else button.removeAttribute('aria-current');
   });
-  $('prev').disabled = state.overview || state.step === 0;
-  $('next').disabled = state.overview || state.step === STEPS.length - 1;
+  $('prev').disabled = state.overview || index === 0;
+  $('next').disabled = state.overview || index === steps.length - 1;
   $('play').disabled = state.overview;
   $('play').textContent = translate(lang, state.playTimer ? 'pause' : 'play');
   $('play').setAttribute('aria-pressed', state.playTimer ? 'true' : 'false');
   $('overview').setAttribute('aria-pressed', state.overview ? 'true' : 'false');
   $('overview').textContent = translate(lang, state.overview ? 'guided' : 'overview');
   $('step-position').textContent = state.overview ? translate(lang, 'allSteps')
-    : translate(lang, 'stepOf', { n: state.step + 1, total: STEPS.length });
+    : translate(lang, 'stepOf', { n: index + 1, total: steps.length });
+  renderHeadTabs($('view-heads'), 'view');
 }
+
+const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
+  && options.scale && options.temperature === 1 && !options.pe && !options.cross;
 
 function renderSteps() {
   const container = $('steps');
@@ -183,15 +339,28 @@ function renderSteps() {
     container.replaceChildren();
     return;
   }
-  const { tokens, inputs, result } = state.lastGood;
-  const ctx = {
-    lang: state.lang, decimals: state.decimals, tokens, inputs, result,
-    tutorial: tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(inputs[f], TUTORIAL[f])),
+  const { tokens, keyTokens, matrices, options, result, before, changes } = state.lastGood;
+  const head = Math.min(state.head, options.heads - 1);
+  const inputs = {
+    x: matrices.x, c: matrices.c, wo: matrices.wo,
+    ...Object.fromEntries(HEAD_EDITORS.map((base) => [base, matrices[headField(base, head)]])),
   };
-  const indices = state.overview ? STEPS.map((_, i) => i) : [state.step];
-  container.replaceChildren(...indices.map((i) => renderStep(STEPS[i], i, ctx, {
-    selection: state.selections[STEPS[i].id] || null,
-    onSelection: (selection) => { state.selections[STEPS[i].id] = selection; },
+  const ctx = {
+    lang: state.lang, decimals: state.decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
+    tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+    compare: before && changes.length > 0 ? {
+      before: { weights: before.heads[head].weights, masked: before.masked },
+      after: { weights: result.heads[head].weights, masked: result.masked },
+      changes,
+    } : null,
+    onCloseCompare: closeComparison,
+    onOpenHead: openHead,
+  };
+  const steps = currentSteps();
+  const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
+  container.replaceChildren(...indices.map((i) => renderStep(steps[i], i, steps.length, ctx, {
+    selection: state.selections[steps[i].id] || null,
+    onSelection: (selection) => { state.selections[steps[i].id] = selection; },
   })));
 }
 
@@ -202,10 +371,30 @@ function render() {
   renderSteps();
 }
 
+function closeComparison() {
+  state.compareBase = null;
+  update();
+  $('steps').querySelector('[data-step="softmax"]')?.focus();
+}
+
+// A head of the "all heads" grid: its steps, from its weights.
+function openHead(h) {
+  state.head = h;
+  const steps = currentSteps();
+  state.stepId = 'softmax';
+  state.stepIndex = steps.findIndex((step) => step.id === 'softmax');
+  render();
+  const target = $('steps').querySelector('[data-step="softmax"]');
+  target.scrollIntoView({ block: 'start' });
+  $('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
+}
+
 // ---- navigation ----
 
 function goTo(i) {
-  state.step = Math.min(STEPS.length - 1, Math.max(0, i));
+  const steps = currentSteps();
+  state.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
+  state.stepId = steps[state.stepIndex].id;
   renderNav();
   renderSteps();
 }
@@ -221,12 +410,12 @@ function togglePlay() {
     renderNav();
     return;
   }
-  if (state.step === STEPS.length - 1) state.step = 0;
+  const last = currentSteps().length - 1;
+  if (currentIndex(currentSteps()) === last) goTo(0);
   state.playTimer = setInterval(() => {
-    state.step += 1;
-    if (state.step >= STEPS.length - 1) stopPlay();
-    renderNav();
-    renderSteps();
+    const index = currentIndex(currentSteps()) + 1;
+    if (index >= currentSteps().length - 1) stopPlay();
+    goTo(index);
   }, PLAY_INTERVAL_MS);
   renderNav();
   renderSteps();
@@ -240,35 +429,52 @@ function onKeydown(event) {
   if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
   event.preventDefault();
   stopPlay();
-  goTo(state.step + (event.key === 'ArrowRight' ? 1 : -1));
+  goTo(currentIndex(currentSteps()) + (event.key === 'ArrowRight' ? 1 : -1));
 }
 
 // ---- editing ----
 
-function retokenize() {
-  setTokens(state.model, tokenize($('sentence').value, state.mode));
+const SENTENCES = {
+  query: { input: 'sentence', list: 'token-list', mode: () => state.mode, tokens: () => state.model.tokens },
+  context: { input: 'context-sentence', list: 'context-token-list', mode: () => defaultMode($('context-sentence').value), tokens: () => state.model.contextTokens },
+};
+
+function retokenize(which) {
+  const s = SENTENCES[which];
+  setTokens(state.model, tokenize($(s.input).value, s.mode()), which);
   update();
 }
 
-function editToken(i, text) {
-  state.model.tokens[i] = text;
-  $('sentence').value = joinTokens(state.model.tokens, state.mode);
-  update();
+function tokenHandlers(which) {
+  const s = SENTENCES[which];
+  const rewrite = () => { $(s.input).value = joinTokens(s.tokens(), s.mode()); };
+  return {
+    onEdit(i, text) {
+      s.tokens()[i] = text;
+      rewrite();
+      update();
+    },
+    onRemove(i) {
+      removeToken(state.model, i, which);
+      rewrite();
+      update();
+      const inputs = $(s.list).querySelectorAll('input');
+      if (inputs.length > 0) inputs[Math.min(i, inputs.length - 1)].focus();
+    },
+    onTogglePad(i) {
+      noteComparedChange('keyPadding');
+      togglePadding(state.model, i, which);
+      update();
+    },
+  };
 }
 
-function deleteToken(i) {
-  removeToken(state.model, i);
-  $('sentence').value = joinTokens(state.model.tokens, state.mode);
+function appendToken(which) {
+  const s = SENTENCES[which];
+  addToken(state.model, translate(state.lang, 'newToken', { n: s.tokens().length + 1 }), which);
+  $(s.input).value = joinTokens(s.tokens(), s.mode());
   update();
-  const inputs = $('token-list').querySelectorAll('input');
-  if (inputs.length > 0) inputs[Math.min(i, inputs.length - 1)].focus();
-}
-
-function appendToken() {
-  addToken(state.model, translate(state.lang, 'newToken', { n: state.model.tokens.length + 1 }));
-  $('sentence').value = joinTokens(state.model.tokens, state.mode);
-  update();
-  const inputs = $('token-list').querySelectorAll('input');
+  const inputs = $(s.list).querySelectorAll('input');
   inputs[inputs.length - 1].focus();
   inputs[inputs.length - 1].select();
 }
@@ -276,6 +482,7 @@ function appendToken() {
 function matrixHandlers(field) {
   return {
     onCell(r, c, text) {
+      state.model.cells[field] ||= [];
       setCell(state.model.cells[field], r, c, text);
       delete state.applyErrors[field];
       update();
@@ -310,7 +517,7 @@ const PARSE_KEYS = {
 };
 
 function parseErrorMessage(field, error) {
-  const params = locate(field, error.row, error.column, state.model.tokens);
+  const params = locate(field, error.row, error.column, field === 'c' ? state.model.contextTokens : state.model.tokens);
   for (const name of ['text', 'count', 'expected']) if (error[name] !== undefined) params[name] = error[name];
   return { key: PARSE_KEYS[error.code], params };
 }
@@ -334,16 +541,81 @@ function onDimInput(dim) {
   update();
 }
 
-function fillRandomly() {
+// The seed of "fill randomly", also used for the matrices of a new head, W_O and C.
+function currentSeed() {
   const seed = Number($('seed').value);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+  return Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff ? seed : null;
+}
+
+// Cells a matrix does not have yet come from its own random stream, so a new
+// head (or W_O, or C) starts with numbers, not zeros; typed cells stay.
+function fillMissing(field, matrix) {
+  const store = state.model.cells[field] ||= [];
+  matrix.forEach((row, r) => row.forEach((value, c) => {
+    if (!store[r] || store[r][c] === undefined) setCell(store, r, c, String(value));
+  }));
+}
+
+function fillNewMatrices(seed = currentSeed() ?? 1) {
+  const { model } = state;
+  const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
+  for (let h = 1; h < model.options.heads; h++) {
+    const head = randomHead(seed, h, model.dims, kvRows);
+    for (const base of HEAD_EDITORS) fillMissing(headField(base, h), head[base]);
+  }
+  if (usesWo(model)) fillMissing('wo', randomStream(seed, STREAM_WO, ...shapeOf('wo', model)));
+  if (model.options.cross) fillMissing('c', randomStream(seed, STREAM_CONTEXT, ...shapeOf('c', model)));
+}
+
+function onHeadsInput() {
+  const parsed = parseHeads($('heads').value);
+  if (parsed.ok) {
+    state.model.options.heads = parsed.value;
+    state.head = Math.min(state.head, parsed.value - 1);
+    delete state.dimErrors.heads;
+    fillNewMatrices();
+  } else {
+    state.dimErrors.heads = parsed.message;
+  }
+  update();
+}
+
+function onCheck(id) {
+  const key = CHECKS[id];
+  const { model } = state;
+  if (key === 'scale' || key === 'causal') noteComparedChange(key);
+  model.options[key] = $(id).checked;
+  if (key === 'cross' && model.options.cross && model.contextTokens.length === 0) {
+    const sentence = translate(state.lang, 'defaultContext');
+    $('context-sentence').value = sentence;
+    setTokens(model, tokenize(sentence, defaultMode(sentence)), 'context');
+    model.dims.dCtx = model.dims.dModel;
+  }
+  if (key === 'cross') state.compareBase = null; // the keys changed
+  fillNewMatrices();
+  update();
+}
+
+function onTemperatureInput() {
+  noteComparedChange('temperature');
+  state.model.options.temperature = $('temperature').value;
+  update();
+}
+
+function fillRandomly() {
+  const seed = currentSeed();
+  if (seed === null) {
     showError('seed-error', { key: 'errSeed', params: {} });
     return;
   }
   showError('seed-error', null);
-  if (state.model.tokens.length === 0) return;
-  const numbers = randomInputs(seed, state.model.tokens.length, state.model.dims);
-  state.model = createModel({ tokens: state.model.tokens, ...numbers });
+  const { model } = state;
+  if (model.tokens.length === 0) return;
+  // In cross-attention W_K and W_V have d_context rows.
+  const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
+  const numbers = randomInputs(seed, model.tokens.length, model.dims, kvRows);
+  model.cells = Object.fromEntries(['x', 'wq', 'wk', 'wv'].map((field) => [field, textsFromNumbers(numbers[field])]));
+  fillNewMatrices(seed);
   state.applyErrors = {};
   update();
 }
@@ -353,11 +625,14 @@ function loadPreset(name) {
   state.mode = preset.mode;
   $('token-mode').value = preset.mode;
   $('sentence').value = preset.sentence;
+  $('context-sentence').value = '';
   if (preset.seed !== undefined) $('seed').value = String(preset.seed);
   state.model = createModel({ tokens: tokenize(preset.sentence, preset.mode), ...preset });
+  state.head = 0;
   state.dimErrors = {};
   state.applyErrors = {};
   state.selections = {};
+  state.compareBase = null;
   update();
 }
 
@@ -384,13 +659,18 @@ function start() {
   fillDecimals();
   loadPreset('tutorial');
 
-  $('sentence').addEventListener('input', retokenize);
+  $('sentence').addEventListener('input', () => retokenize('query'));
+  $('context-sentence').addEventListener('input', () => retokenize('context'));
   $('token-mode').addEventListener('change', () => {
     state.mode = $('token-mode').value;
-    retokenize();
+    retokenize('query');
   });
-  $('add-token').addEventListener('click', appendToken);
+  $('add-token').addEventListener('click', () => appendToken('query'));
+  $('add-context-token').addEventListener('click', () => appendToken('context'));
   for (const dim of DIM_FIELDS) $(`dim-${dim}`).addEventListener('input', () => onDimInput(dim));
+  $('heads').addEventListener('input', onHeadsInput);
+  $('temperature').addEventListener('input', onTemperatureInput);
+  for (const id of Object.keys(CHECKS)) $(id).addEventListener('change', () => onCheck(id));
   $('decimals').addEventListener('change', () => {
     state.decimals = Number($('decimals').value);
     renderSteps();
@@ -405,8 +685,8 @@ function start() {
     applyStaticStrings();
     render();
   });
-  $('prev').addEventListener('click', () => { stopPlay(); goTo(state.step - 1); });
-  $('next').addEventListener('click', () => { stopPlay(); goTo(state.step + 1); });
+  $('prev').addEventListener('click', () => { stopPlay(); goTo(currentIndex(currentSteps()) - 1); });
+  $('next').addEventListener('click', () => { stopPlay(); goTo(currentIndex(currentSteps()) + 1); });
   $('play').addEventListener('click', togglePlay);
   $('overview').addEventListener('click', () => {
     stopPlay();

@@ -1,7 +1,10 @@
-// The inputs as the user edits them: tokens, dimensions, and the text of
-// every cell of X, W_Q, W_K and W_V. Cell texts live in "stores" that may be
-// larger than the current shape, so shrinking d_model and growing it back
-// (typing 16 goes through 1) loses nothing; missing cells read as "0".
+// The inputs as the user edits them: tokens, dimensions, the options of the
+// attention variant and the text of every cell of every matrix. Cell texts
+// live in "stores" that may be larger than the current shape, so shrinking
+// d_model and growing it back (typing 16 goes through 1) loses nothing;
+// missing cells read as "0".
+// Matrix fields: 'x', 'wq', 'wk', 'wv' (head 1), 'wq.1', 'wk.1', 'wv.1' (head
+// 2, and so on), 'wo' (W_O) and 'c' (the second sentence's vectors).
 // Messages are descriptors {key, params} (see i18n.describe); rows and columns
 // in them are 1-based.
 
@@ -10,15 +13,46 @@ import { parseNumber } from './parse.js';
 export const MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv'];
 export const MIN_DIM = 1;
 export const MAX_DIM = 64;
-export const FIELD_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V' };
+export const MAX_HEADS = 8;
+const BASE_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', c: 'C' };
 
-export function shapeOf(field, n, { dModel, dk, dv }) {
-  if (field === 'x') return [n, dModel];
-  return [dModel, field === 'wv' ? dv : dk];
+export const DEFAULT_OPTIONS = {
+  heads: 1, useWo: false, causal: false, scale: true, temperature: '1', pe: false, cross: false,
+};
+
+export const headField = (base, head) => (head === 0 ? base : `${base}.${head}`);
+
+// {base: 'wq', head: 1} for 'wq.1'.
+export function splitField(field) {
+  const [base, head] = field.split('.');
+  return { base, head: head === undefined ? 0 : Number(head) };
+}
+
+export const fieldName = (field) => BASE_NAMES[splitField(field).base];
+
+export const usesWo = (model) => model.options.heads > 1 || model.options.useWo;
+
+// The fields the current options use, in reading order.
+export function activeFields(model) {
+  const fields = ['x'];
+  if (model.options.cross) fields.push('c');
+  for (let h = 0; h < model.options.heads; h++) fields.push(...['wq', 'wk', 'wv'].map((base) => headField(base, h)));
+  if (usesWo(model)) fields.push('wo');
+  return fields;
+}
+
+export function shapeOf(field, model) {
+  const { dModel, dk, dv, dCtx } = model.dims;
+  const { base } = splitField(field);
+  if (base === 'x') return [model.tokens.length, dModel];
+  if (base === 'c') return [model.contextTokens.length, dCtx];
+  if (base === 'wo') return [model.options.heads * dv, dModel];
+  const rows = base !== 'wq' && model.options.cross ? dCtx : dModel;
+  return [rows, base === 'wv' ? dv : dk];
 }
 
 export function cellText(store, r, c) {
-  const row = store[r];
+  const row = store && store[r];
   return row && row[c] !== undefined ? row[c] : '0';
 }
 
@@ -36,17 +70,21 @@ export function textsFromNumbers(matrix) {
 export function createModel({ tokens, x, wq, wk, wv }) {
   return {
     tokens: [...tokens],
-    dims: { dModel: x[0].length, dk: wq[0].length, dv: wv[0].length },
+    padding: tokens.map(() => false),
+    contextTokens: [],
+    contextPadding: [],
+    dims: { dModel: x[0].length, dk: wq[0].length, dv: wv[0].length, dCtx: x[0].length },
     cells: { x: textsFromNumbers(x), wq: textsFromNumbers(wq), wk: textsFromNumbers(wk), wv: textsFromNumbers(wv) },
+    options: { ...DEFAULT_OPTIONS },
   };
 }
 
-// Row and column arrive 0-based; X's rows are named by their token as well.
+// Row and column arrive 0-based; the rows of X and C are named by their token as well.
 export function locate(field, row, column, tokens) {
   const params = {};
   if (row !== undefined && row !== null) {
     params.row = row + 1;
-    if (field === 'x' && tokens[row] !== undefined) params.token = tokens[row];
+    if ((field === 'x' || field === 'c') && tokens[row] !== undefined) params.token = tokens[row];
   }
   if (column !== undefined && column !== null) params.col = column + 1;
   return params;
@@ -56,8 +94,9 @@ const CELL_KEYS = { empty_cell: 'errCellEmpty', not_number: 'errNotNumber', not_
 
 // The numbers of one matrix at its current shape, or the first bad cell.
 export function readMatrix(model, field) {
-  const [rows, cols] = shapeOf(field, model.tokens.length, model.dims);
+  const [rows, cols] = shapeOf(field, model);
   const store = model.cells[field];
+  const tokens = field === 'c' ? model.contextTokens : model.tokens;
   const data = [];
   for (let r = 0; r < rows; r++) {
     const row = new Array(cols);
@@ -65,7 +104,7 @@ export function readMatrix(model, field) {
       const text = cellText(store, r, c).trim();
       const parsed = parseNumber(text);
       if (!parsed.ok) {
-        const params = { ...locate(field, r, c, model.tokens), text };
+        const params = { ...locate(field, r, c, tokens), text };
         return { ok: false, row: r, column: c, message: { key: CELL_KEYS[parsed.code], params } };
       }
       row[c] = parsed.value;
@@ -82,20 +121,40 @@ export function tokenErrors(tokens) {
   return null;
 }
 
+// Temperature: a finite number above 0.
+export function parseTemperature(text) {
+  const parsed = parseNumber(text.trim());
+  if (parsed.ok && parsed.value > 0) return { ok: true, value: parsed.value };
+  return { ok: false, message: { key: 'errTemperature', params: {} } };
+}
+
 // Everything the engine needs, or the errors by field ('tokens', 'x', ...).
 // errors[field] = {message, row, column} so a grid can mark the bad cell.
+// options: the parsed options (temperature a number, the key padding).
 export function readModel(model) {
   const errors = {};
   const tokenError = tokenErrors(model.tokens);
   if (tokenError) errors.tokens = { message: tokenError };
+  if (model.options.cross) {
+    const contextError = tokenErrors(model.contextTokens);
+    if (contextError) errors.contextTokens = { message: contextError };
+  }
+  const temperature = parseTemperature(model.options.temperature);
+  if (!temperature.ok) errors.temperature = { message: temperature.message };
   const matrices = {};
-  for (const field of MATRIX_FIELDS) {
+  for (const field of activeFields(model)) {
     const read = readMatrix(model, field);
     if (read.ok) matrices[field] = read.data;
     else errors[field] = read;
   }
   const ok = Object.keys(errors).length === 0;
-  return { ok, matrices: ok ? matrices : null, errors };
+  if (!ok) return { ok, matrices: null, options: null, errors };
+  const { heads, causal, scale, pe, cross } = model.options;
+  const options = {
+    heads, causal, scale, pe, cross, usesWo: usesWo(model), temperature: temperature.value,
+    keyPadding: [...(cross ? model.contextPadding : model.padding)],
+  };
+  return { ok, matrices, options, errors };
 }
 
 export function parseDim(text) {
@@ -104,30 +163,44 @@ export function parseDim(text) {
   return { ok: false, message: { key: 'errDim', params: { min: MIN_DIM, max: MAX_DIM } } };
 }
 
+export function parseHeads(text) {
+  const value = Number(text.trim());
+  if (text.trim() !== '' && Number.isInteger(value) && value >= 1 && value <= MAX_HEADS) return { ok: true, value };
+  return { ok: false, message: { key: 'errHeads', params: { max: MAX_HEADS } } };
+}
+
 // A whole matrix typed or pasted as text replaces the field; its width sets
-// the dimension it stands for (X: d_model; W_Q, W_K: d_k; W_V: d_v) while
-// its height must fit what it is multiplied with. Returns an error
-// descriptor, or null once applied.
+// the dimension it stands for (X: d_model; C: d_context; W_Q, W_K: d_k;
+// W_V: d_v) while its height must fit what it is multiplied with. W_O's
+// shape is fixed by the others. Returns an error descriptor, or null once applied.
 export function applyMatrix(model, field, rows) {
   const height = rows.length;
   const width = rows[0].length;
-  const n = model.tokens.length;
+  const { base } = splitField(field);
+  const [expectedRows, expectedCols] = shapeOf(field, model);
   if (width > MAX_DIM) return { key: 'errTooWide', params: { cols: width, max: MAX_DIM } };
-  if (field === 'x' && height !== n) return { key: 'errXRows', params: { rows: height, tokens: n } };
-  if (field !== 'x' && height !== model.dims.dModel) {
-    return { key: 'errWRows', params: { name: FIELD_NAMES[field], rows: height, expected: model.dims.dModel } };
+  if (base === 'x' && height !== expectedRows) return { key: 'errXRows', params: { rows: height, tokens: expectedRows } };
+  if (base === 'c' && height !== expectedRows) return { key: 'errCRows', params: { rows: height, tokens: expectedRows } };
+  if (base === 'wo' && (height !== expectedRows || width !== expectedCols)) {
+    return { key: 'errWoShape', params: { rows: height, cols: width, expected: expectedRows, dModel: expectedCols } };
+  }
+  if (base.startsWith('w') && base !== 'wo' && height !== expectedRows) {
+    const key = base !== 'wq' && model.options.cross ? 'errWRowsContext' : 'errWRows';
+    return { key, params: { name: fieldName(field), rows: height, expected: expectedRows } };
   }
   model.cells[field] = textsFromNumbers(rows);
-  if (field === 'x') model.dims.dModel = width;
-  else if (field === 'wv') model.dims.dv = width;
-  else model.dims.dk = width;
+  if (base === 'x') model.dims.dModel = width;
+  else if (base === 'c') model.dims.dCtx = width;
+  else if (base === 'wv') model.dims.dv = width;
+  else if (base !== 'wo') model.dims.dk = width;
   return null;
 }
 
 // Writes a pasted block into a grid starting at (r0, c0); what falls outside
 // the current shape is left out, as spreadsheets do.
 export function pasteBlock(model, field, r0, c0, rows) {
-  const [height, width] = shapeOf(field, model.tokens.length, model.dims);
+  const [height, width] = shapeOf(field, model);
+  model.cells[field] ||= [];
   for (let r = 0; r < rows.length && r0 + r < height; r++) {
     for (let c = 0; c < rows[r].length && c0 + c < width; c++) {
       setCell(model.cells[field], r0 + r, c0 + c, String(rows[r][c]));
@@ -135,17 +208,33 @@ export function pasteBlock(model, field, r0, c0, rows) {
   }
 }
 
-export function setTokens(model, tokens) {
-  model.tokens = [...tokens];
+// A token list and its padding marks, for the query sentence or the second one.
+const sentence = (model, which) => (which === 'context'
+  ? { tokens: 'contextTokens', padding: 'contextPadding', field: 'c' }
+  : { tokens: 'tokens', padding: 'padding', field: 'x' });
+
+export function setTokens(model, tokens, which = 'query') {
+  const s = sentence(model, which);
+  model[s.tokens] = [...tokens];
+  model[s.padding] = tokens.map((_, i) => model[s.padding][i] === true);
 }
 
-export function removeToken(model, i) {
-  model.tokens.splice(i, 1);
-  model.cells.x.splice(i, 1);
+export function removeToken(model, i, which = 'query') {
+  const s = sentence(model, which);
+  model[s.tokens].splice(i, 1);
+  model[s.padding].splice(i, 1);
+  model.cells[s.field]?.splice(i, 1);
 }
 
-export function addToken(model, token) {
-  model.tokens.push(token);
+export function addToken(model, token, which = 'query') {
+  const s = sentence(model, which);
+  model[s.tokens].push(token);
+  model[s.padding].push(false);
+}
+
+export function togglePadding(model, i, which = 'query') {
+  const s = sentence(model, which);
+  model[s.padding][i] = !model[s.padding][i];
 }
 
 // The tutorial's inputs, whatever the tokens are called.

@@ -13,17 +13,34 @@ export function mulberry32(seed) {
 }
 
 // Values in [-1, 1] with two decimals: easy to read and to retype.
-function randomMatrix(next, rows, cols) {
+export function randomMatrix(next, rows, cols) {
   return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * 100) / 100 + 0));
 }
 
-// X, then W_Q, W_K, W_V, drawn in that order from one generator.
-export function randomInputs(seed, n, { dModel, dk, dv }) {
+// X, then W_Q, W_K, W_V, drawn in that order from one generator. kvRows
+// (W_K's and W_V's) is d_model, or d_context in cross-attention.
+export function randomInputs(seed, n, { dModel, dk, dv }, kvRows = dModel) {
   const next = mulberry32(seed);
   return {
     x: randomMatrix(next, n, dModel),
     wq: randomMatrix(next, dModel, dk),
-    wk: randomMatrix(next, dModel, dk),
-    wv: randomMatrix(next, dModel, dv),
+    wk: randomMatrix(next, kvRows, dk),
+    wv: randomMatrix(next, kvRows, dv),
   };
+}
+
+// The other matrices each have their own generator, so that adding a head
+// changes no number already there: stream s starts from seed + s·0x9E3779B9.
+export const STREAM_WO = 9;
+export const STREAM_CONTEXT = 10;
+export const streamSeed = (seed, stream) => (seed + Math.imul(stream, 0x9e3779b9)) >>> 0;
+
+// Head h ≥ 1 (0-based; head 0 is randomInputs'): W_Q, W_K, W_V from stream h.
+export function randomHead(seed, head, { dModel, dk, dv }, kvRows = dModel) {
+  const next = mulberry32(streamSeed(seed, head));
+  return { wq: randomMatrix(next, dModel, dk), wk: randomMatrix(next, kvRows, dk), wv: randomMatrix(next, kvRows, dv) };
+}
+
+export function randomStream(seed, stream, rows, cols) {
+  return randomMatrix(mulberry32(streamSeed(seed, stream)), rows, cols);
 }

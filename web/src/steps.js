@@ -1,49 +1,101 @@
 // The guided sequence. Each step names the matrices it shows, in groups
 // (operands then result); the page renders one step at a time or all of them.
-// A later step (a mask, several heads) is one more entry in STEPS and, if it
-// brings a new matrix, one more entry in matrixCatalog.
-// ctx = {lang, decimals, tokens, inputs: {x, wq, wk, wv}, result, tutorial}.
+// stepsFor(options) lists the steps of a variant: the six steps of one head,
+// plus positional encoding, all heads, concat and W_O when they apply. A new
+// step is one more entry, and a new matrix one more entry in matrixCatalog.
+// ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
+// head, tutorial, compare, onCloseCompare, onOpenHead} (see work.js).
 
 import { translate } from './i18n.js';
-import { formatNumber } from './format.js';
+import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
 import { el } from './dom.js';
-import { createMatrixView } from './view.js';
+import { createMatrixView, paintHeatmap } from './view.js';
 import { createLinesView } from './lines.js';
-import { explainCell, EXPLAINABLE, dimLabel } from './work.js';
+import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
+import { difference } from './variant.js';
 import { TUTORIAL_PRINTED } from './presets.js';
 
-export const STEPS = [
-  { id: 'input', key: 'stepInput', groups: [['X']] },
-  { id: 'project', key: 'stepProject', groups: [['X'], ['W_Q', 'Q'], ['W_K', 'K'], ['W_V', 'V']] },
-  { id: 'scores', key: 'stepScores', groups: [['Q', 'K', 'Scores']] },
-  { id: 'scale', key: 'stepScale', groups: [['Scores', 'Scaled']], extras: [scaleNote, misprint('scaled', 'Scaled')] },
-  { id: 'softmax', key: 'stepSoftmax', groups: [['Scaled', 'Weights']], extras: [weightsLegend, linesView, misprint('weights', 'Weights')] },
-  { id: 'output', key: 'stepOutput', groups: [['Weights', 'V', 'Output']], extras: [misprint('output', 'Output')] },
-];
+const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
+const PE = {
+  id: 'pe', key: 'stepPe', extras: [peNote],
+  groups: (ctx) => (ctx.options.cross ? [['X', 'PE', 'X+PE'], ['C', 'PE_C', 'C+PE_C']] : [['X', 'PE', 'X+PE']]),
+  separator: '+',
+};
+const PROJECT = {
+  id: 'project', key: 'stepProject',
+  groups: (ctx) => {
+    const { q, kv } = sources(ctx);
+    if (ctx.options.cross) return [[q.name, 'W_Q', 'Q'], [kv.name, 'W_K', 'K'], [kv.name, 'W_V', 'V']];
+    return [[q.name], ['W_Q', 'Q'], ['W_K', 'K'], ['W_V', 'V']];
+  },
+};
+const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
+const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [scaleNote, maskNote, misprint('scaled', 'Scaled')] };
+const SOFTMAX = {
+  id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
+  extras: [weightsLegend, fullyMaskedNote, comparison, linesView, misprint('weights', 'Weights')],
+};
+const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
+const HEADS = { id: 'heads', key: 'stepHeads', groups: () => [], extras: [headsGrid] };
+const CONCAT = {
+  id: 'concat', key: 'stepConcat', separator: '|',
+  groups: (ctx) => [[...ctx.full.heads.map((_, h) => headName(h)), 'Concat']],
+};
+const WO = {
+  id: 'wo', key: 'stepWo', groups: (ctx) => [[ctx.options.heads > 1 ? 'Concat' : headName(0), 'W_O', 'Output']],
+};
+
+// The six steps of plain attention, as before any option.
+export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
+
+export function stepsFor({ pe, heads, usesWo }) {
+  return [
+    INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
+    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []),
+  ];
+}
 
 const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 
 // Every matrix a step may show: data, labels and colour kind.
 function matrixCatalog(ctx) {
-  const { tokens, inputs, result, lang } = ctx;
-  const t = (key) => translate(lang, key);
-  const byToken = (data, label) => ({ data, label, rowLabels: tokens, colLabels: dims(data[0].length), kind: 'signed' });
-  const byDim = (data, label) => ({ data, label, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed' });
-  const square = (data, label, kind = 'signed') => ({ data, label, rowLabels: tokens, colLabels: tokens, corner: t('queryKeyCorner'), kind });
-  return {
+  const { tokens, inputs, result, full, lang, options } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const t = (key, params) => translate(lang, key, params);
+  const headLabel = options.heads > 1 ? t('headN', { n: ctx.head + 1 }) : '';
+  const withHead = (label) => [label, headLabel].filter(Boolean).join(' · ');
+  const rows = (labels) => (data, label) => ({ data, label, rowLabels: labels, colLabels: dims(data[0].length), kind: 'signed' });
+  const byToken = rows(tokens);
+  const byKey = rows(keyTokens);
+  const byDim = (data, label = '') => ({ data, label, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed' });
+  const square = (data, kind = 'signed', masked = null) => ({
+    data, label: headLabel, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'), kind, masked,
+  });
+  const catalog = {
     X: byToken(inputs.x, t('labelX')),
-    W_Q: byDim(inputs.wq, ''),
-    W_K: byDim(inputs.wk, ''),
-    W_V: byDim(inputs.wv, ''),
-    Q: byToken(result.q, t('labelQ')),
-    K: byToken(result.k, t('labelK')),
-    V: byToken(result.v, t('labelV')),
-    Scores: square(result.scores, ''),
-    Scaled: square(result.scaled, ''),
-    Weights: { ...square(result.weights, '', 'weights'), rowSums: true },
-    Output: byToken(result.output, ''),
+    W_Q: byDim(inputs.wq, headLabel),
+    W_K: byDim(inputs.wk, headLabel),
+    W_V: byDim(inputs.wv, headLabel),
+    Q: byToken(result.q, withHead(t('labelQ'))),
+    K: byKey(result.k, withHead(t('labelK'))),
+    V: byKey(result.v, withHead(t('labelV'))),
+    Scores: square(result.scores),
+    Scaled: square(result.scaled, 'signed', full.masked),
+    Weights: { ...square(result.weights, 'weights', full.masked), rowSums: true },
+    Output: byToken(full.output, options.usesWo ? t('labelOutputWo') : ''),
   };
+  if (options.cross) catalog.C = byKey(inputs.c, t('labelC'));
+  if (options.pe) {
+    Object.assign(catalog, { PE: byToken(full.pe, t('labelPe')), 'X+PE': byToken(full.xWithPe, t('labelXPe')) });
+    if (options.cross) Object.assign(catalog, { PE_C: byKey(full.contextPe, t('labelPe')), 'C+PE_C': byKey(full.contextWithPe, t('labelXPe')) });
+  }
+  if (options.usesWo) {
+    catalog.W_O = byDim(inputs.wo);
+    full.heads.forEach((head, h) => { catalog[headName(h)] = byToken(head.output, t('headN', { n: h + 1 })); });
+  }
+  if (full.concat && options.heads > 1) catalog.Concat = byToken(full.concat, t('labelConcat'));
+  return catalog;
 }
 
 function groupItem(symbol) {
@@ -54,24 +106,24 @@ function groupItem(symbol) {
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
-export function renderStep(step, index, ctx, { selection, onSelection }) {
+export function renderStep(step, index, total, ctx, { selection, onSelection }) {
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
   const li = el('li', 'step');
   li.id = `step-${index + 1}`;
   li.dataset.step = step.id;
+  if (ctx.options.cross) li.dataset.cross = 'true';
   const header = el('header', 'step-head');
-  header.append(
-    el('span', 'step-num', t('stepOf', { n: index + 1, total: STEPS.length })),
-    el('h3', 'step-title', t(`${step.key}Title`)),
-  );
-  li.append(header, el('p', 'formula', t(`${step.key}Formula`)), el('p', 'plain', t(`${step.key}Plain`)));
+  header.append(el('span', 'step-num', t('stepOf', { n: index + 1, total })), el('h3', 'step-title', t(`${step.key}Title`)));
+  li.append(header, el('p', 'formula', formulaOf(step, ctx)), el('p', 'plain', t(`${step.key}Plain`)));
 
   const catalog = matrixCatalog(ctx);
+  const groups = step.groups(ctx);
+  const names = groups.flat();
   const views = [];
   const work = el('div', 'work');
   work.setAttribute('aria-live', 'polite');
-  const interactiveNames = step.groups.flat().filter((name) => EXPLAINABLE.includes(name));
+  const interactiveNames = [...new Set(names.filter(explainable))];
 
   const select = (name, r, c) => {
     const { lines, marks } = explainCell(name, r, c, ctx);
@@ -82,20 +134,19 @@ export function renderStep(step, index, ctx, { selection, onSelection }) {
   };
 
   const body = el('div', 'step-body');
-  for (const group of step.groups) {
+  for (const group of groups) {
     const groupNode = el('div', 'step-group');
     group.forEach((name, i) => {
-      if (i > 0) groupNode.append(groupItem(i === group.length - 1 ? '→' : '·'));
+      if (i > 0) groupNode.append(groupItem(i === group.length - 1 ? '→' : step.separator || '·'));
       const view = createMatrixView({
-        lang, name, ...catalog[name], decimals: ctx.decimals,
-        interactive: EXPLAINABLE.includes(name), onSelect: select,
+        lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name), onSelect: select,
       });
       views.push(view);
       groupNode.append(view.element);
     });
     body.append(groupNode);
   }
-  li.append(body);
+  if (groups.length > 0) li.append(body);
   if (interactiveNames.length > 0) {
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
     li.append(work);
@@ -104,16 +155,69 @@ export function renderStep(step, index, ctx, { selection, onSelection }) {
     const node = extra(ctx);
     if (node) li.append(node);
   }
-  if (selection && catalog[selection.name] && step.groups.flat().includes(selection.name)) {
+  if (selection && catalog[selection.name] && names.includes(selection.name)) {
     const { data } = catalog[selection.name];
     if (selection.r < data.length && selection.c < data[0].length) select(selection.name, selection.r, selection.c);
   }
   return li;
 }
 
+// The formula line: the scale step's depends on the options.
+function formulaOf(step, ctx) {
+  const t = (key) => translate(ctx.lang, key);
+  if (step.id !== 'scale') return t(`${step.key}Formula`);
+  const { scale, temperature } = ctx.options;
+  const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
+  const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
+}
+
+function note(ctx, key, params) {
+  return el('p', 'step-note', translate(ctx.lang, key, params));
+}
+
 function scaleNote(ctx) {
   const dk = ctx.inputs.wq[0].length;
-  return el('p', 'step-note', translate(ctx.lang, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
+  const { scale, temperature } = ctx.options;
+  const nodes = [];
+  if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
+  else nodes.push(note(ctx, 'unscaledNote', { dk }));
+  if (temperature !== 1) nodes.push(note(ctx, temperature < 1 ? 'temperatureSharper' : 'temperatureFlatter', { n: formatCompact(temperature, 8) }));
+  if (nodes.length === 1) return nodes[0];
+  const box = el('div', 'step-notes');
+  box.append(...nodes);
+  return box;
+}
+
+function maskLegend(ctx, key) {
+  const node = el('p', 'step-note mask-note');
+  const swatch = el('span', 'mask-swatch');
+  swatch.setAttribute('aria-hidden', 'true');
+  node.append(swatch, el('span', '', translate(ctx.lang, key)));
+  return node;
+}
+
+function maskNote(ctx) {
+  if (!ctx.full.masked) return null;
+  return maskLegend(ctx, 'maskNoteScaled');
+}
+
+function fullyMaskedNote(ctx) {
+  const { full, tokens } = ctx;
+  if (!full.masked) return null;
+  const box = el('div', 'step-notes');
+  box.append(maskLegend(ctx, 'maskNoteWeights'));
+  const rows = tokens.filter((_, i) => full.fullyMasked[i]);
+  if (rows.length > 0) {
+    const warn = el('p', 'fully-masked', translate(ctx.lang, 'fullyMaskedNote', { list: rows.join(', '), n: rows.length }));
+    warn.setAttribute('role', 'note');
+    box.append(warn);
+  }
+  return box;
+}
+
+function peNote(ctx) {
+  return note(ctx, 'peNote', { n: ctx.inputs.x[0].length });
 }
 
 function legend(lang, stops, ends, key) {
@@ -133,8 +237,76 @@ export function signedLegend(lang) {
   return legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned');
 }
 
+// Before and after a change of scaling, temperature or a mask, and after − before.
+function comparison(ctx) {
+  if (!ctx.compare) return null;
+  const { lang, tokens, decimals } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const t = (key, params) => translate(lang, key, params);
+  const { before, after, changes } = ctx.compare;
+  const box = el('section', 'compare');
+  box.setAttribute('aria-label', t('compareTitle'));
+  const head = el('div', 'compare-head');
+  const close = el('button', 'button-small compare-close', t('compareClose'));
+  close.type = 'button';
+  close.addEventListener('click', ctx.onCloseCompare);
+  head.append(el('h4', 'compare-title', t('compareTitle')), close);
+  box.append(head, el('p', 'compare-changes', changes.map((change) => describeChange(lang, change, tokens, keyTokens)).join('; ')));
+  const square = (name, data, kind, masked) => createMatrixView({
+    lang, name, data, kind, masked, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
+    label: t(`compareLabel_${name}`), interactive: false,
+  }).element;
+  const body = el('div', 'step-body');
+  body.append(
+    square('Before', before.weights, 'weights', before.masked),
+    square('After', after.weights, 'weights', after.masked),
+    square('Difference', difference(before.weights, after.weights), 'signed', null),
+  );
+  box.append(body, el('p', 'hint', t('compareHint')));
+  return box;
+}
+
+function describeChange(lang, { option, before, after }, tokens, keyTokens) {
+  const t = (key, params) => translate(lang, key, params);
+  const onOff = (v) => t(v ? 'on' : 'off');
+  if (option === 'temperature') return t('changeTemperature', { from: formatCompact(before, 8), to: formatCompact(after, 8) });
+  if (option === 'keyPadding') {
+    const list = (pads) => pads.map((p, j) => (p ? keyTokens[j] : null)).filter((v) => v !== null).join(', ') || t('none');
+    return t('changePadding', { from: list(before), to: list(after) });
+  }
+  return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
+}
+
+// All heads' weights side by side (BertViz's model view); a click opens a head.
+function headsGrid(ctx) {
+  const { lang, full } = ctx;
+  const t = (key, params) => translate(lang, key, params);
+  const grid = el('div', 'heads-grid');
+  const n = full.heads[0].weights.length;
+  const m = full.heads[0].weights[0].length;
+  const cell = Math.max(1, Math.min(24, Math.floor(160 / Math.max(n, m))));
+  full.heads.forEach((head, h) => {
+    const button = el('button', 'head-tile');
+    button.type = 'button';
+    button.dataset.head = h;
+    button.setAttribute('aria-label', t('openHead', { n: h + 1 }));
+    if (h === ctx.head) button.setAttribute('aria-current', 'true');
+    const canvas = el('canvas', 'head-canvas');
+    paintHeatmap(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
+    canvas.setAttribute('aria-hidden', 'true');
+    button.append(el('span', 'head-tile-name', t('headN', { n: h + 1 })), canvas);
+    button.addEventListener('click', () => ctx.onOpenHead(h));
+    grid.append(button);
+  });
+  const box = el('div', 'heads-view');
+  box.append(grid, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
+  return box;
+}
+
 function linesView(ctx) {
-  return createLinesView({ lang: ctx.lang, tokens: ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals });
+  return createLinesView({
+    lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
+  });
 }
 
 // On the tutorial's inputs: its printed eight-digit values beside the true ones.

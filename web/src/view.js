@@ -13,6 +13,8 @@ export const TABLE_LIMIT = 24;
 
 // kind: 'signed' (diverging colours) or 'weights' (sequential, 0 to 1).
 // interactive: cells can be selected (their arithmetic is shown).
+// masked (rows × cols booleans, optional): cells drawn hatched as masked,
+// written −∞ (before the softmax) or 0 (after).
 export function createMatrixView(opts) {
   const rows = opts.data.length;
   const cols = rows > 0 ? opts.data[0].length : 0;
@@ -25,7 +27,7 @@ function captionNodes(name, label, rows, cols) {
 }
 
 function tableView(opts, rows, cols) {
-  const { lang, name, label, data, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect } = opts;
+  const { lang, name, label, data, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked } = opts;
   const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
   const table = el('table', `matrix ${kind}`);
   table.dataset.matrix = name;
@@ -57,11 +59,17 @@ function tableView(opts, rows, cols) {
     tr.append(th);
     const cellRow = [];
     row.forEach((value, c) => {
-      const td = el('td', 'num', formatNumber(value, decimals));
+      const td = el('td', 'num');
       td.title = fullNumber(value);
-      const background = cellColor(kind, value, magnitude);
-      td.style.backgroundColor = rgbCss(background);
-      td.style.color = textColorFor(background);
+      if (masked && masked[r][c]) {
+        td.textContent = value === -Infinity ? '−∞' : formatCompactZero(value, decimals);
+        td.classList.add('masked');
+      } else {
+        td.textContent = formatNumber(value, decimals);
+        const background = cellColor(kind, value, magnitude);
+        td.style.backgroundColor = rgbCss(background);
+        td.style.color = textColorFor(background);
+      }
       td.dataset.r = r;
       td.dataset.c = c;
       if (interactive) td.tabIndex = r === 0 && c === 0 ? 0 : -1;
@@ -130,28 +138,33 @@ function tableView(opts, rows, cols) {
   };
 }
 
+// A masked weight is exactly 0: written "0", not "0.0000", so it does not read as a small number.
+const formatCompactZero = (value, decimals) => (value === 0 ? '0' : formatNumber(value, decimals));
+
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 const arrowMove = (key) => ARROWS[key];
 const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
 
-// The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
-// to the width available. Marks are boxes laid over it in percentages.
-function canvasView(opts, rows, cols) {
-  const { lang, name, label, data, rowLabels, colLabels, kind, interactive, onSelect } = opts;
-  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
-  const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
-  const canvas = el('canvas', 'heat-canvas');
+const MASKED_LIGHT = [200, 200, 200];
+const MASKED_DARK = [140, 140, 140];
+
+// Paints a matrix on a canvas, `cell` pixels a cell; masked cells are grey
+// with diagonal hatching. Also the heads' thumbnails use it.
+export function paintHeatmap(canvas, { data, kind, masked, cell, magnitude = largestMagnitude(data) }) {
+  const rows = data.length;
+  const cols = data[0].length;
   canvas.width = cols * cell;
   canvas.height = rows * cell;
-  canvas.dataset.matrix = name;
   const context = canvas.getContext('2d');
   const image = context.createImageData(canvas.width, canvas.height);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
-      const [red, green, blue] = cellColor(kind, data[r][c], magnitude);
+      const isMasked = masked && masked[r][c];
+      const color = isMasked ? null : cellColor(kind, data[r][c], magnitude);
       for (let y = r * cell; y < (r + 1) * cell; y++) {
         let p = (y * canvas.width + c * cell) * 4;
-        for (let x = 0; x < cell; x++, p += 4) {
+        for (let x = c * cell; x < (c + 1) * cell; x++, p += 4) {
+          const [red, green, blue] = color || ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
           image.data[p] = red;
           image.data[p + 1] = green;
           image.data[p + 2] = blue;
@@ -161,6 +174,17 @@ function canvasView(opts, rows, cols) {
     }
   }
   context.putImageData(image, 0, 0);
+}
+
+// The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
+// to the width available. Marks are boxes laid over it in percentages.
+function canvasView(opts, rows, cols) {
+  const { lang, name, label, data, rowLabels, colLabels, kind, interactive, onSelect } = opts;
+  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
+  const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
+  const canvas = el('canvas', 'heat-canvas');
+  canvas.dataset.matrix = name;
+  paintHeatmap(canvas, { data, kind, masked: opts.masked, cell, magnitude });
 
   const description = translate(lang, 'canvasDescription', { name, rows, cols });
   canvas.setAttribute('role', 'img');
@@ -184,7 +208,8 @@ function canvasView(opts, rows, cols) {
   let cursor = null;
   const show = (r, c) => {
     cursor = [r, c];
-    readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${fullNumber(data[r][c])}`;
+    const text = data[r][c] === -Infinity ? '−∞' : fullNumber(data[r][c]);
+    readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
     if (interactive) onSelect(name, r, c);
   };
   box.addEventListener('mousemove', (event) => {

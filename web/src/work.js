@@ -1,15 +1,24 @@
 // "Show the work": the arithmetic behind one cell of a result, with the real
 // numbers, and the operand cells that feed it (to highlight).
-// ctx = {lang, decimals, tokens, inputs: {x, wq, wk, wv}, result}.
+// ctx = {lang, decimals, tokens, keyTokens, inputs: {x, c, wq, wk, wv, wo},
+// result (the shown head's {q, k, v, scores, scaled, weights, output}), full
+// (the whole normalised result: heads, concat, output, masked, pe, ...),
+// options, head}. Only lang, decimals, tokens, inputs and result are needed
+// for plain single-head attention.
 // Returns {lines: [text], marks: [{m, r?, c?}]}: a mark with only r is a
 // whole row, with only c a whole column, with both a single cell.
 
 import { translate } from './i18n.js';
 import { formatCompact } from './format.js';
+import { peTerms, maskReason } from './variant.js';
 
-export const EXPLAINABLE = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output'];
+const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
+export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
 
 export const dimLabel = (c) => `d${c + 1}`;
+export const headName = (h) => `head_${h + 1}`;
+
+const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
 
 // Long sums keep their first and last terms: d and n go up to 64 and 512.
 const MAX_TERMS = 12;
@@ -29,74 +38,164 @@ function dotProduct(a, b, decimals) {
 
 const column = (matrix, c) => matrix.map((row) => row[c]);
 
+// What Q and what K, V are projected from: X, X+PE, C or C+PE_C.
+export function sources(ctx) {
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  const full = ctx.full || {};
+  const q = options.pe ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
+  let kv = q;
+  if (options.cross) kv = options.pe ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
+  return { q, kv };
+}
+
+// The shown head's output is the page's Output only for one head without W_O.
+export const headOutputName = (ctx) => {
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  return options.usesWo ? headName(ctx.head || 0) : 'Output';
+};
+
 const PROJECTIONS = {
-  Q: { key: 'q', weights: 'wq', weightsName: 'W_Q' },
-  K: { key: 'k', weights: 'wk', weightsName: 'W_K' },
-  V: { key: 'v', weights: 'wv', weightsName: 'W_V' },
+  Q: { key: 'q', weights: 'wq', weightsName: 'W_Q', source: 'q' },
+  K: { key: 'k', weights: 'wk', weightsName: 'W_K', source: 'kv' },
+  V: { key: 'v', weights: 'wv', weightsName: 'W_V', source: 'kv' },
 };
 
 export function explainCell(name, r, c, ctx) {
   const { lang, decimals, tokens, inputs, result } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  const full = ctx.full || {};
+  const masked = full.masked || null;
   const t = (key, params) => translate(lang, key, params);
   const f = (v) => formatCompact(v, decimals);
 
   if (PROJECTIONS[name]) {
-    const { key, weights, weightsName } = PROJECTIONS[name];
+    const { key, weights, weightsName, source } = PROJECTIONS[name];
+    const src = sources(ctx)[source];
+    const rowTokens = source === 'q' ? tokens : keyTokens;
     const value = result[key][r][c];
     return {
       lines: [
-        `${name}[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(inputs.x[r], column(inputs[weights], c), decimals)} = ${f(value)}`,
-        t('workProjection', { token: tokens[r], col: dimLabel(c), weights: weightsName }),
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${dotProduct(src.data[r], column(inputs[weights], c), decimals)} = ${f(value)}`,
+        t('workProjection', { token: rowTokens[r], col: dimLabel(c), weights: weightsName, name: src.name }),
       ],
-      marks: [{ m: 'X', r }, { m: weightsName, c }],
+      marks: [{ m: src.name, r }, { m: weightsName, c }],
     };
   }
   if (name === 'Scores') {
     return {
       lines: [
-        `Scores[${tokens[r]}, ${tokens[c]}] = ${dotProduct(result.q[r], result.k[c], decimals)} = ${f(result.scores[r][c])}`,
-        t('workScores', { query: tokens[r], key: tokens[c] }),
+        `Scores[${tokens[r]}, ${keyTokens[c]}] = ${dotProduct(result.q[r], result.k[c], decimals)} = ${f(result.scores[r][c])}`,
+        t('workScores', { query: tokens[r], key: keyTokens[c] }),
       ],
       marks: [{ m: 'Q', r }, { m: 'K', r: c }],
     };
   }
+  const reason = masked && masked[r][c] ? maskReason(r, c, options) : null;
+  const maskLine = () => t(`workMask_${reason}`, { query: tokens[r], key: keyTokens[c] });
   if (name === 'Scaled') {
+    if (reason) {
+      return {
+        lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = −∞`, maskLine(), t('workMinusInfinity')],
+        marks: [{ m: 'Scores', r, c }],
+      };
+    }
     const dk = result.q[0].length;
+    const s = number(result.scores[r][c], decimals);
+    const temp = options.temperature === 1 ? [] : [number(options.temperature, decimals)];
+    const symbolic = [s, ...(options.scale ? [`√${dk}`] : []), ...temp].join(' / ');
+    const numeric = [s, ...(options.scale ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    const steps = symbolic === numeric ? symbolic : `${symbolic} = ${numeric}`;
+    let explanation = t('workScaled', { dk });
+    if (!options.scale) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
+    else if (temp.length) explanation = t('workScaledTemperature', { dk, n: f(options.temperature) });
     return {
-      lines: [
-        `Scaled[${tokens[r]}, ${tokens[c]}] = ${number(result.scores[r][c], decimals)} / √${dk} = ${number(result.scores[r][c], decimals)} / ${f(Math.sqrt(dk))} = ${f(result.scaled[r][c])}`,
-        t('workScaled', { dk }),
-      ],
+      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
       marks: [{ m: 'Scores', r, c }],
     };
   }
   if (name === 'Weights') {
     const row = result.scaled[r];
+    const head = `Weights[${tokens[r]}, ${keyTokens[c]}]`;
+    if (full.fullyMasked && full.fullyMasked[r]) {
+      return { lines: [`${head} = 0`, maskLine(), t('workFullyMasked', { query: tokens[r] })], marks: [{ m: 'Scaled', r }] };
+    }
     const max = Math.max(...row);
     const argmax = row.indexOf(max);
     const exps = row.map((s) => Math.exp(s - max));
     const total = exps.reduce((a, b) => a + b, 0);
     const m = f(max);
-    const expTerm = (s) => `exp(${f(s)} − ${m})`;
-    return {
-      lines: [
-        `Weights[${tokens[r]}, ${tokens[c]}] = exp(s − max) / Σ exp(s − max)`,
-        t('workMax', { token: tokens[r], max: m, argmax: tokens[argmax] }),
-        `= ${expTerm(row[c])} / (${joinTerms(row.map(expTerm), ' + ')})`,
-        `= ${f(exps[c])} / (${joinTerms(exps.map(f), ' + ')})`,
-        `= ${f(exps[c])} / ${f(total)} = ${f(result.weights[r][c])}`,
-        t('workWeights', { query: tokens[r], key: tokens[c] }),
-      ],
-      marks: [{ m: 'Scaled', r }, { m: 'Scaled', r, c: argmax, kind: 'max' }],
-    };
+    const expTerm = (s) => (s === -Infinity ? 'exp(−∞)' : `exp(${f(s)} − ${m})`);
+    const lines = [
+      `${head} = exp(s − max) / Σ exp(s − max)`,
+      t('workMax', { token: tokens[r], max: m, argmax: keyTokens[argmax] }),
+      `= ${expTerm(row[c])} / (${joinTerms(row.map(expTerm), ' + ')})`,
+      `= ${f(exps[c])} / (${joinTerms(exps.map(f), ' + ')})`,
+      `= ${f(exps[c])} / ${f(total)} = ${f(result.weights[r][c])}`,
+    ];
+    if (reason) lines.push(maskLine());
+    lines.push(t(reason ? 'workWeightMasked' : 'workWeights', { query: tokens[r], key: keyTokens[c] }));
+    return { lines, marks: [{ m: 'Scaled', r }, { m: 'Scaled', r, c: argmax, kind: 'max' }] };
   }
-  if (name === 'Output') {
+  const headMatch = /^head_(\d+)$/.exec(name);
+  if (headMatch || (name === 'Output' && !options.usesWo)) {
+    const h = headMatch ? Number(headMatch[1]) - 1 : 0;
+    const own = headMatch && full.heads ? full.heads[h] : result;
     return {
       lines: [
-        `Output[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(result.weights[r], column(result.v, c), decimals)} = ${f(result.output[r][c])}`,
+        `${name}[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(own.weights[r], column(own.v, c), decimals)} = ${f(own.output[r][c])}`,
         t('workOutput', { token: tokens[r], col: dimLabel(c) }),
       ],
       marks: [{ m: 'Weights', r }, { m: 'V', c }],
+    };
+  }
+  if (name === 'Output') {
+    const concatName = options.heads > 1 ? 'Concat' : headName(0);
+    const concatRow = options.heads > 1 ? full.concat[r] : full.heads[0].output[r];
+    return {
+      lines: [
+        `Output[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(concatRow, column(inputs.wo, c), decimals)} = ${f(full.output[r][c])}`,
+        t('workWo', { token: tokens[r], col: dimLabel(c), name: concatName }),
+      ],
+      marks: [{ m: concatName, r }, { m: 'W_O', c }],
+    };
+  }
+  if (name === 'Concat') {
+    const dv = full.heads[0].output[0].length;
+    const h = Math.floor(c / dv);
+    const inner = c % dv;
+    return {
+      lines: [
+        `Concat[${tokens[r]}, ${dimLabel(c)}] = ${headName(h)}[${tokens[r]}, ${dimLabel(inner)}] = ${f(full.concat[r][c])}`,
+        t('workConcat', { n: h + 1, col: dimLabel(inner) }),
+      ],
+      marks: [{ m: headName(h), r, c: inner }],
+    };
+  }
+  if (name === 'PE' || name === 'PE_C') {
+    const data = name === 'PE' ? full.pe : full.contextPe;
+    const rowTokens = name === 'PE' ? tokens : keyTokens;
+    const d = data[0].length;
+    const { fn, twoI, denominator, angle } = peTerms(r, c, d);
+    return {
+      lines: [
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${fn}(${r} / 10000^(${twoI}/${d})) = ${fn}(${r} / ${f(denominator)}) = ${fn}(${f(angle)}) = ${f(data[r][c])}`,
+        t('workPe', { row: r, col: dimLabel(c), fn, n: twoI }),
+      ],
+      marks: [],
+    };
+  }
+  if (name === 'X+PE' || name === 'C+PE_C') {
+    const [base, pe, sum, raw, rowTokens] = name === 'X+PE'
+      ? ['X', 'PE', full.xWithPe, inputs.x, tokens]
+      : ['C', 'PE_C', full.contextWithPe, inputs.c, keyTokens];
+    const peData = name === 'X+PE' ? full.pe : full.contextPe;
+    return {
+      lines: [
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${number(raw[r][c], decimals)} + ${number(peData[r][c], decimals)} = ${f(sum[r][c])}`,
+        t('workAddPe', { name: base, pe }),
+      ],
+      marks: [{ m: base, r, c }, { m: pe, r, c }],
     };
   }
   throw new Error(`No arithmetic for ${name}`);
