@@ -175,8 +175,8 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b)
 
 bootstrap({ purpose: 'bench' });
 await buildDist();
-const nativeDir = cmakeBuild({ wasm: false, targets: ['attention_bench'] });
-const wasmDir = cmakeBuild({ wasm: true, targets: ['attention_bench', 'attention_bench_web'] });
+const nativeDir = cmakeBuild({ kind: 'native', targets: ['attention_bench'] });
+const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['attention_bench', 'attention_bench_web'] });
 const sizeArgs = [String(D), ...SIZES.map(String)];
 
 console.log(`bench: d_model = d_k = d_v = ${D}; medians in ms per full attention (all steps)`);

@@ -4,7 +4,7 @@
 //   node scripts/bootstrap.mjs --build  only what `npm run build` / `npm start` need
 //   node scripts/bootstrap.mjs --bench  what `npm test` needs, and OpenBLAS for `npm run bench`
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,11 @@ function hasCommand(name) {
 
 function pythonHasNumpy() {
   return spawnSync('/usr/bin/python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
+}
+
+function hasLibFuzzer() {
+  const dir = '/usr/lib/llvm-14/lib/clang';
+  return existsSync(dir) && readdirSync(dir).some((v) => existsSync(`${dir}/${v}/lib/linux/libclang_rt.fuzzer-x86_64.a`));
 }
 
 export const OPENBLAS_DIR = '/usr/lib/x86_64-linux-gnu/openblas-serial';
@@ -39,6 +44,8 @@ const DEBIAN = [
     'test',
   ],
   ['numpy for /usr/bin/python3', 'python3-numpy', pythonHasNumpy, 'test'],
+  ['clang 14 for the sanitizer build', 'clang-14', () => hasCommand('clang++-14'), 'test'],
+  ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],
 ];
 

@@ -20,11 +20,19 @@ function run(cmd, args, env = process.env) {
   execFileSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
 }
 
+// The three CMake builds of the tree, each in build/<kind>.
+const CMAKE_KINDS = {
+  native: [],
+  wasm: [],
+  sanitize: ['-DCMAKE_CXX_COMPILER=clang++-14', '-DATTENTION_SANITIZE=ON'],
+};
+
 // Configures a CMake build folder (quick once cached; it also makes targets added since the
 // last configure known to make), then builds the given targets.
-export function cmakeBuild({ wasm, targets }) {
-  const dir = path.join(ROOT, 'build', wasm ? 'wasm' : 'native');
-  const configure = ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'];
+export function cmakeBuild({ kind, targets }) {
+  const wasm = kind === 'wasm';
+  const dir = path.join(ROOT, 'build', kind);
+  const configure = ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release', ...CMAKE_KINDS[kind]];
   if (wasm) run('emcmake', configure, EM_ENV);
   else run(configure[0], configure.slice(1));
   const args = ['--build', dir, '-j2'];
@@ -66,7 +74,7 @@ function writeEngineScript(wasmDir) {
 export async function buildDist() {
   bootstrap({ purpose: 'build' });
   mkdirSync(DIST, { recursive: true });
-  const wasmDir = cmakeBuild({ wasm: true, targets: ['attention_module'] });
+  const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['attention_module'] });
   writeEngineScript(wasmDir);
   // file:// pages cannot load ES modules: bundle the page's modules into one classic script
   const { build: esbuild } = await import('esbuild'); // installed by bootstrap() above

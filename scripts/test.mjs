@@ -1,6 +1,7 @@
 // `npm test`: installs what is missing, builds everything, then runs every check:
-// formatting and lint, Catch2 natively and in wasm (ctest), and node's test runner over
-// tests/js (engine API, page modules) and tests/browser (headless Chromium on dist/).
+// formatting and lint, Catch2 natively, in wasm and under ASan/UBSan, a bounded libFuzzer run
+// (all through ctest), and node's test runner over tests/js (engine API, page modules) and
+// tests/browser (headless Chromium on dist/).
 import { spawnSync } from 'node:child_process';
 import { bootstrap } from './bootstrap.mjs';
 import { ROOT, buildDist, cmakeBuild } from './build.mjs';
@@ -12,8 +13,9 @@ function run(cmd, args) {
 
 bootstrap();
 await buildDist();
-const nativeDir = cmakeBuild({ wasm: false, targets: ['all'] });
-const wasmDir = cmakeBuild({ wasm: true, targets: ['all'] });
+const nativeDir = cmakeBuild({ kind: 'native', targets: ['all'] });
+const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['all'] });
+const sanitizeDir = cmakeBuild({ kind: 'sanitize', targets: ['all'] });
 
 const failed = [];
 const stage = (name, ok) => {
@@ -22,6 +24,7 @@ const stage = (name, ok) => {
 stage('lint', lint());
 stage('Catch2 native', run('ctest', ['--test-dir', nativeDir, '--output-on-failure']));
 stage('Catch2 wasm', run('ctest', ['--test-dir', wasmDir, '--output-on-failure']));
+stage('ASan/UBSan + fuzzing', run('ctest', ['--test-dir', sanitizeDir, '--output-on-failure']));
 // node's runner last: its summary closes the output
 stage('node tests', run(process.execPath, ['--test', 'tests/js/', 'tests/browser/']));
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -626,4 +627,56 @@ TEST_CASE("sizes beyond the limits are errors before any result is allocated", "
   CHECK(err.operand == operand);
   CHECK_THAT(err.message, Catch::Matchers::StartsWith(text));
   CHECK(r.heads.empty());  // nothing computed, nothing allocated for results
+}
+
+TEST_CASE("random shapes and options always give finite weights that sum to one", "[random]") {
+  // Invariants only (numpy agreement is the fixtures' job); the sanitizer build runs this too.
+  std::mt19937 rng(20261130);
+  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto random_matrix = [&](int rows, int cols, double scale) {
+    attn::Matrix m(rows, cols);
+    std::normal_distribution<double> normal(0.0, scale);
+    for (double& v : m.data) v = normal(rng);
+    return m;
+  };
+  for (int trial = 0; trial < 300; trial++) {
+    const int n_q = uniform(1, 40), d_model = uniform(1, 24), d_k = uniform(1, 16),
+              d_v = uniform(1, 16), n_heads = uniform(1, 4);
+    const bool cross = uniform(0, 1) == 1;
+    const int n_k = cross ? uniform(1, 40) : n_q;
+    const int d_ctx = cross ? uniform(1, 24) : d_model;
+    const double scale = std::pow(10.0, uniform(-2, 1));
+    attn::MultiHeadInput in;
+    in.x = random_matrix(n_q, d_model, scale);
+    if (cross) in.context = random_matrix(n_k, d_ctx, scale);
+    for (int h = 0; h < n_heads; h++) {
+      in.heads.push_back(attn::Head{random_matrix(d_model, d_k, scale),
+                                    random_matrix(d_ctx, d_k, scale),
+                                    random_matrix(d_ctx, d_v, scale)});
+    }
+    if (uniform(0, 1) == 1) in.wo = random_matrix(n_heads * d_v, d_model, scale);
+    in.options.causal = uniform(0, 1) == 1;
+    if (uniform(0, 2) == 0) {
+      for (int j = 0; j < n_k; j++) in.options.key_padding.push_back(uniform(0, 3) == 0);
+    }
+    in.options.scale_by_sqrt_dk = uniform(0, 3) != 0;
+    in.options.temperature = std::pow(10.0, uniform(-1, 1));
+    in.options.positional_encoding = uniform(0, 2) == 0;
+
+    INFO("trial " << trial << ": n_q " << n_q << ", n_k " << n_k << ", heads " << n_heads);
+    attn::MultiHeadResult r;
+    REQUIRE(attn::multi_head_attention(in, &r).ok());
+    for (const attn::AttentionResult& h : r.heads) {
+      REQUIRE(h.weights.rows == n_q);
+      REQUIRE(h.weights.cols == n_k);
+      for (int i = 0; i < n_q; i++) {
+        double sum = 0.0;
+        for (int j = 0; j < n_k; j++) sum += h.weights.at(i, j);
+        CHECK_THAT(sum, Catch::Matchers::WithinAbs(r.mask.fully_masked[i] ? 0.0 : 1.0, 1e-12));
+      }
+    }
+    REQUIRE(r.output.rows == n_q);
+    REQUIRE(r.output.cols == (in.wo.rows > 0 ? d_model : n_heads * d_v));
+    for (double v : r.output.data) CHECK(std::isfinite(v));
+  }
 }
