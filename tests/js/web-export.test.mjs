@@ -1,0 +1,150 @@
+// The exports. The numpy script is run with /usr/bin/python3 and what it
+// prints is compared with shared/REFERENCE.md and with plain JS below,
+// never with the engine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
+import { tutorialState } from '../../web/src/share.js';
+import { parseMatrixText } from '../../web/src/parse.js';
+
+// REFERENCE.md: what the tutorial's numpy code really computes.
+const REFERENCE = {
+  Q: [[0.5, 0.2], [0.3, 0.4], [0.1, 0.6]],
+  K: [[0.4, 0.3], [0.30000000000000004, 0.5], [0.2, 0.7]],
+  V: [[0.8, 0.1], [0.55, 0.5], [0.3, 0.9]],
+  Scores: [[0.26, 0.25, 0.24], [0.24, 0.29000000000000004, 0.33999999999999997], [0.22, 0.33, 0.44]],
+  Scaled: [[0.18384776310850234, 0.17677669529663687, 0.1697056274847714],
+    [0.1697056274847714, 0.2050609665440988, 0.2404163056034261],
+    [0.15556349186104046, 0.2333452377915607, 0.3111269837220809]],
+  Weights: [[0.33569311403870217, 0.3333277778472214, 0.3309791081140764],
+    [0.3216200976300485, 0.33319448783456673, 0.3451854145353847],
+    [0.30776779723570424, 0.3326621264139182, 0.3595700763503775]],
+  Output: [[0.5511785014811564, 0.4981143976301497],
+    [0.544108670773666, 0.5094261267621345],
+    [0.5370494302213317, 0.5207209116458693]],
+};
+
+// Plain-JS attention with every option, independent of the engine and of the script.
+const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((s, v, k) => s + v * b[k][j], 0)));
+const transpose = (a) => a[0].map((_, j) => a.map((row) => row[j]));
+const pe = (m) => m.map((row, pos) => row.map((v, i) => v + (i % 2 === 0 ? Math.sin : Math.cos)(pos / 10000 ** ((i - (i % 2)) / row.length))));
+function reference(state) {
+  const x = state.positionalEncoding ? pe(state.x) : state.x;
+  const c = state.context ? (state.positionalEncoding ? pe(state.context.x) : state.context.x) : x;
+  const masked = x.map((_, i) => c.map((__, j) => (state.causal && j > i) || state.keyPadding[j]));
+  const out = {};
+  const outputs = [];
+  state.heads.forEach((head, h) => {
+    const Q = matmul(x, head.wq);
+    const K = matmul(c, head.wk);
+    const V = matmul(c, head.wv);
+    const Scores = matmul(Q, transpose(K));
+    const divisor = (state.scaleBySqrtDk ? Math.sqrt(head.wq[0].length) : 1) * state.temperature;
+    const Scaled = Scores.map((row, i) => row.map((s, j) => (masked[i][j] ? -Infinity : s / divisor)));
+    const Weights = Scaled.map((row, i) => {
+      const keep = row.filter((_, j) => !masked[i][j]);
+      if (keep.length === 0) return row.map(() => 0);
+      const max = Math.max(...keep);
+      const e = row.map((s, j) => (masked[i][j] ? 0 : Math.exp(s - max)));
+      const total = e.reduce((a, b) => a + b, 0);
+      return e.map((v) => v / total);
+    });
+    const Output = matmul(Weights, V);
+    const prefix = state.heads.length > 1 || state.wo ? `head ${h + 1} ` : '';
+    Object.assign(out, Object.fromEntries(Object.entries({ Q, K, V, Scores, Scaled, Weights, Output }).map(([k, v]) => [prefix + k, v])));
+    outputs.push(Output);
+  });
+  if (state.heads.length > 1 || state.wo) {
+    out.Concat = outputs[0].map((_, i) => outputs.flatMap((o) => o[i]));
+    if (state.wo) out['Concat @ W_O'] = matmul(out.Concat, state.wo);
+  }
+  if (state.positionalEncoding) out['X + PE'] = x;
+  return out;
+}
+
+// The script's output: a name line, then rows of repr() floats.
+function runScript(state) {
+  const text = execFileSync('/usr/bin/python3', ['-'], { input: numpyScript(state), encoding: 'utf8' });
+  const blocks = {};
+  let current = null;
+  for (const line of text.trim().split('\n')) {
+    if (/^[-+\d.einf\s]+$/.test(line) && current) blocks[current].push(line.trim().split(' ').map((v) => (v === '-inf' ? -Infinity : Number(v))));
+    else blocks[current = line] = [];
+  }
+  return blocks;
+}
+
+function assertClose(actual, expected, name) {
+  assert.equal(actual.length, expected.length, name);
+  const scale = Math.max(1e-300, ...expected.flat().filter(Number.isFinite).map(Math.abs));
+  actual.forEach((row, r) => row.forEach((v, c) => {
+    const e = expected[r][c];
+    if (e === -Infinity) assert.equal(v, -Infinity, `${name}[${r}][${c}]`);
+    else assert.ok(Math.abs(v - e) <= 1e-12 * scale, `${name}[${r}][${c}] = ${v}, expected ${e}`);
+  }));
+}
+
+test('the numpy script of the tutorial prints REFERENCE.md\'s numbers', () => {
+  const printed = runScript(tutorialState());
+  assert.deepEqual(Object.keys(printed), Object.keys(REFERENCE));
+  for (const [name, expected] of Object.entries(REFERENCE)) assertClose(printed[name], expected, name);
+});
+
+test('the numpy script recomputes every option: heads, W_O, causal, padding, temperature, no √d_k, PE, cross-attention', () => {
+  const cross = {
+    ...tutorialState(),
+    heads: [
+      { wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7], [1, -1]], wv: [[0.8, 0.1], [0.3, 0.9], [1, 1]] },
+      { wq: [[-1.5, 2], [0.25, 3]], wk: [[1, 0], [0, 1], [2, 2]], wv: [[1, -2], [0.5, 0.5], [0, 3]] },
+    ],
+    context: { tokens: ['I', 'love', 'you', '"quoted"'], x: [[1, 0, 2], [0.5, 0.5, 0], [0, 1, -1], [3, 3, 3]] },
+    wo: [[1, 0], [0, 1], [0.5, 0.5], [0.3, -3]],
+    causal: true,
+    keyPadding: [false, true, false, false],
+    temperature: 0.7,
+    positionalEncoding: true,
+  };
+  const states = [
+    cross,
+    { ...cross, wo: undefined, scaleBySqrtDk: false, temperature: 3, keyPadding: [true, false, false, false] },
+    { ...tutorialState(), causal: true, keyPadding: [true, false, false] }, // row 0 sees nothing
+  ];
+  for (const state of states) {
+    if (state.wo === undefined) delete state.wo;
+    const printed = runScript(state);
+    const expected = reference(state);
+    assert.deepEqual(Object.keys(printed).sort(), Object.keys(expected).sort());
+    for (const [name, m] of Object.entries(expected)) assertClose(printed[name], m, name);
+  }
+  assert.deepEqual(runScript(states[2]).Weights[0], [0, 0, 0]);
+});
+
+test('CSV and JSON keep every digit and read back; -inf and null for masked scores', () => {
+  const data = [[0.1 + 0.2, -1e-20], [-Infinity, 12345678.9]];
+  assert.equal(toCsv(data), '0.30000000000000004,-1e-20\n-inf,12345678.9\n');
+  assert.equal(toCsv([[1, 2]], { rowLabels: ['a,b'], colLabels: ['d1', 'say "x"'] }), ',d1,"say ""x"""\n"a,b",1,2\n');
+  assert.equal(toJson(data), '[[0.30000000000000004,-1e-20],[null,12345678.9]]\n');
+  assert.deepEqual(parseMatrixText(toCsv(REFERENCE.Weights)).rows, REFERENCE.Weights);
+  assert.deepEqual(parseMatrixText(toJson(REFERENCE.Output)).rows, REFERENCE.Output);
+});
+
+test('LaTeX bmatrix and Markdown table use the decimals on screen', () => {
+  assert.equal(toLatex([[0.5, 0.25], [-Infinity, 1]], 3), '\\begin{bmatrix}\n  0.500 & 0.250 \\\\\n  -\\infty & 1.000\n\\end{bmatrix}\n');
+  assert.equal(toMarkdown([[0.33569311, 1]], { rowLabels: ['我|'], colLabels: ['你', '好'], corner: 'q \\ k' }, 2),
+    '| q \\\\ k | 你 | 好 |\n| --- | ---: | ---: |\n| 我\\| | 0.34 | 1.00 |\n');
+});
+
+test('SVG heatmap and lines view: well-formed, labelled, escaped', () => {
+  const svg = heatmapSvg({
+    title: 'Weights <&>', data: REFERENCE.Weights, rowLabels: ['我', '爱', '<你>'], colLabels: ['我', '爱', '你'], kind: 'weights', decimals: 4,
+  });
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="\d+"/);
+  assert.match(svg, /Weights &lt;&amp;&gt;/);
+  assert.match(svg, /&lt;你&gt;/);
+  assert.equal((svg.match(/<rect /g) || []).length, 1 + 9);
+  assert.ok(svg.includes('>0.3357<'));
+  const lines = linesSvg({ title: 'Lines', tokens: ['我', '爱', '你'], keyTokens: ['我', '爱', '你'], weights: REFERENCE.Weights });
+  assert.equal((lines.match(/<line /g) || []).length, 9);
+  assert.ok(lines.includes('stroke-opacity="0.3357"'));
+});

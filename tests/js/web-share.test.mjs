@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  tutorialState, validateState, encodeHash, decodeHash, stateToJson, parseStateJson, readState, modelFromState,
+  stateFromRead, STATE_VERSION,
+} from '../../web/src/share.js';
+import { readModel } from '../../web/src/model.js';
+import { sayMessage } from '../../web/src/i18n-embed.js';
+
+const variant = () => ({
+  ...tutorialState('en'),
+  heads: [
+    { wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]] },
+    { wq: [[-0.1, 1e-17], [0.3, 2]], wk: [[0.1, 0.2], [0.3, 0.4]], wv: [[1, 2], [3, 4]] },
+  ],
+  wo: [[1, 0], [0, 1], [0.5, 0.5], [0.1 + 0.2, -3]],
+  causal: true,
+  keyPadding: [false, true, false],
+  temperature: 0.7,
+  positionalEncoding: true,
+  view: { step: 'softmax', head: 1, lang: 'en', decimals: 6 },
+});
+
+test('a state survives the URL hash bit for bit, with its step', () => {
+  for (const state of [tutorialState(), variant()]) {
+    const hash = encodeHash(state);
+    assert.match(hash, /^av1\.[A-Za-z0-9_-]+$/);
+    const back = decodeHash(`#${hash}`);
+    assert.equal(back.ok, true);
+    assert.deepEqual(back.state, state);
+  }
+  assert.equal(decodeHash(`#${encodeHash(variant())}`).state.wo[3][0], 0.30000000000000004);
+});
+
+test('the hash of the tutorial stays short', () => {
+  assert.ok(encodeHash(tutorialState()).length < 400);
+});
+
+test('a damaged or future hash is a message, never an exception', () => {
+  assert.deepEqual(decodeHash(''), { ok: false, message: null });
+  const damaged = decodeHash('#av1.%%%');
+  assert.equal(damaged.ok, false);
+  assert.equal(sayMessage('en', damaged.message), 'The state is not valid: the state in the link is damaged and cannot be read.');
+  const future = decodeHash('#av2.e30');
+  assert.equal(sayMessage('zh', future.message), '状态无效：版本 2 不受支持（这个版本能读的是 1）。');
+  const bad = decodeHash(`#${encodeHash({ ...tutorialState(), x: [[1, 0], [0.5]] })}`);
+  assert.equal(sayMessage('en', bad.message), 'The state is not valid: “x” must be a matrix: rows of finite numbers, all the same length.');
+});
+
+test('validation names the field and the problem', () => {
+  const cases = [
+    [{ ...tutorialState(), version: 3 }, 'version 3 is not supported (this version reads 1).'],
+    [{ ...tutorialState(), tokens: ['a', 'b'] }, '“x” has 3 rows but there are 2 tokens.'],
+    [{ ...tutorialState(), heads: [{ wq: [[1, 2, 3], [4, 5, 6]], wk: [[1], [2]], wv: [[1], [2]] }] }, '“heads[0].wk” is 2 × 1, but must be 2 × 3.'],
+    [{ ...tutorialState(), temperature: 0 }, '“temperature” must be a finite number above 0.'],
+    [{ ...tutorialState(), keyPadding: [true] }, '“keyPadding” must be an array of true/false, one per key (3).'],
+    [{ ...tutorialState(), causal: 'yes' }, '“causal” must be true or false.'],
+    [{ ...tutorialState(), casual: true }, '“casual” is not a known field.'],
+    [{ ...tutorialState(), wo: [[1, 2]] }, '“wo” is 1 × 2, but must be 2 × 2.'],
+    [{ ...tutorialState(), view: { step: 'input', lang: 'fr' } }, '“view.lang” must be one of zh, en.'],
+    [{ ...tutorialState(), view: { decimals: 20 } }, '“view.decimals” must be a whole number from 1 to 8.'],
+    [{ ...tutorialState(), x: [[1, 0], [0.5, NaN], [0, 1]] }, '“x” must be a matrix: rows of finite numbers, all the same length.'],
+    ['[1, 2]', 'it is not valid JSON.'],
+  ];
+  for (const [input, detail] of cases) {
+    const result = typeof input === 'string' ? parseStateJson(input) : validateState(input);
+    assert.equal(result.ok, false);
+    assert.equal(sayMessage('en', result.message), `The state is not valid: ${detail}`);
+  }
+});
+
+test('defaults fill in what a hand-written state leaves out', () => {
+  const { version, tokens, x, heads } = tutorialState();
+  const result = validateState({ version, tokens, x, heads });
+  assert.equal(result.ok, true);
+  assert.deepEqual(result.state, tutorialState());
+});
+
+test('the state JSON file reads back', () => {
+  const state = variant();
+  assert.deepEqual(parseStateJson(stateToJson(state)).state, state);
+  assert.equal(STATE_VERSION, 1);
+});
+
+test('a state goes to the page model and back unchanged', () => {
+  const state = { ...variant(), context: { tokens: ['I', 'love', 'you', '!'], x: [[1, 2], [3, 4], [5, 6], [7, 8]] },
+    keyPadding: [false, false, true, false] };
+  state.heads = state.heads.map((h) => ({ ...h, wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }));
+  assert.equal(validateState(state).ok, true);
+  const read = readModel(modelFromState(state));
+  assert.equal(read.ok, true);
+  const back = stateFromRead(state.tokens, state.context.tokens, read.matrices, read.options, state.view);
+  assert.deepEqual(back, state);
+  assert.deepEqual(readState(state).options, read.options);
+});

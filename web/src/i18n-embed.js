@@ -1,0 +1,118 @@
+// The strings of embedding, sharing, export and import, in Chinese and
+// English, in the structure of i18n.js; say() looks here first, then in
+// i18n.js, so one call covers both.
+
+import { STRINGS, translate, describe } from './i18n.js';
+
+export const EMBED_STRINGS = {
+  elementLabel: { zh: '注意力计算（可交互）', en: 'Attention, computed live' },
+  stepsLabel: { zh: '步骤', en: 'Steps' },
+  toolsLabel: { zh: '导出与分享', en: 'Export and share' },
+  exportMatrix: { zh: '导出矩阵', en: 'Export a matrix' },
+  matrixLabel: { zh: '矩阵', en: 'Matrix' },
+  formatLabel: { zh: '格式', en: 'Format' },
+  formatCsv: { zh: 'CSV', en: 'CSV' },
+  formatJson: { zh: 'JSON', en: 'JSON' },
+  formatLatex: { zh: 'LaTeX bmatrix', en: 'LaTeX bmatrix' },
+  formatMarkdown: { zh: 'Markdown 表格', en: 'Markdown table' },
+  formatSvg: { zh: '热力图 SVG', en: 'Heatmap SVG' },
+  formatPng: { zh: '热力图 PNG', en: 'Heatmap PNG' },
+  download: { zh: '下载', en: 'Download' },
+  copy: { zh: '复制', en: 'Copy' },
+  linesSvg: { zh: '连线图 SVG', en: 'Lines view SVG' },
+  linesPng: { zh: '连线图 PNG', en: 'Lines view PNG' },
+  stateJson: { zh: '全部状态 JSON', en: 'Whole state as JSON' },
+  numpyScript: { zh: 'Python/numpy 脚本', en: 'Python/numpy script' },
+  wholeExample: { zh: '整个例子', en: 'The whole example' },
+  shareTitle: { zh: '分享与嵌入', en: 'Share and embed' },
+  copyLink: { zh: '复制链接', en: 'Copy link' },
+  copyElement: { zh: '复制嵌入代码（自定义元素）', en: 'Copy embed code (custom element)' },
+  copyIframe: { zh: '复制嵌入代码（iframe）', en: 'Copy embed code (iframe)' },
+  copied: { zh: '已复制到剪贴板。', en: 'Copied to the clipboard.' },
+  copyFallback: { zh: '无法访问剪贴板，请手动复制下面的文字：', en: 'The clipboard is not available; copy the text below:' },
+  downloaded: { zh: '已生成文件 {name}。', en: 'Saved {name}.' },
+  importTitle: { zh: '导入', en: 'Import' },
+  importInto: { zh: '导入到', en: 'Import into' },
+  importChoose: { zh: '选择文件…', en: 'Choose a file…' },
+  importHint: {
+    zh: '状态 JSON、CSV/TSV 或 NumPy .npy（float64/float32），也可以把文件拖到这里。文件名为 x、wq、wk、wv、wo、c（可带头号，如 wq.2）时自动对应矩阵。',
+    en: 'State JSON, CSV/TSV or NumPy .npy (float64/float32); you can also drop files here. Files named x, wq, wk, wv, wo or c (with a head number, e.g. wq.2) go to that matrix.',
+  },
+  imported: { zh: '已导入 {file} → {name}。', en: 'Imported {file} → {name}.' },
+  importedState: { zh: '已导入状态 {file}。', en: 'Imported the state {file}.' },
+  dropHere: { zh: '松开即可导入', en: 'Drop to import' },
+  embedTitle: { zh: '注意力计算', en: 'Attention' },
+  openFull: { zh: '在完整页面中打开', en: 'Open in the full page' },
+
+  errImportType: {
+    zh: '{file}：不支持这种文件。请用 .json（状态）、.csv/.tsv/.txt 或 .npy。',
+    en: '{file}: this kind of file is not supported. Use .json (state), .csv/.tsv/.txt or .npy.',
+  },
+  errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
+  errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
+  errCsv: {
+    zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
+    en: 'row {row}, column {col} is not a number (“{text}”).',
+  },
+  errCsvShape: { zh: '不是一个完整的矩阵（行为空或各行长度不同）。', en: 'not a complete matrix (an empty row, or rows of different lengths).' },
+  errNpyMagic: { zh: '不是 NumPy .npy 文件（文件头不对），或文件已损坏。', en: 'not a NumPy .npy file (wrong header), or the file is corrupt.' },
+  errNpyVersion: { zh: '不支持的 .npy 格式版本 {version}。', en: 'unsupported .npy format version {version}.' },
+  errNpyHeader: { zh: '.npy 文件头无法解析，文件可能已损坏。', en: 'the .npy header cannot be read; the file may be corrupt.' },
+  errNpyDtype: {
+    zh: '不支持的数据类型 {dtype}：只支持 float64（<f8）和 float32（<f4）。可用 a.astype(np.float64) 转换。',
+    en: 'unsupported dtype {dtype}: only float64 (<f8) and float32 (<f4) are supported. Convert with a.astype(np.float64).',
+  },
+  errNpyShape: {
+    zh: '形状 {shape} 不是二维矩阵：需要 (行, 列)，且都至少为 1。',
+    en: 'shape {shape} is not a matrix: it must be (rows, columns), both at least 1.',
+  },
+  errNpyTruncated: {
+    zh: '数据长度不对：形状 {shape} 需要 {expected} 字节，文件里有 {actual} 字节。文件可能被截断或已损坏。',
+    en: 'wrong data length: shape {shape} needs {expected} bytes, the file has {actual}. It may be truncated or corrupt.',
+  },
+  errNpyNotFinite: {
+    zh: '第 {row} 行第 {col} 列是 {text}：只能用有限的数。',
+    en: 'row {row}, column {col} is {text}: only finite numbers can be used.',
+  },
+  errState: { zh: '状态无效：{detail}', en: 'The state is not valid: {detail}' },
+  errStateJson: { zh: '不是有效的 JSON。', en: 'it is not valid JSON.' },
+  errStateHash: { zh: '链接里的状态已损坏，无法读取。', en: 'the state in the link is damaged and cannot be read.' },
+  errStateVersion: {
+    zh: '版本 {version} 不受支持（这个版本能读的是 {supported}）。',
+    en: 'version {version} is not supported (this version reads {supported}).',
+  },
+  errStateField: { zh: '“{field}” {problem}', en: '“{field}” {problem}' },
+  probMissing: { zh: '缺失。', en: 'is missing.' },
+  probMatrix: { zh: '要是由数字行组成的矩阵（每行长度相同，都是有限的数）。', en: 'must be a matrix: rows of finite numbers, all the same length.' },
+  probTokens: { zh: '要是非空字符串组成的数组。', en: 'must be an array of non-empty strings.' },
+  probBoolean: { zh: '要是 true 或 false。', en: 'must be true or false.' },
+  probBooleans: { zh: '要是每个键一个 true/false 的数组（共 {n} 个）。', en: 'must be an array of true/false, one per key ({n}).' },
+  probTemperature: { zh: '要是大于 0 的有限数。', en: 'must be a finite number above 0.' },
+  probShape: { zh: '形状是 {rows} × {cols}，应为 {expected}。', en: 'is {rows} × {cols}, but must be {expected}.' },
+  probRows: { zh: '有 {rows} 行，但有 {tokens} 个词元。', en: 'has {rows} rows but there are {tokens} tokens.' },
+  probHeads: { zh: '要是 1 到 {max} 个头的数组，每个头有 wq、wk、wv。', en: 'must be an array of 1 to {max} heads, each with wq, wk, wv.' },
+  probDim: { zh: '的维度要在 1 到 {max} 之间。', en: 'must have dimensions from 1 to {max}.' },
+  probOneOf: { zh: '要是 {list} 之一。', en: 'must be one of {list}.' },
+  probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
+  probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
+  errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errMessage: { zh: '消息无效：{detail}', en: 'The message is not valid: {detail}' },
+};
+
+export function say(lang, key, params = {}) {
+  const entry = EMBED_STRINGS[key];
+  if (!entry) return translate(lang, key, params);
+  const value = entry[lang];
+  return value.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+}
+
+// A message descriptor {key, params}; a params value that is itself a
+// descriptor is described first (errState with its detail, and so on).
+export function sayMessage(lang, message) {
+  const params = {};
+  for (const [name, value] of Object.entries(message.params || {})) {
+    params[name] = value && typeof value === 'object' && 'key' in value ? sayMessage(lang, value) : value;
+  }
+  if (!EMBED_STRINGS[message.key] && STRINGS[message.key]) return describe(lang, { key: message.key, params });
+  return say(lang, message.key, params);
+}

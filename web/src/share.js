@@ -1,0 +1,256 @@
+// The complete state of what is on screen, as one JSON-able object: the
+// inputs of the engine plus what the view shows (step, head, language,
+// decimals). It is what the URL hash holds, what the custom element's
+// `state` property and change event give, what embed.html's postMessage
+// interface sends and what "export the state as JSON" writes.
+//
+//   { version: 1, tokens, x, heads: [{ wq, wk, wv }, …], wo?, context?: { tokens, x },
+//     causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding,
+//     view: { step, head, lang, decimals } }
+//
+// Numbers are float64 written in their shortest round-trip form, so a link
+// restores every input bit for bit. In the hash: `av1.` + base64url(UTF-8 JSON).
+
+import { createModel, headField, textsFromNumbers, MAX_DIM, MAX_HEADS } from './model.js';
+import { MIN_DECIMALS, MAX_DECIMALS, DEFAULT_DECIMALS } from './format.js';
+import { LANGUAGES } from './i18n.js';
+import { TUTORIAL } from './presets.js';
+
+export const STATE_VERSION = 1;
+const HASH_PREFIX = `av${STATE_VERSION}.`;
+const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'context', 'causal', 'keyPadding', 'scaleBySqrtDk',
+  'temperature', 'positionalEncoding', 'view'];
+const VIEW_KEYS = ['step', 'head', 'lang', 'decimals'];
+
+export function tutorialState(lang = 'zh') {
+  return {
+    version: STATE_VERSION,
+    tokens: ['我', '爱', '你'],
+    x: TUTORIAL.x,
+    heads: [{ wq: TUTORIAL.wq, wk: TUTORIAL.wk, wv: TUTORIAL.wv }],
+    causal: false,
+    keyPadding: [false, false, false],
+    scaleBySqrtDk: true,
+    temperature: 1,
+    positionalEncoding: false,
+    view: { step: 'input', head: 0, lang, decimals: DEFAULT_DECIMALS },
+  };
+}
+
+const field = (name, problem, params = {}) => ({ key: 'errStateField', params: { field: name, problem: { key: problem, params } } });
+const fail = (detail) => ({ ok: false, message: { key: 'errState', params: { detail } } });
+
+function isMatrix(m) {
+  return Array.isArray(m) && m.length > 0 && m.every((row) => Array.isArray(row) && row.length === m[0].length && row.length > 0
+    && row.every((v) => typeof v === 'number' && Number.isFinite(v)));
+}
+const isTokens = (t) => Array.isArray(t) && t.length > 0 && t.every((s) => typeof s === 'string' && s.trim() !== '');
+const shape = (m) => [m.length, m[0].length];
+
+// Checks everything the engine would, and the view; returns {ok, state}
+// (a normalised copy: defaults filled in) or {ok: false, message}.
+export function validateState(input) {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return fail({ key: 'errStateJson', params: {} });
+  if (input.version !== STATE_VERSION) return fail({ key: 'errStateVersion', params: { version: String(input.version), supported: STATE_VERSION } });
+  for (const key of Object.keys(input)) if (!TOP_KEYS.includes(key)) return fail(field(key, 'probUnknown'));
+  if (!isTokens(input.tokens)) return fail(field('tokens', 'probTokens'));
+  for (const name of ['x', 'wo']) {
+    if (input[name] !== undefined && !isMatrix(input[name])) return fail(field(name, 'probMatrix'));
+  }
+  if (input.x === undefined) return fail(field('x', 'probMissing'));
+  const n = input.tokens.length;
+  const [xRows, dModel] = shape(input.x);
+  if (xRows !== n) return fail(field('x', 'probRows', { rows: xRows, tokens: n }));
+  let keys = { n, d: dModel };
+  if (input.context !== undefined) {
+    const c = input.context;
+    if (!c || typeof c !== 'object' || !isTokens(c.tokens)) return fail(field('context.tokens', 'probTokens'));
+    if (!isMatrix(c.x)) return fail(field('context.x', 'probMatrix'));
+    if (c.x.length !== c.tokens.length) return fail(field('context.x', 'probRows', { rows: c.x.length, tokens: c.tokens.length }));
+    keys = { n: c.tokens.length, d: c.x[0].length };
+  }
+  const heads = input.heads;
+  if (!Array.isArray(heads) || heads.length < 1 || heads.length > MAX_HEADS
+    || !heads.every((h) => h && typeof h === 'object' && ['wq', 'wk', 'wv'].every((w) => w in h))) {
+    return fail(field('heads', 'probHeads', { max: MAX_HEADS }));
+  }
+  const dk = isMatrix(heads[0].wq) ? heads[0].wq[0].length : 0;
+  const dv = isMatrix(heads[0].wv) ? heads[0].wv[0].length : 0;
+  for (let h = 0; h < heads.length; h++) {
+    const expected = { wq: [dModel, dk], wk: [keys.d, dk], wv: [keys.d, dv] };
+    for (const w of ['wq', 'wk', 'wv']) {
+      const name = `heads[${h}].${w}`;
+      if (!isMatrix(heads[h][w])) return fail(field(name, 'probMatrix'));
+      const [rows, cols] = shape(heads[h][w]);
+      if (rows !== expected[w][0] || cols !== expected[w][1]) {
+        return fail(field(name, 'probShape', { rows, cols, expected: `${expected[w][0]} × ${expected[w][1]}` }));
+      }
+    }
+  }
+  for (const d of [dModel, keys.d, dk, dv]) if (d > MAX_DIM) return fail(field('x', 'probDim', { max: MAX_DIM }));
+  if (input.wo !== undefined) {
+    const [rows, cols] = shape(input.wo);
+    if (rows !== heads.length * dv || cols !== dModel) {
+      return fail(field('wo', 'probShape', { rows, cols, expected: `${heads.length * dv} × ${dModel}` }));
+    }
+  }
+  for (const name of ['causal', 'scaleBySqrtDk', 'positionalEncoding']) {
+    if (input[name] !== undefined && typeof input[name] !== 'boolean') return fail(field(name, 'probBoolean'));
+  }
+  const keyPadding = input.keyPadding ?? Array(keys.n).fill(false);
+  if (!Array.isArray(keyPadding) || keyPadding.length !== keys.n || !keyPadding.every((b) => typeof b === 'boolean')) {
+    return fail(field('keyPadding', 'probBooleans', { n: keys.n }));
+  }
+  const temperature = input.temperature ?? 1;
+  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature <= 0) return fail(field('temperature', 'probTemperature'));
+  const view = input.view ?? {};
+  if (typeof view !== 'object' || Array.isArray(view)) return fail(field('view', 'probUnknown'));
+  for (const key of Object.keys(view)) if (!VIEW_KEYS.includes(key)) return fail(field(`view.${key}`, 'probUnknown'));
+  if (view.step !== undefined && (typeof view.step !== 'string' || !/^[a-z]{1,16}$/.test(view.step))) return fail(field('view.step', 'probTokens'));
+  if (view.lang !== undefined && !LANGUAGES.includes(view.lang)) return fail(field('view.lang', 'probOneOf', { list: LANGUAGES.join(', ') }));
+  const integer = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
+  if (view.head !== undefined && !integer(view.head, 0, heads.length - 1)) return fail(field('view.head', 'probInteger', { min: 0, max: heads.length - 1 }));
+  if (view.decimals !== undefined && !integer(view.decimals, MIN_DECIMALS, MAX_DECIMALS)) {
+    return fail(field('view.decimals', 'probInteger', { min: MIN_DECIMALS, max: MAX_DECIMALS }));
+  }
+  const state = {
+    version: STATE_VERSION,
+    tokens: [...input.tokens],
+    x: copy(input.x),
+    heads: heads.map((h) => ({ wq: copy(h.wq), wk: copy(h.wk), wv: copy(h.wv) })),
+    ...(input.wo !== undefined ? { wo: copy(input.wo) } : {}),
+    ...(input.context !== undefined ? { context: { tokens: [...input.context.tokens], x: copy(input.context.x) } } : {}),
+    causal: input.causal ?? false,
+    keyPadding: [...keyPadding],
+    scaleBySqrtDk: input.scaleBySqrtDk ?? true,
+    temperature,
+    positionalEncoding: input.positionalEncoding ?? false,
+    view: {
+      step: view.step ?? 'input', head: view.head ?? 0, lang: view.lang ?? 'zh', decimals: view.decimals ?? DEFAULT_DECIMALS,
+    },
+  };
+  return { ok: true, state };
+}
+
+const copy = (m) => m.map((row) => Array.from(row));
+
+// ---- the URL hash ----
+
+function base64url(bytes) {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text) {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+}
+
+// Fields at their default are left out (validateState() puts them back).
+function withoutDefaults(state) {
+  const compact = { ...state, view: { ...state.view } };
+  const defaults = tutorialState();
+  for (const key of ['causal', 'scaleBySqrtDk', 'temperature', 'positionalEncoding']) {
+    if (compact[key] === defaults[key]) delete compact[key];
+  }
+  if (!compact.keyPadding.some(Boolean)) delete compact.keyPadding;
+  for (const key of ['step', 'head', 'decimals']) if (compact.view[key] === defaults.view[key]) delete compact.view[key];
+  return compact;
+}
+
+export function encodeHash(state) {
+  return HASH_PREFIX + base64url(new TextEncoder().encode(JSON.stringify(withoutDefaults(state))));
+}
+
+// Accepts the hash with or without '#'. {ok, state} or {ok: false, message};
+// an empty hash is {ok: false, message: null} (nothing to restore).
+export function decodeHash(hash) {
+  const text = hash.replace(/^#/, '');
+  if (text === '') return { ok: false, message: null };
+  const version = /^av(\d+)\./.exec(text);
+  if (!version) return fail({ key: 'errStateHash', params: {} });
+  if (Number(version[1]) !== STATE_VERSION) return fail({ key: 'errStateVersion', params: { version: version[1], supported: STATE_VERSION } });
+  let parsed;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64url(text.slice(version[0].length))));
+  } catch {
+    return fail({ key: 'errStateHash', params: {} });
+  }
+  return validateState(parsed);
+}
+
+// The state as JSON text (for a file): -Infinity never occurs in a state.
+export function stateToJson(state) {
+  return `${JSON.stringify(state, null, 2)}\n`;
+}
+
+export function parseStateJson(text) {
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail({ key: 'errStateJson', params: {} });
+  }
+  return validateState(parsed);
+}
+
+// ---- between the state and model.js's editable model ----
+
+export function modelFromState(state) {
+  const [first] = state.heads;
+  const model = createModel({ tokens: state.tokens, x: state.x, wq: first.wq, wk: first.wk, wv: first.wv });
+  state.heads.forEach((head, h) => {
+    for (const w of ['wq', 'wk', 'wv']) model.cells[headField(w, h)] = textsFromNumbers(head[w]);
+  });
+  if (state.wo) model.cells.wo = textsFromNumbers(state.wo);
+  Object.assign(model.options, {
+    heads: state.heads.length, useWo: Boolean(state.wo), causal: state.causal, scale: state.scaleBySqrtDk,
+    temperature: String(state.temperature), pe: state.positionalEncoding, cross: Boolean(state.context),
+  });
+  if (state.context) {
+    model.contextTokens = [...state.context.tokens];
+    model.contextPadding = [...state.keyPadding];
+    model.cells.c = textsFromNumbers(state.context.x);
+    model.dims.dCtx = state.context.x[0].length;
+  } else {
+    model.padding = [...state.keyPadding];
+  }
+  return model;
+}
+
+// readModel()'s numbers and options, plus the view, as a state.
+export function stateFromRead(tokens, contextTokens, matrices, options, view) {
+  return {
+    version: STATE_VERSION,
+    tokens: [...tokens],
+    x: matrices.x,
+    heads: Array.from({ length: options.heads }, (_, h) => ({
+      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)],
+    })),
+    ...(options.usesWo ? { wo: matrices.wo } : {}),
+    ...(options.cross ? { context: { tokens: [...contextTokens], x: matrices.c } } : {}),
+    causal: options.causal,
+    keyPadding: [...options.keyPadding],
+    scaleBySqrtDk: options.scale,
+    temperature: options.temperature,
+    positionalEncoding: options.pe,
+    view: { ...view },
+  };
+}
+
+// The matrices by model field and readModel()-style options of a state, for
+// variant.js's engineInput().
+export function readState(state) {
+  const matrices = { x: state.x };
+  state.heads.forEach((head, h) => {
+    for (const w of ['wq', 'wk', 'wv']) matrices[headField(w, h)] = head[w];
+  });
+  if (state.wo) matrices.wo = state.wo;
+  if (state.context) matrices.c = state.context.x;
+  const options = {
+    heads: state.heads.length, usesWo: Boolean(state.wo), cross: Boolean(state.context), causal: state.causal,
+    keyPadding: [...state.keyPadding], scale: state.scaleBySqrtDk, temperature: state.temperature, pe: state.positionalEncoding,
+  };
+  return { matrices, options };
+}
