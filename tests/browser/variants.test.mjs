@@ -380,6 +380,7 @@ test('cross-attention: a second sentence gives keys and values; rows from one se
   });
   assert.deepEqual(weights, { rows: ['我', '爱', '你'], cols: ['I', 'love', 'you', '.'] });
   assert.equal(await page.textContent('#editor-c .grid-shape'), '4 × 2');
+  assert.equal(await page.textContent('#steps [data-step="project"] .formula'), 'Q = X·W_Q,  K = C·W_K,  V = C·W_V');
 
   for (const name of ['cross_nq3_nk5_dm4_dctx4_heads1_causal', 'everything_cross_heads4']) {
     await loadCase(CASES[name]);

@@ -94,6 +94,7 @@ export const STRINGS = {
   stepProjectShort: { zh: 'Q、K、V', en: 'Q, K, V' },
   stepProjectTitle: { zh: '投影出 Q、K、V', en: 'Project into Q, K and V' },
   stepProjectFormula: { zh: 'Q = X·W_Q，K = X·W_K，V = X·W_V', en: 'Q = X·W_Q,  K = X·W_K,  V = X·W_V' },
+  stepProjectFormulaFrom: { zh: 'Q = {q}·W_Q，K = {kv}·W_K，V = {kv}·W_V', en: 'Q = {q}·W_Q,  K = {kv}·W_K,  V = {kv}·W_V' },
   stepProjectPlain: {
     zh: '同一个人的向量乘上三个矩阵，得到三样东西：Q 是我心里想找的特征，K 是每个人身上贴的标签，V 是每个人实际能告诉我的信息。',
     en: 'Each person’s vector is multiplied by three matrices: Q is what I am looking for, K is the label each person wears, V is what each person can tell me.',

@@ -162,9 +162,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
   return li;
 }
 
-// The formula line: the scale step's depends on the options.
+// The formula line: the projections' and the scale step's depend on the options.
 function formulaOf(step, ctx) {
-  const t = (key) => translate(ctx.lang, key);
+  const t = (key, params) => translate(ctx.lang, key, params);
+  if (step.id === 'project') {
+    const { q, kv } = sources(ctx);
+    return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+  }
   if (step.id !== 'scale') return t(`${step.key}Formula`);
   const { scale, temperature } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
