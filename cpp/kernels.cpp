@@ -25,6 +25,19 @@ inline void store2(double* p, f64x2 v) { std::memcpy(p, &v, sizeof v); }
 
 inline f64x2 splat(double x) { return f64x2{x, x}; }
 
+// The bits of two doubles as two 64-bit integers, and back (no aliasing tricks).
+inline i64x2 to_bits(f64x2 v) {
+  i64x2 b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+inline f64x2 from_bits(i64x2 b) {
+  f64x2 v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
 // Scratch space for packed panels, kept between calls: no allocation (and no fresh pages to
 // fault in) on every product.
 std::vector<double>& panel_buffer() {
@@ -115,8 +128,7 @@ inline f64x2 exp_lanes(f64x2 x) {
   const double kLn2Lo = 1.90821492927058770002e-10;
   const double kShift = 6755399441055744.0;  // 1.5·2^52: adding it rounds to an integer
   const f64x2 kd = x * splat(kInvLn2) + splat(kShift);
-  i64x2 ki;
-  std::memcpy(&ki, &kd, sizeof ki);  // the low bits of kd's mantissa now hold k
+  const i64x2 ki = to_bits(kd);  // the low bits of kd's mantissa now hold k
   const f64x2 k = kd - splat(kShift);
   const f64x2 r = (x - k * splat(kLn2Hi)) - k * splat(kLn2Lo);
   const f64x2 r2 = r * r;
@@ -134,13 +146,28 @@ inline f64x2 exp_lanes(f64x2 x) {
   const f64x2 p4_7 = p45 + p67 * r2;
   const f64x2 p8_11 = p89 + p1011 * r2;
   const f64x2 p = (p0_3 + p4_7 * r4) + (p8_11 + p1213 * r4) * r8;
-  const i64x2 bits = (ki + i64x2{1023, 1023}) << 52;  // 2^k
-  f64x2 scale;
-  std::memcpy(&scale, &bits, sizeof scale);
+  const f64x2 scale = from_bits((ki + i64x2{1023, 1023}) << 52);  // 2^k
   f64x2 y = p * scale;
-  if (x[0] < -708.0) y[0] = std::exp(x[0]);
-  if (x[1] < -708.0) y[1] = std::exp(x[1]);
+  const i64x2 tiny = x < splat(-708.0);  // all ones in a lane below -708
+  if (tiny[0] | tiny[1]) {               // rare: one test for both lanes
+    if (tiny[0]) y[0] = std::exp(x[0]);
+    if (tiny[1]) y[1] = std::exp(x[1]);
+  }
   return y;
+}
+
+// Largest of x[0 … n), two lanes at a time (no NaN here: inputs are finite, masks -Infinity).
+inline double row_max(const double* x, int n) {
+  f64x2 m = splat(x[0]);
+  int j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const f64x2 v = load2(x + j);
+    const i64x2 greater = v > m;
+    m = from_bits((to_bits(v) & greater) | (to_bits(m) & ~greater));
+  }
+  double max = m[0] > m[1] ? m[0] : m[1];
+  for (; j < n; j++) max = x[j] > max ? x[j] : max;
+  return max;
 }
 
 }  // namespace
@@ -183,8 +210,7 @@ void softmax_rows(const Matrix& x, Matrix* out) {
     double* out_row = &out->data[static_cast<size_t>(i) * n];
     // subtract the row max: exp must not overflow, and the largest term is exp(0) = 1,
     // so the sum is at least 1
-    double max = in_row[0];
-    for (int j = 1; j < n; j++) max = in_row[j] > max ? in_row[j] : max;  // no NaN here
+    double max = row_max(in_row, n);
     // every key masked: nothing to attend to, so no weight at all (exp(-inf - -inf) is NaN)
     if (std::isinf(max) && max < 0) {
       std::fill(out_row, out_row + n, 0.0);
@@ -202,7 +228,9 @@ void softmax_rows(const Matrix& x, Matrix* out) {
       out_row[j] = std::exp(in_row[j] - max);
       sum += out_row[j];
     }
-    for (j = 0; j < n; j++) out_row[j] /= sum;
+    const f64x2 sum2 = splat(sum);
+    for (j = 0; j + 2 <= n; j += 2) store2(out_row + j, load2(out_row + j) / sum2);
+    for (; j < n; j++) out_row[j] /= sum;
   }
 }
 
