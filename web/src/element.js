@@ -1,0 +1,856 @@
+// <attention-visualizer>: the steps of the page as a custom element for
+// tutorial authors. One classic script (dist/attention-visualizer.js, the
+// engine included); every element on a page shares the one engine that
+// createAttentionEngine() caches. Shadow DOM with adopted stylesheets, so
+// the host page's CSS neither breaks it nor is touched by it.
+//
+// Attributes (README, "For tutorial authors"): state, sentence, tokenize,
+// tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
+// key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
+// steps, step, panels, editable, decimals, theme.
+// Property `state` (read: a copy; write: a whole or partial state, merged and
+// validated); property `result` (the engine's result, read only); event
+// `change` with detail {state} after every edit and step change, `ready` once
+// the first result is on screen.
+
+import PAGE_CSS from '../style.css';
+import ELEMENT_CSS from '../element.css';
+import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
+import { say, sayMessage } from './i18n-embed.js';
+import { stepsFor, renderStep } from './steps.js';
+import { engineInput, normalizeResult } from './variant.js';
+import { sameNumbers } from './model.js';
+import { TUTORIAL } from './presets.js';
+import { tokenize, defaultMode } from './tokenize.js';
+import { parseMatrixText, parseNumber } from './parse.js';
+import { renderMatrixEditor } from './editors.js';
+import { dimLabel, headName } from './work.js';
+import { el } from './dom.js';
+import { tutorialState, validateState, decodeHash, encodeHash, parseStateJson, stateToJson, readState } from './share.js';
+import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
+import { parseNpy } from './npy.js';
+
+// Where this script was loaded from: embed.html and index.html sit next to it.
+const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
+
+export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
+const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
+  'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'decimals'];
+const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
+const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
+const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
+const TEXT_FORMATS = {
+  csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
+  latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
+};
+
+// ---- styles: one set of sheets for every element ----
+
+let sheets = null;
+function styleSheets() {
+  if (!sheets) {
+    // rem would follow the host page's root font size: sizes follow the element's own instead.
+    const page = PAGE_CSS.replace(/(\d*\.?\d+)rem\b/g, 'calc($1 * var(--av-rem))');
+    sheets = [page, ELEMENT_CSS].map((text) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      return sheet;
+    });
+  }
+  return sheets;
+}
+
+// ---- attributes → state ----
+
+const isOn = (value) => value !== null && value !== 'false';
+
+function matrixAttribute(name, text) {
+  const parsed = parseMatrixText(text.replace(/;/g, '\n'));
+  if (parsed.ok) return parsed.rows;
+  throw attributeError(name, { key: 'errStateField', params: { field: name, problem: { key: 'probMatrix', params: {} } } });
+}
+
+function jsonAttribute(name, text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw attributeError(name, { key: 'errStateJson', params: {} });
+  }
+}
+
+function attributeError(name, detail) {
+  const error = new Error(name);
+  error.descriptor = { key: 'errAttribute', params: { name, detail } };
+  return error;
+}
+
+const booleanList = (text) => text.split(/[\s,]+/).filter(Boolean).map((v) => v === '1' || v === 'true');
+
+// The state the attributes describe: the `state` attribute (a share hash or
+// state JSON) or the tutorial, with every other given attribute on top.
+function stateFromAttributes(element, lang) {
+  const get = (name) => element.getAttribute(name);
+  let base = tutorialState(lang);
+  if (get('state')) {
+    const text = get('state').trim();
+    const parsed = text.startsWith('{') ? parseStateJson(text) : decodeHash(text);
+    if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
+    base = parsed.state;
+  }
+  const s = { ...base, view: { ...base.view, lang } };
+  if (get('tokens') !== null) s.tokens = jsonAttribute('tokens', get('tokens'));
+  else if (get('sentence') !== null) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
+  if (get('x') !== null) s.x = matrixAttribute('x', get('x'));
+  if (get('heads') !== null) s.heads = jsonAttribute('heads', get('heads'));
+  else if (['wq', 'wk', 'wv'].some((w) => get(w) !== null)) {
+    s.heads = [{ ...s.heads[0] }];
+    for (const w of ['wq', 'wk', 'wv']) if (get(w) !== null) s.heads[0][w] = matrixAttribute(w, get(w));
+  }
+  if (get('wo') !== null) s.wo = matrixAttribute('wo', get('wo'));
+  if (get('context') !== null) {
+    const x = matrixAttribute('context', get('context'));
+    const tokens = get('context-tokens') !== null ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
+    s.context = { tokens, x };
+  }
+  if (get('causal') !== null) s.causal = isOn(get('causal'));
+  if (get('positional-encoding') !== null) s.positionalEncoding = isOn(get('positional-encoding'));
+  if (get('scale-by-sqrt-dk') !== null) s.scaleBySqrtDk = isOn(get('scale-by-sqrt-dk'));
+  if (get('temperature') !== null) s.temperature = Number(get('temperature'));
+  const keyCount = s.context ? s.context.tokens.length : (Array.isArray(s.tokens) ? s.tokens.length : 0);
+  if (get('key-padding') !== null) s.keyPadding = booleanList(get('key-padding'));
+  else if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== keyCount) s.keyPadding = Array(keyCount).fill(false);
+  if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
+  const validated = validateState(s);
+  if (!validated.ok) throw attributeError(firstAttribute(element), validated.message);
+  if (get('step') !== null) validated.state.view.step = stepId(validated.state, get('step').trim());
+  return validated.state;
+}
+
+const firstAttribute = (element) => DATA_ATTRIBUTES.find((name) => element.hasAttribute(name) && name !== 'lang') || 'state';
+
+// step="softmax", step="5" (1-based) or step="all".
+function stepId(state, text) {
+  if (!/^\d+$/.test(text)) return text;
+  const steps = stepsFor(readState(state).options);
+  return steps[Math.min(steps.length, Math.max(1, Number(text))) - 1].id;
+}
+
+// ---- helpers ----
+
+function button(text, onClick, className = '') {
+  const node = el('button', className, text);
+  node.type = 'button';
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// PNG: the SVG drawn at twice its size on a canvas.
+async function svgToPng(svgText) {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth * 2;
+  canvas.height = image.naturalHeight * 2;
+  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
+}
+
+const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
+const siblingUrl = (file) => (SCRIPT_URL ? new URL(file, SCRIPT_URL).href : file);
+
+// Import targets: X, each head's W_Q, W_K, W_V, then W_O and C when present.
+function importTargets(state) {
+  const targets = [{ id: 'x', label: 'X' }];
+  state.heads.forEach((_, h) => {
+    for (const w of ['wq', 'wk', 'wv']) {
+      targets.push({ id: h === 0 ? w : `${w}.${h + 1}`, label: `${w === 'wq' ? 'W_Q' : w === 'wk' ? 'W_K' : 'W_V'}${state.heads.length > 1 ? ` · ${h + 1}` : ''}`, head: h, w });
+    }
+  });
+  if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
+  if (state.context) targets.push({ id: 'c', label: 'C' });
+  return targets;
+}
+
+// The matrix an import target names, replaced by `rows` in a copy of the state.
+function withMatrix(state, target, rows) {
+  const next = { ...state, heads: state.heads.map((h) => ({ ...h })) };
+  if (target.id === 'x') next.x = rows;
+  else if (target.id === 'wo') next.wo = rows;
+  else if (target.id === 'c') next.context = { ...state.context, x: rows };
+  else next.heads[target.head][target.w] = rows;
+  return next;
+}
+
+// ---- the element ----
+
+export class AttentionVisualizer extends HTMLElement {
+  static get observedAttributes() {
+    return [...DATA_ATTRIBUTES, ...CONFIG_ATTRIBUTES];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = styleSheets();
+    this._root = el('div', 'av');
+    this._root.setAttribute('role', 'group');
+    this.shadowRoot.append(this._root);
+    this._state = null;
+    this._result = null;
+    this._engine = null;
+    this._engineError = null;
+    this._attributeError = null;
+    this._engineErrorMessage = null;
+    this._selections = {};
+    this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
+    this._message = null;
+    this._fromAttributes = true;
+    this._dark = window.matchMedia('(prefers-color-scheme: dark)');
+    this._onScheme = () => this._render();
+    this._root.addEventListener('keydown', (event) => this._onKeydown(event));
+    for (const type of ['dragenter', 'dragover']) {
+      this._root.addEventListener(type, (event) => {
+        if (!this._editable() || !event.dataTransfer || !event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        this._root.classList.add('dragging');
+      });
+    }
+    this._root.addEventListener('dragleave', (event) => {
+      if (!this._root.contains(event.relatedTarget)) this._root.classList.remove('dragging');
+    });
+    this._root.addEventListener('drop', (event) => {
+      this._root.classList.remove('dragging');
+      if (!this._editable() || !event.dataTransfer || event.dataTransfer.files.length === 0) return;
+      event.preventDefault();
+      this._importFiles([...event.dataTransfer.files]);
+    });
+  }
+
+  connectedCallback() {
+    this._dark.addEventListener('change', this._onScheme);
+    this._readAttributes();
+    if (!this._engine && !this._engineError) {
+      const create = globalThis.createAttentionEngine;
+      const loading = typeof create === 'function' ? create() : Promise.reject(new Error('createAttentionEngine is missing'));
+      loading.then(
+        (engine) => {
+          this._engine = engine;
+          this._compute();
+          this._render();
+          this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
+        },
+        (error) => { this._engineError = error && error.message ? error.message : String(error); this._render(); },
+      );
+    }
+    this._render();
+  }
+
+  disconnectedCallback() {
+    this._dark.removeEventListener('change', this._onScheme);
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (before === after || !this.isConnected) return;
+    if (DATA_ATTRIBUTES.includes(name)) this._readAttributes();
+    this._render();
+  }
+
+  get state() {
+    return this._state ? structuredClone(this._state) : null;
+  }
+
+  // A whole state or some of its fields (merged into the current one).
+  set state(value) {
+    const merged = { ...(this._state || tutorialState(this._lang())), ...value };
+    if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
+    const result = validateState(merged);
+    if (!result.ok) {
+      const error = new TypeError(sayMessage('en', result.message));
+      error.descriptor = result.message; // for a message in either language
+      throw error;
+    }
+    this._apply(result.state);
+  }
+
+  get result() {
+    return this._result ? structuredClone(this._result) : null;
+  }
+
+  // ---- state ----
+
+  _lang() {
+    const own = this.getAttribute('lang');
+    if (LANGUAGES.includes(own)) return own;
+    if (this._state) return this._state.view.lang;
+    const inherited = this.closest('[lang]');
+    return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.language);
+  }
+
+  _readAttributes() {
+    try {
+      this._state = stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang());
+      this._attributeError = null;
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      this._attributeError = error.descriptor;
+      if (!this._state) this._state = tutorialState(this._lang());
+    }
+    this._pending = {};
+    this._compute();
+  }
+
+  _apply(state, { notify = true } = {}) {
+    this._state = state;
+    this._pending = {};
+    this._compute();
+    this._render();
+    if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+  }
+
+  _compute() {
+    if (!this._engine || !this._state) return;
+    const { matrices, options } = readState(this._state);
+    try {
+      this._result = normalizeResult(this._engine.compute(engineInput(matrices, options)));
+      this._engineErrorMessage = null;
+    } catch (error) {
+      this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params: { name: error.operand, message: error.message } };
+    }
+  }
+
+  _config() {
+    const stepsAttr = this.getAttribute('steps');
+    const panelsAttr = this.getAttribute('panels');
+    return {
+      steps: stepsAttr && stepsAttr.trim() !== 'all' ? stepsAttr.split(/[\s,]+/).filter(Boolean) : null,
+      panels: new Set(panelsAttr ? panelsAttr.split(/[\s,]+/).filter(Boolean) : PANELS),
+      theme: this.getAttribute('theme') || 'auto',
+    };
+  }
+
+  _editable() {
+    return isOn(this.getAttribute('editable'));
+  }
+
+  _visibleSteps() {
+    const all = stepsFor(readState(this._state).options);
+    const { steps } = this._config();
+    const visible = steps ? all.filter((step) => steps.includes(step.id)) : all;
+    return visible.length > 0 ? visible : all;
+  }
+
+  _setView(view) {
+    this._apply({ ...this._state, view: { ...this._state.view, ...view } });
+  }
+
+  // ---- rendering ----
+
+  _render() {
+    if (!this._state) return;
+    const lang = this._lang();
+    const config = this._config();
+    const root = this._root;
+    root.lang = htmlLang(lang);
+    root.setAttribute('aria-label', say(lang, 'elementLabel'));
+    root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
+      (config.theme === 'dark' || (config.theme !== 'light' && this._dark.matches)) ? 'dark' : ''].filter(Boolean).join(' ');
+    const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
+    // The editor stays in place (typing must keep its focus); the rest is drawn anew.
+    if (this._editable()) this._renderEditor(lang);
+    const parts = [];
+    if (config.panels.has('nav')) parts.push(this._renderNav(lang));
+    if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
+    if (this._editable()) parts.push(this._editor.box);
+    parts.push(this._renderStatus(lang), this._renderSteps(lang));
+    if (config.panels.has('tools')) parts.push(this._renderTools(lang));
+    const keep = parts.filter((node) => node.isConnected);
+    for (const node of [...root.children]) if (!keep.includes(node)) node.remove();
+    parts.forEach((node, i) => {
+      if (root.children[i] !== node) root.insertBefore(node, root.children[i] || null);
+    });
+    if (focusedId) root.querySelector(`[data-focus-id="${focusedId}"]`)?.focus();
+  }
+
+  _currentIndex(steps) {
+    const i = steps.findIndex((step) => step.id === this._state.view.step);
+    return i >= 0 ? i : 0;
+  }
+
+  _renderNav(lang) {
+    const t = (key, params) => translate(lang, key, params);
+    const steps = this._visibleSteps();
+    const overview = this._state.view.step === 'all';
+    const index = this._currentIndex(steps);
+    const bar = el('div', 'av-bar');
+    const go = (i) => this._setView({ step: steps[Math.max(0, Math.min(steps.length - 1, i))].id });
+    const prev = button(t('prev'), () => go(index - 1));
+    prev.disabled = overview || index === 0;
+    prev.dataset.focusId = 'prev';
+    const next = button(t('next'), () => go(index + 1));
+    next.disabled = overview || index === steps.length - 1;
+    next.dataset.focusId = 'next';
+    const nav = el('ol', 'step-nav');
+    nav.setAttribute('aria-label', say(lang, 'stepsLabel'));
+    steps.forEach((step, i) => {
+      const li = el('li');
+      const link = button('', () => go(i), 'step-link');
+      link.dataset.focusId = `step-${step.id}`;
+      link.append(el('span', 'step-link-num', String(i + 1)), el('span', 'step-link-title', t(`${step.key}Short`)));
+      if (!overview && i === index) link.setAttribute('aria-current', 'step');
+      li.append(link);
+      nav.append(li);
+    });
+    const all = button(t(overview ? 'guided' : 'overview'), () => this._setView({ step: overview ? steps[0].id : 'all' }));
+    all.setAttribute('aria-pressed', overview ? 'true' : 'false');
+    all.dataset.focusId = 'all';
+    bar.append(prev, nav, next, all);
+    return bar;
+  }
+
+  _renderHeads(lang) {
+    const box = el('div', 'av-heads');
+    box.setAttribute('role', 'group');
+    box.append(el('span', 'head-tabs-label', translate(lang, 'viewHeadLabel')));
+    this._state.heads.forEach((_, h) => {
+      const tab = button(String(h + 1), () => this._setView({ head: h }), 'head-tab');
+      tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
+      tab.setAttribute('aria-pressed', h === this._state.view.head ? 'true' : 'false');
+      tab.dataset.focusId = `head-${h}`;
+      box.append(tab);
+    });
+    return box;
+  }
+
+  _renderStatus(lang) {
+    const box = el('div', 'status');
+    const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
+    if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
+    if (this._engineError) add('error', translate(lang, 'loadFailed', { detail: this._engineError }));
+    else if (!this._engine) add('loading', translate(lang, 'loading'));
+    if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
+    return box;
+  }
+
+  _ctx(lang) {
+    const { matrices, options } = readState(this._state);
+    const head = Math.min(this._state.view.head, options.heads - 1);
+    const tokens = this._state.tokens;
+    const keyTokens = this._state.context ? this._state.context.tokens : tokens;
+    const plain = options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
+      && options.scale && options.temperature === 1 && !options.pe && !options.cross;
+    return {
+      lang, decimals: this._state.view.decimals, tokens, keyTokens, options, head,
+      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...this._state.heads[head] },
+      result: this._result.heads[head], full: this._result,
+      tutorial: plain && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+      compare: null,
+      onCloseCompare: () => {},
+      onOpenHead: (h) => this._setView({ head: h, step: 'softmax' }),
+    };
+  }
+
+  _renderSteps(lang) {
+    const list = el('ol', 'steps');
+    if (!this._result) return list;
+    if (this._engineErrorMessage || Object.keys(this._pending).length > 0) list.classList.add('stale');
+    const ctx = this._ctx(lang);
+    const steps = this._visibleSteps();
+    const all = stepsFor(ctx.options);
+    const indices = this._state.view.step === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
+    list.append(...indices.map((i) => renderStep(steps[i], all.indexOf(steps[i]), all.length, ctx, {
+      selection: this._selections[steps[i].id] || null,
+      onSelection: (selection) => { this._selections[steps[i].id] = selection; },
+    })));
+    return list;
+  }
+
+  // ---- editing (editable) ----
+
+  // Built once per language; later renders only update values and grids.
+  _renderEditor(lang) {
+    const state = this._state;
+    if (!this._editor || this._editor.lang !== lang) this._editor = this._buildEditor(lang);
+    const { sentence, checks, temperature, grids, sections } = this._editor;
+    if (this.shadowRoot.activeElement !== sentence) {
+      sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
+    }
+    for (const [key, input] of Object.entries(checks)) input.checked = state[key];
+    if (this.shadowRoot.activeElement !== temperature) {
+      temperature.value = String(state.temperature);
+      temperature.removeAttribute('aria-invalid');
+    }
+    const head = state.view.head;
+    const targets = importTargets(state).filter((target) => target.head === undefined || target.head === head);
+    for (const [id, section] of sections) {
+      if (!targets.some((t) => t.id === id)) {
+        section.remove();
+        sections.delete(id);
+      }
+    }
+    for (const target of targets) {
+      if (!sections.has(target.id)) {
+        const section = el('section', 'matrix-editor');
+        const title = el('h4', '', `${target.label} `);
+        title.append(el('span', 'grid-shape'));
+        section.append(title, el('div', 'grid-body'));
+        sections.set(target.id, section);
+      }
+      const section = sections.get(target.id);
+      grids.append(section); // keeps the order of the targets
+      const rows = this._matrixOf(target);
+      const rowLabels = target.id === 'x' ? state.tokens : target.id === 'c' ? state.context.tokens : rows.map((_, r) => dimLabel(r));
+      const pending = this._pending[target.id] || {};
+      const bad = Object.keys(pending)[0];
+      renderMatrixEditor(section, {
+        field: target.id, id: `av-${target.id}`, name: target.label, lang, rowLabels, colLabels: rows[0].map((_, c) => dimLabel(c)),
+        texts: rows.map((row, r) => row.map((v, c) => pending[`${r},${c}`] ?? String(v))),
+        badCell: bad ? bad.split(',').map(Number) : null,
+      }, this._matrixHandlers(target));
+    }
+  }
+
+  _buildEditor(lang) {
+    const t = (key) => translate(lang, key);
+    const box = el('div', 'av-editor');
+    const sentenceLabel = el('label', 'av-field');
+    const sentence = el('input', 'av-sentence');
+    sentence.type = 'text';
+    sentence.addEventListener('change', () => this._setTokens(tokenize(sentence.value, defaultMode(sentence.value))));
+    sentenceLabel.append(el('span', '', t('sentenceLabel')), sentence);
+    const options = el('div', 'options');
+    const checks = {};
+    for (const [key, labelKey] of [['causal', 'causalLabel'], ['scaleBySqrtDk', 'scaleLabel'], ['positionalEncoding', 'peLabel']]) {
+      const label = el('label', 'check');
+      const input = el('input');
+      input.type = 'checkbox';
+      input.addEventListener('change', () => this._apply({ ...this._state, [key]: input.checked }));
+      checks[key] = input;
+      label.append(input, el('span', '', t(labelKey)));
+      options.append(label);
+    }
+    const temperatureLabel = el('label', 'av-field-inline');
+    const temperature = el('input');
+    temperature.type = 'text';
+    temperature.inputMode = 'decimal';
+    temperature.addEventListener('change', () => {
+      const parsed = parseNumber(temperature.value.trim());
+      if (parsed.ok && parsed.value > 0) this._apply({ ...this._state, temperature: parsed.value });
+      else temperature.setAttribute('aria-invalid', 'true');
+    });
+    temperatureLabel.append(el('span', '', t('temperatureLabel')), temperature);
+    options.append(temperatureLabel);
+    const grids = el('div', 'grids');
+    box.append(sentenceLabel, options, grids);
+    return { lang, box, sentence, checks, temperature, grids, sections: new Map() };
+  }
+
+  _matrixOf(target) {
+    if (target.id === 'x') return this._state.x;
+    if (target.id === 'wo') return this._state.wo;
+    if (target.id === 'c') return this._state.context.x;
+    return this._state.heads[target.head][target.w];
+  }
+
+  _matrixHandlers(target) {
+    const setRows = (rows) => {
+      const next = validateState(withMatrix(this._state, target, rows));
+      if (next.ok) this._apply(next.state);
+      else this._showMessage(next.message, true);
+      return next.ok;
+    };
+    return {
+      onCell: (r, c, text) => {
+        const parsed = parseNumber(text.trim());
+        const pending = { ...(this._pending[target.id] || {}) };
+        if (parsed.ok) {
+          delete pending[`${r},${c}`];
+          const rows = this._matrixOf(target).map((row) => [...row]);
+          rows[r][c] = parsed.value;
+          const others = this._pending;
+          this._apply(withMatrix(this._state, target, rows));
+          this._pending = { ...others, [target.id]: pending };
+          if (Object.keys(pending).length === 0) delete this._pending[target.id];
+        } else {
+          pending[`${r},${c}`] = text;
+          this._pending = { ...this._pending, [target.id]: pending };
+        }
+        this._render();
+      },
+      onPaste: (r, c, text) => {
+        const parsed = parseMatrixText(text);
+        if (!parsed.ok || r !== 0 || c !== 0) return false;
+        return setRows(parsed.rows);
+      },
+      onApply: (text) => {
+        const parsed = parseMatrixText(text);
+        if (!parsed.ok) {
+          this._showMessage({ key: 'errCsvShape', params: {} }, true);
+          return false;
+        }
+        return setRows(parsed.rows);
+      },
+    };
+  }
+
+  // New tokens keep the rows of X (and its key padding) they still have; new rows are 0.
+  _setTokens(tokens) {
+    if (tokens.length === 0) return;
+    const state = this._state;
+    const width = state.x[0].length;
+    const x = tokens.map((_, i) => (state.x[i] ? [...state.x[i]] : Array(width).fill(0)));
+    const keyPadding = state.context ? state.keyPadding : tokens.map((_, i) => state.keyPadding[i] === true);
+    this._apply({ ...state, tokens, x, keyPadding });
+  }
+
+  _onKeydown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this._state.view.step === 'all') return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const target = event.composedPath()[0];
+    if (target instanceof Element && target.closest('input, textarea, select, .matrix-view, .lines-view, table')) return;
+    const steps = this._visibleSteps();
+    const i = this._currentIndex(steps) + (event.key === 'ArrowRight' ? 1 : -1);
+    if (i < 0 || i >= steps.length) return;
+    event.preventDefault();
+    this._setView({ step: steps[i].id });
+  }
+
+  // ---- export, share, import ----
+
+  // Every matrix of the current head that can be exported, by name.
+  _exportables(lang) {
+    if (!this._result) return {};
+    const ctx = this._ctx(lang);
+    const { tokens, keyTokens, inputs, result, full } = ctx;
+    const dims = (m) => m[0].map((_, c) => dimLabel(c));
+    const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
+    const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
+    const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(lang, 'queryKeyCorner') });
+    const list = {
+      X: byToken(inputs.x), ...(inputs.c ? { C: byToken(inputs.c, keyTokens) } : {}),
+      ...(full.xWithPe ? { 'X+PE': byToken(full.xWithPe) } : {}),
+      W_Q: byDim(inputs.wq), W_K: byDim(inputs.wk), W_V: byDim(inputs.wv),
+      Q: byToken(result.q), K: byToken(result.k, keyTokens), V: byToken(result.v, keyTokens),
+      Scores: square(result.scores, 'signed'), Scaled: square(result.scaled, 'signed'), Weights: square(result.weights, 'weights'),
+      [ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output']: byToken(result.output),
+    };
+    if (ctx.options.heads > 1) list.Concat = byToken(full.concat);
+    if (ctx.options.usesWo) Object.assign(list, { W_O: byDim(inputs.wo), Output: byToken(full.output) });
+    return list;
+  }
+
+  _renderTools(lang) {
+    const details = el('details', 'av-tools');
+    details.open = this._toolsOpen === true;
+    details.addEventListener('toggle', () => { this._toolsOpen = details.open; });
+    const summary = el('summary', '', say(lang, 'toolsLabel'));
+    summary.dataset.focusId = 'tools';
+    details.append(summary);
+    const body = el('div', 'av-tools-body');
+    const row = (labelKey, ...nodes) => {
+      const node = el('div', 'av-row');
+      node.append(el('span', 'av-row-label', say(lang, labelKey)), ...nodes);
+      return node;
+    };
+    const exportables = this._exportables(lang);
+    const names = Object.keys(exportables);
+    const matrix = el('select');
+    matrix.setAttribute('aria-label', say(lang, 'matrixLabel'));
+    matrix.dataset.focusId = 'export-matrix';
+    for (const name of names) matrix.append(Object.assign(el('option', '', name), { value: name }));
+    matrix.value = names.includes(this._exportName) ? this._exportName : 'Weights';
+    matrix.addEventListener('change', () => { this._exportName = matrix.value; });
+    const format = el('select');
+    format.setAttribute('aria-label', say(lang, 'formatLabel'));
+    format.dataset.focusId = 'export-format';
+    for (const f of FORMATS) format.append(Object.assign(el('option', '', say(lang, FORMAT_KEYS[f])), { value: f }));
+    format.value = this._exportFormat || 'csv';
+    format.addEventListener('change', () => { this._exportFormat = format.value; });
+    const exportButton = (key, copy) => button(say(lang, key), () => this._exportMatrix(exportables[matrix.value], matrix.value, format.value, copy));
+    body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
+
+    const whole = [
+      ['linesSvg', () => this._exportLines(lang, 'svg')],
+      ['linesPng', () => this._exportLines(lang, 'png')],
+      ['stateJson', () => this._save('attention-state.json', stateToJson(this._state), 'application/json')],
+      ['numpyScript', () => this._save('attention.py', numpyScript(this._state), 'text/x-python')],
+    ];
+    body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
+    body.append(row('shareTitle',
+      button(say(lang, 'copyLink'), () => this._copy(`${siblingUrl('index.html')}#${encodeHash(this._state)}`)),
+      button(say(lang, 'copyElement'), () => this._copy(this.embedCode('element'))),
+      button(say(lang, 'copyIframe'), () => this._copy(this.embedCode('iframe')))));
+    if (this._editable()) body.append(this._renderImport(lang, row));
+    const message = el('p', `av-message${this._message && this._message.error ? ' error' : ''}`, this._message ? this._message.text(lang) : '');
+    message.setAttribute('role', 'status');
+    body.append(message);
+    if (this._copyFallback) {
+      const area = el('textarea', 'av-copy-text');
+      area.readOnly = true;
+      area.value = this._copyFallback;
+      body.append(area);
+    }
+    details.append(body);
+    return details;
+  }
+
+  _renderImport(lang, row) {
+    const targets = importTargets(this._state);
+    const into = el('select');
+    into.setAttribute('aria-label', say(lang, 'importInto'));
+    into.dataset.focusId = 'import-into';
+    for (const target of targets) into.append(Object.assign(el('option', '', target.label), { value: target.id }));
+    into.value = targets.some((t) => t.id === this._importTarget) ? this._importTarget : 'x';
+    into.addEventListener('change', () => { this._importTarget = into.value; });
+    const picker = el('label', 'av-file');
+    const input = el('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.accept = '.json,.csv,.tsv,.txt,.npy';
+    input.dataset.focusId = 'import-file';
+    input.addEventListener('change', () => this._importFiles([...input.files]));
+    picker.append(input, el('span', '', say(lang, 'importChoose')));
+    const wrap = el('div', 'av-field');
+    const line = row('importTitle', el('span', 'av-row-label', say(lang, 'importInto')), into, picker);
+    wrap.append(line, el('p', 'hint', say(lang, 'importHint')));
+    return wrap;
+  }
+
+  _showMessage(message, error = false) {
+    this._message = { error, text: (lang) => sayMessage(lang, message) };
+    this._toolsOpen = true;
+    this._render();
+  }
+
+  _save(name, text, type) {
+    download(name, new Blob([text], { type: `${type};charset=utf-8` }));
+    this._showMessage({ key: 'downloaded', params: { name } });
+  }
+
+  async _exportMatrix(spec, name, format, copy) {
+    const decimals = this._state.view.decimals;
+    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
+    if (format === 'svg' || format === 'png') {
+      const svg = heatmapSvg({ title: name, ...spec, decimals });
+      if (copy || format === 'svg') {
+        if (copy) this._copy(svg);
+        else this._save(`${file}.svg`, svg, 'image/svg+xml');
+        return;
+      }
+      download(`${file}.png`, await svgToPng(svg));
+      this._showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
+      return;
+    }
+    const text = { csv: () => toCsv(spec.data), json: () => toJson(spec.data), latex: () => toLatex(spec.data, decimals),
+      markdown: () => toMarkdown(spec.data, spec, decimals) }[format]();
+    if (copy) this._copy(text);
+    else this._save(`${file}.${TEXT_FORMATS[format].ext}`, text, TEXT_FORMATS[format].type);
+  }
+
+  async _exportLines(lang, format) {
+    const { tokens, keyTokens, result } = this._ctx(lang);
+    const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
+    if (format === 'svg') this._save('attention-lines.svg', svg, 'image/svg+xml');
+    else {
+      download('attention-lines.png', await svgToPng(svg));
+      this._showMessage({ key: 'downloaded', params: { name: 'attention-lines.png' } });
+    }
+  }
+
+  async _copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this._copyFallback = null;
+      this._showMessage({ key: 'copied', params: {} });
+    } catch {
+      this._copyFallback = text;
+      this._showMessage({ key: 'copyFallback', params: {} });
+    }
+  }
+
+  // The markup that shows exactly this: 'element' (script tag and element) or 'iframe'.
+  embedCode(form) {
+    const state = this._state;
+    const config = CONFIG_ATTRIBUTES.filter((name) => this.hasAttribute(name)).map((name) => [name, this.getAttribute(name)]);
+    if (form === 'iframe') {
+      const query = new URLSearchParams(config.filter(([name]) => name !== 'editable' || isOn(this.getAttribute(name))));
+      const src = `${siblingUrl('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
+      return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(say(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
+    }
+    const attrs = [['tokens', JSON.stringify(state.tokens)], ['x', JSON.stringify(state.x)]];
+    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push([w, JSON.stringify(state.heads[0][w])]);
+    else attrs.push(['heads', JSON.stringify(state.heads)]);
+    if (state.wo) attrs.push(['wo', JSON.stringify(state.wo)]);
+    if (state.context) attrs.push(['context', JSON.stringify(state.context.x)], ['context-tokens', JSON.stringify(state.context.tokens)]);
+    if (state.causal) attrs.push(['causal', '']);
+    if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
+    if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
+    if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
+    if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
+    attrs.push(['lang', state.view.lang], ['step', state.view.step], ['decimals', String(state.view.decimals)], ...config);
+    const markup = attrs.map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}='${htmlAttribute(value)}'`)).join('\n ');
+    return `<script src="${siblingUrl('attention-visualizer.js')}"></script>\n<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
+  }
+
+  async _importFiles(files) {
+    for (const file of files) {
+      // Awaited one by one: the second file applies to the state the first made.
+      await this._importFile(file);
+    }
+  }
+
+  async _importFile(file) {
+    const name = file.name;
+    const lower = name.toLowerCase();
+    const fileError = (detail) => this._showMessage({ key: 'errImportMatrix', params: { file: name, detail } }, true);
+    let data;
+    try {
+      data = lower.endsWith('.npy') ? await file.arrayBuffer() : await file.text();
+    } catch {
+      this._showMessage({ key: 'errImportRead', params: { file: name } }, true);
+      return;
+    }
+    if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
+      const parsed = parseStateJson(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      this._apply({ ...parsed.state, view: { ...parsed.state.view, lang: this._state.view.lang } });
+      return this._showMessage({ key: 'importedState', params: { file: name } });
+    }
+    let rows;
+    if (lower.endsWith('.npy')) {
+      const parsed = parseNpy(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      rows = parsed.rows;
+    } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
+      const parsed = parseMatrixText(data);
+      if (!parsed.ok) {
+        const { row, column, text } = parsed.error;
+        return fileError(parsed.error.code === 'not_number' || parsed.error.code === 'not_finite'
+          ? { key: 'errCsv', params: { row: row + 1, col: column + 1, text } } : { key: 'errCsvShape', params: {} });
+      }
+      rows = parsed.rows;
+    } else {
+      return this._showMessage({ key: 'errImportType', params: { file: name } }, true);
+    }
+    const targets = importTargets(this._state);
+    // x.npy, wq.csv, W_K.npy, wv.2.npy name their matrix; otherwise the chosen one.
+    const stem = lower.replace(/\.[a-z]+$/, '').replace(/^w_([qkvo])/, 'w$1').replace(/_(\d+)$/, '.$1').replace(/\.1$/, '');
+    const target = targets.find((t) => t.id === stem) || targets.find((t) => t.id === (this._importTarget || 'x'));
+    const next = validateState(withMatrix(this._state, target, rows));
+    if (!next.ok) return fileError(next.message.params.detail);
+    this._apply(next.state);
+    this._showMessage({ key: 'imported', params: { file: name, name: target.label } });
+  }
+}
+
+if (!customElements.get('attention-visualizer')) customElements.define('attention-visualizer', AttentionVisualizer);
