@@ -1,5 +1,7 @@
 // Builds dist/: the engine as one classic script with the wasm embedded
-// (dist/attention-engine.js), the page's bundled script (dist/app.js), index.html, style.css.
+// (dist/attention-engine.js), the page's bundled script (dist/app.js), index.html, style.css;
+// for embedding: the custom element with the engine in one script (dist/attention-visualizer.js),
+// embed.html with its script (dist/embed.js) and the example tutorial (dist/examples/).
 //   node scripts/build.mjs              build (bootstrapping what is missing)
 //   node scripts/build.mjs --if-needed  only when a source is newer than dist/
 import { execFileSync } from 'node:child_process';
@@ -11,7 +13,7 @@ import { bootstrap } from './bootstrap.mjs';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const SOURCES = ['cpp', 'web', 'CMakeLists.txt', 'scripts/build.mjs', 'package-lock.json'];
-const STATIC_FILES = ['index.html', 'style.css'];
+const STATIC_FILES = ['index.html', 'style.css', 'embed.html', 'embed.css'];
 
 // em++ needs Debian's node modules (acorn) when node is not Debian's own build.
 const EM_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -48,7 +50,7 @@ function newestMtime(p) {
 }
 
 function isUpToDate() {
-  const outputs = ['attention-engine.js', 'app.js', ...STATIC_FILES].map((f) => path.join(DIST, f));
+  const outputs = ['attention-engine.js', 'app.js', 'attention-visualizer.js', 'embed.js', ...STATIC_FILES].map((f) => path.join(DIST, f));
   if (!outputs.every(existsSync)) return false;
   const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return SOURCES.every((s) => newestMtime(path.join(ROOT, s)) <= built);
@@ -71,6 +73,31 @@ function writeEngineScript(wasmDir) {
   writeFileSync(path.join(DIST, 'attention-engine.js'), text);
 }
 
+// The custom element (its CSS bundled as text) after the engine, in one classic script, so
+// one <script> tag is enough. The engine part is skipped when attention-engine.js came
+// first: then every element uses that engine, never a second wasm module.
+async function writeElementScript(esbuild) {
+  const bundle = await esbuild({
+    entryPoints: [path.join(ROOT, 'web/src/element.js')],
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    loader: { '.css': 'text' },
+    write: false,
+    logLevel: 'warning',
+  });
+  const engine = readFileSync(path.join(DIST, 'attention-engine.js'), 'utf8');
+  const text = [
+    '/* attention-visualizer.js: the <attention-visualizer> element and the attention engine',
+    ' * (wasm embedded). Built by `npm run build`; see README.md, "For tutorial authors". */',
+    "if (typeof globalThis.createAttentionEngine !== 'function') {",
+    engine,
+    '}',
+    bundle.outputFiles[0].text,
+  ].join('\n');
+  writeFileSync(path.join(DIST, 'attention-visualizer.js'), text);
+}
+
 export async function buildDist() {
   bootstrap({ purpose: 'build' });
   mkdirSync(DIST, { recursive: true });
@@ -86,7 +113,17 @@ export async function buildDist() {
     outfile: path.join(DIST, 'app.js'),
     logLevel: 'warning',
   });
+  await esbuild({
+    entryPoints: [path.join(ROOT, 'web/src/embed.js')],
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    outfile: path.join(DIST, 'embed.js'),
+    logLevel: 'warning',
+  });
+  await writeElementScript(esbuild);
   for (const f of STATIC_FILES) cpSync(path.join(ROOT, 'web', f), path.join(DIST, f));
+  cpSync(path.join(ROOT, 'web/examples'), path.join(DIST, 'examples'), { recursive: true });
   console.log(`build: ${path.relative(process.cwd(), DIST) || '.'}/ is ready (open dist/index.html)`);
 }
 
