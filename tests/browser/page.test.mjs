@@ -550,7 +550,7 @@ test('keyboard only: steps, cells, lines view and grids', async () => {
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
 });
 
-test('a long sentence (n = 512) becomes canvas heatmaps and stays quick', async () => {
+test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every edit', async () => {
   const { page, problems } = shared;
   await reset(page);
   await page.fill('#dim-dModel', '16');
@@ -575,17 +575,14 @@ test('a long sentence (n = 512) becomes canvas heatmaps and stays quick', async 
   assert.match(await page.locator('#step-5 .work-main').textContent(), /^Weights\[一, 一\] = exp/);
   assert.equal(await page.locator('#step-5 .heat-mark.mark-feed').count(), 1);
 
-  // one more token: recompute and render stay well under a second
+  // one more token recomputes everything (how fast is `npm run bench`'s job, not a test's)
   await page.click('#overview');
   await page.click('#step-nav li:nth-child(5) button');
-  const ms = await page.evaluate(() => {
+  await page.evaluate(() => {
     const input = document.getElementById('sentence');
-    const start = performance.now();
     input.value += '好';
     input.dispatchEvent(new Event('input'));
-    return performance.now() - start;
   });
-  assert.ok(ms < 1000, `update took ${ms} ms`);
   assert.equal(await page.textContent('#token-count'), '513 tokens');
   assert.deepEqual(problems, []);
 });
