@@ -7,7 +7,7 @@
 // Attributes (README, "For tutorial authors"): state, sentence, tokenize,
 // tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
-// steps, step, panels, editable, decimals, theme.
+// steps, step, head, panels, editable, decimals, theme.
 // Property `state` (read: a copy; write: a whole or partial state, merged and
 // validated); property `result` (the engine's result, read only); event
 // `change` with detail {state} after every edit and step change, `ready` once
@@ -35,7 +35,7 @@ const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
 
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'decimals'];
+  'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
 const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
 const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
@@ -97,7 +97,8 @@ function stateFromAttributes(element, lang) {
     if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
     base = parsed.state;
   }
-  const s = { ...base, view: { ...base.view, lang } };
+  // The language of a restored state stays unless lang="…" says otherwise.
+  const s = { ...base, view: { ...base.view, ...(get('lang') !== null || !get('state') ? { lang } : {}) } };
   if (get('tokens') !== null) s.tokens = jsonAttribute('tokens', get('tokens'));
   else if (get('sentence') !== null) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
   if (get('x') !== null) s.x = matrixAttribute('x', get('x'));
@@ -120,6 +121,7 @@ function stateFromAttributes(element, lang) {
   if (get('key-padding') !== null) s.keyPadding = booleanList(get('key-padding'));
   else if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== keyCount) s.keyPadding = Array(keyCount).fill(false);
   if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
+  if (get('head') !== null) s.view.head = Number(get('head')) - 1; // 1-based, as on screen
   const validated = validateState(s);
   if (!validated.ok) throw attributeError(firstAttribute(element), validated.message);
   if (get('step') !== null) validated.state.view.step = stepId(validated.state, get('step').trim());
@@ -797,7 +799,9 @@ export class AttentionVisualizer extends HTMLElement {
     if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
     if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
     if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
-    attrs.push(['lang', state.view.lang], ['step', state.view.step], ['decimals', String(state.view.decimals)], ...config);
+    attrs.push(['lang', state.view.lang], ['step', state.view.step]);
+    if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
+    attrs.push(['decimals', String(state.view.decimals)], ...config);
     const markup = attrs.map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}='${htmlAttribute(value)}'`)).join('\n ');
     return `<script src="${siblingUrl('attention-visualizer.js')}"></script>\n<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
   }

@@ -46,16 +46,20 @@ function update(type) {
   openFull.href = `index.html${hash}`;
   post({ type: PREFIX + type, state, result });
 }
-visualizer.addEventListener('ready', () => update('ready'));
+// The engine may be ready before this script ran (it loads while the page is parsed).
+if (visualizer.result) update('ready');
+else visualizer.addEventListener('ready', () => update('ready'), { once: true });
 visualizer.addEventListener('change', () => update('change'));
 
 const isPlainObject = (value) => Object.prototype.toString.call(value) === '[object Object]';
 const KEYS = { set: ['type', 'state', 'id'], get: ['type', 'id'] };
+const OUTBOUND = ['ready', 'change', 'state', 'error'];
 
 // {kind, id, state} of a well-formed message, or {error} saying what is wrong.
 function readMessage(data) {
   if (!isPlainObject(data) || typeof data.type !== 'string' || !data.type.startsWith(PREFIX)) return null; // not for us
   const kind = data.type.slice(PREFIX.length);
+  if (OUTBOUND.includes(kind)) return null; // what frames send, never answered (no echo loops)
   const detail = (text) => ({ error: { key: 'errMessage', params: { detail: text } }, id: data.id });
   if (!KEYS[kind]) return detail(`type ${JSON.stringify(data.type.slice(0, 60))}`);
   const extra = Object.keys(data).find((key) => !KEYS[kind].includes(key));
