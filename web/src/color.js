@@ -70,6 +70,34 @@ export function cellColor(kind, value, magnitude) {
 // Masked scores (−∞) do not count.
 export function largestMagnitude(data) {
   let m = 0;
-  for (const row of data) for (const v of row) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
+  for (let r = 0; r < data.length; r++) {
+    const row = data[r];
+    for (let c = 0; c < row.length; c++) if (Number.isFinite(row[c])) m = Math.max(m, Math.abs(row[c]));
+  }
   return m;
+}
+
+// The same colours for canvases, as a table of TABLE_SIZE packed RGBA pixels
+// (Uint32, the byte order of ImageData on this machine): a heatmap of a
+// million cells looks its colours up instead of interpolating each one.
+const TABLE_SIZE = 1024;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+const tables = {};
+
+export function packRgba([r, g, b]) {
+  return LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+}
+
+// {pixels, scale, offset, last}: a value v of the kind's scale (weights 0 to
+// 1; signed values with the matrix's magnitude) has the entry
+// clamp(round(v · scale + offset), 0, last); a non-finite one (a masked
+// −∞) counts as 0, as in cellColor.
+export function colorTable(kind, magnitude) {
+  tables[kind] ||= Uint32Array.from({ length: TABLE_SIZE }, (_, i) => {
+    const t = i / (TABLE_SIZE - 1);
+    return packRgba(kind === 'weights' ? viridis(t) : diverging(2 * t - 1));
+  });
+  const last = TABLE_SIZE - 1;
+  if (kind === 'weights') return { pixels: tables[kind], scale: last, offset: 0, last };
+  return { pixels: tables[kind], scale: magnitude > 0 ? last / (2 * magnitude) : 0, offset: last / 2, last };
 }

@@ -9,51 +9,77 @@ import { TABLE_LIMIT } from './view.js';
 // Token chips: each an editable text field, a padding switch (when the
 // sentence gives the keys: `padding` is then one boolean per token, else
 // null) and a remove button. handlers: {onEdit(i, text), onRemove(i), onTogglePad(i)}.
+// Chips are added and removed at the end as the sentence grows or shrinks
+// (typing at n = 512 does not rebuild 512 chips), and at most CHIP_LIMIT are
+// shown: beyond it a note says how many more there are.
+export const CHIP_LIMIT = 512;
+
 export function renderTokenEditor(list, lang, tokens, handlers, padding = null) {
-  const key = `${lang}|${tokens.length}|${padding !== null}`;
+  const key = `${lang}|${padding !== null}`;
   if (list.dataset.key !== key) {
     list.dataset.key = key;
-    buildTokenChips(list, lang, tokens, handlers, padding !== null);
+    list.replaceChildren();
+  }
+  const shown = Math.min(tokens.length, CHIP_LIMIT);
+  const chips = list.querySelectorAll('li.token');
+  for (let i = shown; i < chips.length; i++) chips[i].remove();
+  if (chips.length < shown) {
+    const more = list.querySelector('li.token-more');
+    const added = tokens.slice(chips.length, shown).map((token, k) => tokenChip(lang, token, chips.length + k, handlers, padding !== null));
+    if (more) more.before(...added);
+    else list.append(...added);
+  }
+  const hidden = tokens.length - shown;
+  let more = list.querySelector('li.token-more');
+  if (hidden > 0) {
+    if (!more) {
+      more = el('li', 'token-more hint');
+      list.append(more);
+    }
+    more.textContent = translate(lang, 'tokensNotShown', { n: hidden });
+  } else if (more) {
+    more.remove();
   }
   const inputs = list.querySelectorAll('input');
   const pads = list.querySelectorAll('.token-pad');
-  tokens.forEach((token, i) => {
+  const removes = list.querySelectorAll('.token-remove');
+  for (let i = 0; i < shown; i++) {
+    const token = tokens[i];
     if (inputs[i].value !== token) inputs[i].value = token;
-    inputs[i].size = Math.max(2, Array.from(token).length + 1);
-    if (padding === null) return;
+    const size = Math.max(2, Array.from(token).length + 1);
+    if (inputs[i].size !== size) inputs[i].size = size;
+    removes[i].disabled = tokens.length === 1;
+    if (padding === null) continue;
     pads[i].setAttribute('aria-pressed', padding[i] ? 'true' : 'false');
     pads[i].closest('.token').classList.toggle('is-pad', padding[i]);
-  });
+  }
 }
 
-function buildTokenChips(list, lang, tokens, handlers, withPadding) {
-  list.replaceChildren(...tokens.map((token, i) => {
-    const li = el('li', 'token');
-    const input = el('input', 'token-input');
-    input.type = 'text';
-    input.value = token;
-    input.size = Math.max(2, Array.from(token).length + 1);
-    input.autocomplete = 'off';
-    input.spellcheck = false;
-    input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
-    input.addEventListener('input', () => handlers.onEdit(i, input.value));
-    const parts = [el('span', 'token-index', String(i + 1)), input];
-    if (withPadding) {
-      const pad = el('button', 'token-pad', translate(lang, 'padShort'));
-      pad.type = 'button';
-      pad.title = translate(lang, 'padTitle');
-      pad.setAttribute('aria-label', translate(lang, 'padTokenN', { n: i + 1 }));
-      pad.addEventListener('click', () => handlers.onTogglePad(i));
-      parts.push(pad);
-    }
-    const remove = el('button', 'token-remove', '×');
-    remove.type = 'button';
-    remove.setAttribute('aria-label', translate(lang, 'removeTokenN', { n: i + 1 }));
-    remove.disabled = tokens.length === 1;
-    remove.addEventListener('click', () => handlers.onRemove(i));
-    li.append(...parts, remove);
-    return li;
-  }));
+function tokenChip(lang, token, i, handlers, withPadding) {
+  const li = el('li', 'token');
+  const input = el('input', 'token-input');
+  input.type = 'text';
+  input.value = token;
+  input.size = Math.max(2, Array.from(token).length + 1);
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
+  input.addEventListener('input', () => handlers.onEdit(i, input.value));
+  const parts = [el('span', 'token-index', String(i + 1)), input];
+  if (withPadding) {
+    const pad = el('button', 'token-pad', translate(lang, 'padShort'));
+    pad.type = 'button';
+    pad.title = translate(lang, 'padTitle');
+    pad.setAttribute('aria-label', translate(lang, 'padTokenN', { n: i + 1 }));
+    pad.addEventListener('click', () => handlers.onTogglePad(i));
+    parts.push(pad);
+  }
+  const remove = el('button', 'token-remove', '×');
+  remove.type = 'button';
+  remove.setAttribute('aria-label', translate(lang, 'removeTokenN', { n: i + 1 }));
+  remove.addEventListener('click', () => handlers.onRemove(i));
+  li.append(...parts, remove);
+  return li;
 }
 
 // One matrix editor. spec: {field, id (the editor's, e.g. 'wq' for every
@@ -61,7 +87,7 @@ function buildTokenChips(list, lang, tokens, handlers, withPadding) {
 // strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
 // text), onPaste(r, c, text) → true when it took the paste, onApply(text)}.
 export function renderMatrixEditor(container, spec, handlers) {
-  const { field, name, lang, rowLabels, colLabels, texts, badCell } = spec;
+  const { field, name, lang, rowLabels, colLabels, badCell } = spec;
   const rows = rowLabels.length;
   const cols = colLabels.length;
   const large = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
@@ -72,6 +98,7 @@ export function renderMatrixEditor(container, spec, handlers) {
   }
   container.querySelector('.grid-shape').textContent = `${rows} × ${cols}`;
   if (!large) {
+    const { texts } = spec;
     const inputs = container.querySelectorAll('.grid input');
     inputs.forEach((input, i) => {
       const r = Math.floor(i / cols);
@@ -82,17 +109,35 @@ export function renderMatrixEditor(container, spec, handlers) {
       else input.removeAttribute('aria-invalid');
     });
   }
-  const details = container.querySelector('details');
-  const area = details.querySelector('textarea');
-  // The text box shows the current matrix unless the user is writing in it.
-  if (document.activeElement !== area && area.dataset.dirty !== 'true') area.value = matrixText(texts);
+  const area = container.querySelector('details textarea');
+  latestSpec.set(area, spec);
+  showText(area);
   container.dataset.field = field;
   container.dataset.name = name;
+}
+
+// The text box shows the current matrix unless the user is writing in it.
+// Its text is made only while the box is open (spec.texts may be a getter:
+// X of 4096 × 64 is 262 144 cells), and written only when it changed
+// (megabytes of text take seconds to lay out).
+const latestSpec = new WeakMap(); // textarea → the spec last rendered
+const shownText = new WeakMap(); // textarea → the text last written into it
+
+function showText(area) {
+  if (!area.closest('details').open || document.activeElement === area || area.dataset.dirty === 'true') return;
+  const text = matrixText(latestSpec.get(area).texts);
+  if (shownText.get(area) === text) return;
+  area.value = text;
+  shownText.set(area, text);
 }
 
 function matrixText(texts) {
   return texts.map((row) => row.join('\t')).join('\n');
 }
+
+// Matrices up to this many cells open their text box at once (a grid's or
+// X of 64 × 64); larger ones when the user opens it.
+const OPEN_TEXT_CELLS = 64 * 64;
 
 function buildEditor(container, spec, handlers, large) {
   const { id, name, lang, rowLabels, colLabels } = spec;
@@ -155,7 +200,7 @@ function buildEditor(container, spec, handlers, large) {
   }
 
   const details = el('details', 'paste');
-  if (large) details.open = true;
+  if (large && rowLabels.length * colLabels.length <= OPEN_TEXT_CELLS) details.open = true;
   const summary = el('summary', '', t('pasteSummary'));
   const areaId = `${id}-text`;
   const label = el('label', 'visually-hidden', t('pasteLabel', { name }));
@@ -166,10 +211,14 @@ function buildEditor(container, spec, handlers, large) {
   area.wrap = 'off';
   area.spellcheck = false;
   area.addEventListener('input', () => { area.dataset.dirty = 'true'; });
+  details.addEventListener('toggle', () => showText(area));
   const apply = el('button', 'apply', t('pasteApply'));
   apply.type = 'button';
   apply.addEventListener('click', () => {
-    if (handlers.onApply(area.value)) area.dataset.dirty = 'false';
+    if (!handlers.onApply(area.value)) return;
+    // the box holds the applied matrix already: not written again (only its formatting may differ)
+    area.dataset.dirty = 'false';
+    shownText.set(area, matrixText(latestSpec.get(area).texts));
   });
   details.append(summary, el('p', 'hint', t('pasteHint')), label, area, apply);
   nodes.push(details);

@@ -28,6 +28,10 @@ export const STRINGS = {
   modeWord: { zh: '按词（Intl.Segmenter）', en: 'By words (Intl.Segmenter)' },
   tokensLabel: { zh: '词元（可直接修改）', en: 'Tokens (editable)' },
   tokenCount: { zh: '{n} 个词元', en: ({ n }) => plural(n, 'token', 'tokens') },
+  tokensNotShown: {
+    zh: '还有 {n} 个词元未逐个列出，请在句子里编辑。',
+    en: ({ n }) => `${plural(n, 'more token is', 'more tokens are')} not listed one by one: edit them in the sentence.`,
+  },
   tokenN: { zh: '第 {n} 个词元', en: 'Token {n}' },
   removeTokenN: { zh: '删除第 {n} 个词元', en: 'Remove token {n}' },
   newToken: { zh: '词{n}', en: 'w{n}' },
@@ -142,6 +146,10 @@ export const STRINGS = {
   canvasHint: {
     zh: '矩阵太大，以热力图显示。指向某一格可看数值；也可以用方向键。',
     en: 'Too large for a table: shown as a heatmap. Point at a cell for its value, or use the arrow keys.',
+  },
+  canvasBinned: {
+    zh: '每个像素是 {n}×{n} 个格子的平均值；指向或用方向键可看单个格子。',
+    en: 'Each pixel is the mean of a {n} × {n} block of cells; point or use the arrow keys for a single cell.',
   },
   canvasHintInteractive: {
     zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',

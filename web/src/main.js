@@ -14,6 +14,7 @@ import {
   textsFromNumbers, usesWo,
 } from './model.js';
 import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
+import { resultRowViews } from './rows.js';
 import { stepsFor, renderStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
@@ -77,7 +78,7 @@ function compute() {
   state.generalError = null;
   if (!read.ok || Object.keys(state.dimErrors).length > 0 || state.engineStatus !== 'ready') return;
   try {
-    const result = normalizeResult(state.engine.compute(engineInput(read.matrices, read.options)));
+    const result = computeRows(engineInput(read.matrices, read.options));
     const { model } = state;
     state.lastGood = {
       tokens: [...model.tokens], keyTokens: [...(read.options.cross ? model.contextTokens : model.tokens)],
@@ -92,6 +93,9 @@ function compute() {
   }
   compareWithBase(read);
 }
+
+// The typed form (no arrays of rows built from 2^25 numbers) seen as rows of views.
+const computeRows = (input) => normalizeResult(resultRowViews(state.engine.compute(input, { typed: true })));
 
 function fieldOfEngineError(error) {
   const base = ENGINE_FIELDS[error.operand];
@@ -110,7 +114,7 @@ function compareWithBase(read) {
   const changes = optionChanges(base, read.options);
   if (changes.length === 0) return;
   try {
-    state.lastGood.before = normalizeResult(state.engine.compute(engineInput(read.matrices, base)));
+    state.lastGood.before = computeRows(engineInput(read.matrices, base));
     state.lastGood.changes = changes;
   } catch {
     state.compareBase = null; // e.g. overflow without the scaling: no comparison then
@@ -129,9 +133,47 @@ function hasErrors() {
   return Boolean(state.generalError) || Object.keys(state.errors).length > 0 || Object.keys(state.dimErrors).length > 0;
 }
 
+// Recompute and render now. Each full render counts itself in
+// <html data-render-count> (for tests and the page-latency benchmark).
 function update() {
+  cancelScheduled();
   compute();
   render();
+  const root = document.documentElement;
+  root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+}
+
+// Typing asks for an update through here. Small inputs update at once (well
+// within a frame). Above COALESCE_CELLS attention cells the update runs after
+// the next paint, so the keystroke shows first and a burst of keys costs one
+// recompute with the latest input; above PAUSE_CELLS (n ≈ 1024 and more, a
+// recompute of a second or so) it waits for a PAUSE_MS pause in typing.
+const COALESCE_CELLS = 128 * 128;
+const PAUSE_CELLS = 1024 * 1024;
+const PAUSE_MS = 300;
+const scheduled = { frame: 0, timer: 0 };
+
+function scheduleUpdate() {
+  const { model } = state;
+  const keys = model.options.cross ? model.contextTokens.length : model.tokens.length;
+  const cells = model.tokens.length * keys * model.options.heads;
+  if (cells <= COALESCE_CELLS) {
+    update();
+    return;
+  }
+  if (cells >= PAUSE_CELLS) {
+    cancelScheduled();
+    scheduled.timer = setTimeout(update, PAUSE_MS);
+  } else if (!scheduled.frame && !scheduled.timer) {
+    scheduled.frame = requestAnimationFrame(() => { scheduled.timer = setTimeout(update, 0); });
+  }
+}
+
+function cancelScheduled() {
+  cancelAnimationFrame(scheduled.frame);
+  clearTimeout(scheduled.timer);
+  scheduled.frame = 0;
+  scheduled.timer = 0;
 }
 
 // ---- rendering ----
@@ -249,7 +291,10 @@ function renderEditor(base) {
     field, id: base, name: fieldName(field), lang,
     rowLabels: rowTokens || labels(rows),
     colLabels: labels(cols),
-    texts: Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cellText(model.cells[field], r, c))),
+    // a getter: large matrices need their texts only while their text box is open
+    get texts() {
+      return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cellText(model.cells[field], r, c)));
+    },
     badCell: error ? [error.row, error.column] : null,
   }, matrixHandlers(field));
   const headNote = container.querySelector('.grid-head');
@@ -442,7 +487,7 @@ const SENTENCES = {
 function retokenize(which) {
   const s = SENTENCES[which];
   setTokens(state.model, tokenize($(s.input).value, s.mode()), which);
-  update();
+  scheduleUpdate();
 }
 
 function tokenHandlers(which) {
@@ -452,7 +497,7 @@ function tokenHandlers(which) {
     onEdit(i, text) {
       s.tokens()[i] = text;
       rewrite();
-      update();
+      scheduleUpdate();
     },
     onRemove(i) {
       removeToken(state.model, i, which);
@@ -485,7 +530,7 @@ function matrixHandlers(field) {
       state.model.cells[field] ||= [];
       setCell(state.model.cells[field], r, c, text);
       delete state.applyErrors[field];
-      update();
+      scheduleUpdate();
     },
     // A block (several cells) pasted into a cell: from the first cell it
     // replaces the whole matrix, elsewhere it fills from that cell on.
@@ -538,7 +583,7 @@ function onDimInput(dim) {
   } else {
     state.dimErrors[dim] = parsed.message;
   }
-  update();
+  scheduleUpdate();
 }
 
 // The seed of "fill randomly", also used for the matrices of a new head, W_O and C.
@@ -577,7 +622,7 @@ function onHeadsInput() {
   } else {
     state.dimErrors.heads = parsed.message;
   }
-  update();
+  scheduleUpdate();
 }
 
 function onCheck(id) {
@@ -599,7 +644,7 @@ function onCheck(id) {
 function onTemperatureInput() {
   noteComparedChange('temperature');
   state.model.options.temperature = $('temperature').value;
-  update();
+  scheduleUpdate();
 }
 
 function fillRandomly() {

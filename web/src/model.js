@@ -92,6 +92,11 @@ export function locate(field, row, column, tokens) {
 
 const CELL_KEYS = { empty_cell: 'errCellEmpty', not_number: 'errNotNumber', not_finite: 'errNotFinite' };
 
+// Each store row's last parse: {texts, values} (texts at the shape read).
+// A row whose texts are unchanged gives the same values array again, so
+// reading X of 4096 × 64 after one edit parses one row, not 262 144 cells.
+const parsedRows = new WeakMap();
+
 // The numbers of one matrix at its current shape, or the first bad cell.
 export function readMatrix(model, field) {
   const [rows, cols] = shapeOf(field, model);
@@ -99,17 +104,26 @@ export function readMatrix(model, field) {
   const tokens = field === 'c' ? model.contextTokens : model.tokens;
   const data = [];
   for (let r = 0; r < rows; r++) {
-    const row = new Array(cols);
+    const storeRow = store && store[r];
+    const cached = storeRow && parsedRows.get(storeRow);
+    if (cached && cached.texts.length === cols && cached.texts.every((text, c) => text === cellText(store, r, c))) {
+      data.push(cached.values);
+      continue;
+    }
+    const texts = new Array(cols);
+    const values = new Array(cols);
     for (let c = 0; c < cols; c++) {
-      const text = cellText(store, r, c).trim();
+      texts[c] = cellText(store, r, c);
+      const text = texts[c].trim();
       const parsed = parseNumber(text);
       if (!parsed.ok) {
         const params = { ...locate(field, r, c, tokens), text };
         return { ok: false, row: r, column: c, message: { key: CELL_KEYS[parsed.code], params } };
       }
-      row[c] = parsed.value;
+      values[c] = parsed.value;
     }
-    data.push(row);
+    if (storeRow) parsedRows.set(storeRow, { texts, values });
+    data.push(values);
   }
   return { ok: true, data };
 }

@@ -6,7 +6,8 @@
 
 import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
-import { cellColor, largestMagnitude, textColorFor, rgbCss } from './color.js';
+import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
+import { flatData } from './rows.js';
 import { el } from './dom.js';
 
 export const TABLE_LIMIT = 24;
@@ -145,46 +146,107 @@ const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowR
 const arrowMove = (key) => ARROWS[key];
 const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
 
-const MASKED_LIGHT = [200, 200, 200];
-const MASKED_DARK = [140, 140, 140];
+const MASKED_LIGHT = packRgba([200, 200, 200]);
+const MASKED_DARK = packRgba([140, 140, 140]);
 
-// Paints a matrix on a canvas, `cell` pixels a cell; masked cells are grey
-// with diagonal hatching. Also the heads' thumbnails use it.
-export function paintHeatmap(canvas, { data, kind, masked, cell, magnitude = largestMagnitude(data) }) {
+// At most this many canvas pixels a side: beyond it (n > 1024) each pixel
+// shows the mean of a bin × bin block of cells, so n = 4096 paints a
+// million pixels, not 16 million.
+export const MAX_HEATMAP_PIXELS = 1024;
+
+export const heatmapBin = (rows, cols) => Math.ceil(Math.max(rows, cols) / MAX_HEATMAP_PIXELS);
+
+// Paints a matrix on a canvas, `cell` pixels a cell (or one pixel per block
+// of cells, see heatmapBin); masked cells are grey with diagonal hatching,
+// a block only when all its cells are masked (the mean is of the others).
+// Reads the rows' typed array directly when they are row views (rows.js).
+// Also the heads' thumbnails use it.
+export function paintHeatmap(canvas, { data, kind, masked, cell }) {
   const rows = data.length;
   const cols = data[0].length;
-  canvas.width = cols * cell;
-  canvas.height = rows * cell;
+  const values = flatData(data);
+  const mask = masked ? flatData(masked) : null;
+  const bin = heatmapBin(rows, cols);
+  const size = bin > 1 ? 1 : cell;
+  const width = Math.ceil(cols / bin) * size;
+  const height = Math.ceil(rows / bin) * size;
+  canvas.width = width;
+  canvas.height = height;
   const context = canvas.getContext('2d');
-  const image = context.createImageData(canvas.width, canvas.height);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const isMasked = masked && masked[r][c];
-      const color = isMasked ? null : cellColor(kind, data[r][c], magnitude);
-      for (let y = r * cell; y < (r + 1) * cell; y++) {
-        let p = (y * canvas.width + c * cell) * 4;
-        for (let x = c * cell; x < (c + 1) * cell; x++, p += 4) {
-          const [red, green, blue] = color || ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
-          image.data[p] = red;
-          image.data[p + 1] = green;
-          image.data[p + 2] = blue;
-          image.data[p + 3] = 255;
+  const image = context.createImageData(width, height);
+  const pixels = new Uint32Array(image.data.buffer);
+  const { pixels: colors, scale, offset, last } = colorTable(kind, kind === 'signed' ? largestFinite(values) : 1);
+  const colorOf = (v) => {
+    if (!Number.isFinite(v)) return colors[Math.round(offset)];
+    const i = Math.round(v * scale + offset);
+    return colors[i < 0 ? 0 : i > last ? last : i];
+  };
+  const hatch = (x, y) => ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
+  if (bin === 1) {
+    for (let r = 0, k = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++, k++) {
+        const isMasked = mask !== null && mask[k] !== 0;
+        const color = isMasked ? 0 : colorOf(values[k]);
+        for (let y = r * size; y < (r + 1) * size; y++) {
+          for (let x = c * size, p = y * width + x; x < (c + 1) * size; x++, p++) pixels[p] = isMasked ? hatch(x, y) : color;
         }
       }
     }
+  } else {
+    const sums = new Float64Array(width);
+    const counts = new Uint32Array(width);
+    for (let y = 0; y < height; y++) {
+      sums.fill(0);
+      counts.fill(0);
+      for (let r = y * bin; r < Math.min(rows, (y + 1) * bin); r++) {
+        for (let c = 0, k = r * cols; c < cols; c++, k++) {
+          if (mask !== null && mask[k] !== 0) continue;
+          const x = (c / bin) | 0;
+          sums[x] += values[k];
+          counts[x]++;
+        }
+      }
+      for (let x = 0; x < width; x++) pixels[y * width + x] = counts[x] === 0 ? hatch(x, y) : colorOf(sums[x] / counts[x]);
+    }
   }
   context.putImageData(image, 0, 0);
+}
+
+// The largest finite |value| (masked scores, −∞, do not count).
+function largestFinite(values) {
+  let m = 0;
+  for (let k = 0; k < values.length; k++) {
+    const a = Math.abs(values[k]);
+    if (a > m && a !== Infinity) m = a;
+  }
+  return m;
+}
+
+// The last heatmap painted of each matrix (by identity): the same result
+// shown again (in two steps of the overview, after a step change or a
+// language switch) is copied from it, not painted again.
+const painted = new WeakMap(); // data → {kind, masked, cell, canvas}
+
+function paintOnce(canvas, { data, kind, masked = null, cell }) {
+  const last = painted.get(data);
+  if (last && last.kind === kind && last.masked === masked && last.cell === cell) {
+    canvas.width = last.canvas.width;
+    canvas.height = last.canvas.height;
+    canvas.getContext('2d').drawImage(last.canvas, 0, 0);
+    return;
+  }
+  paintHeatmap(canvas, { data, kind, masked, cell });
+  painted.set(data, { kind, masked, cell, canvas });
 }
 
 // The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
 // to the width available. Marks are boxes laid over it in percentages.
 function canvasView(opts, rows, cols) {
   const { lang, name, label, data, rowLabels, colLabels, kind, interactive, onSelect } = opts;
-  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
   const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
   const canvas = el('canvas', 'heat-canvas');
   canvas.dataset.matrix = name;
-  paintHeatmap(canvas, { data, kind, masked: opts.masked, cell, magnitude });
+  paintOnce(canvas, { data, kind, masked: opts.masked, cell });
 
   const description = translate(lang, 'canvasDescription', { name, rows, cols });
   canvas.setAttribute('role', 'img');
@@ -192,12 +254,14 @@ function canvasView(opts, rows, cols) {
   const overlay = el('div', 'heat-overlay');
   const box = el('div', 'heat-box');
   box.style.aspectRatio = `${cols} / ${rows}`;
-  box.style.maxWidth = `${Math.max(cols * cell, 240)}px`;
+  box.style.maxWidth = `${Math.max(canvas.width, 240)}px`;
   box.append(canvas, overlay);
 
   const caption = el('p', 'heat-caption');
   caption.append(...captionNodes(name, label, rows, cols));
   const hint = el('p', 'heat-hint', translate(lang, interactive ? 'canvasHintInteractive' : 'canvasHint'));
+  const bin = heatmapBin(rows, cols);
+  if (bin > 1) hint.textContent += ` ${translate(lang, 'canvasBinned', { n: bin })}`;
   const readout = el('p', 'heat-readout');
   readout.setAttribute('aria-live', 'polite');
 

@@ -32,8 +32,9 @@ function number(value, decimals) {
   return text.startsWith('-') ? `(${text})` : text;
 }
 
+// Rows may be typed arrays (rows.js): Array.from, since their map() gives numbers only.
 function dotProduct(a, b, decimals) {
-  return joinTerms(a.map((v, i) => `${number(v, decimals)}×${number(b[i], decimals)}`), ' + ');
+  return joinTerms(Array.from(a, (v, i) => `${number(v, decimals)}×${number(b[i], decimals)}`), ' + ');
 }
 
 const column = (matrix, c) => matrix.map((row) => row[c]);
@@ -122,14 +123,14 @@ export function explainCell(name, r, c, ctx) {
     }
     const max = Math.max(...row);
     const argmax = row.indexOf(max);
-    const exps = row.map((s) => Math.exp(s - max));
+    const exps = Array.from(row, (s) => Math.exp(s - max));
     const total = exps.reduce((a, b) => a + b, 0);
     const m = f(max);
     const expTerm = (s) => (s === -Infinity ? 'exp(−∞)' : `exp(${f(s)} − ${m})`);
     const lines = [
       `${head} = exp(s − max) / Σ exp(s − max)`,
       t('workMax', { token: tokens[r], max: m, argmax: keyTokens[argmax] }),
-      `= ${expTerm(row[c])} / (${joinTerms(row.map(expTerm), ' + ')})`,
+      `= ${expTerm(row[c])} / (${joinTerms(Array.from(row, expTerm), ' + ')})`,
       `= ${f(exps[c])} / (${joinTerms(exps.map(f), ' + ')})`,
       `= ${f(exps[c])} / ${f(total)} = ${f(result.weights[r][c])}`,
     ];

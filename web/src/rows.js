@@ -1,0 +1,40 @@
+// Matrices from the engine's typed form ({rows, cols, data}, row-major) as
+// the page uses them: arrays of rows that are views into the one typed array,
+// not copies. m[r][c] reads as for arrays of rows, building them is O(rows),
+// and the heatmaps draw from the flat data (flatData) without any copy.
+
+export function rowViews({ rows, cols, data }) {
+  const out = new Array(rows);
+  for (let r = 0; r < rows; r++) out[r] = data.subarray(r * cols, (r + 1) * cols);
+  return out;
+}
+
+const isTypedMatrix = (value) => value !== null && typeof value === 'object' && ArrayBuffer.isView(value.data) && 'rows' in value;
+
+// A compute(input, {typed: true}) result with every matrix (masks too) as
+// row views; heads are walked; fullyMasked stays one flat Uint8Array.
+export function resultRowViews(result) {
+  const out = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (key === 'heads') out.heads = value.map(resultRowViews);
+    else out[key] = isTypedMatrix(value) ? rowViews(value) : value;
+  }
+  return out;
+}
+
+// The row-major values of a matrix given as rows: the typed array its rows
+// view when they are row views of one (rowViews), else a Float64Array copy
+// (small matrices typed by the user, masks given as booleans).
+export function flatData(matrix) {
+  const rows = matrix.length;
+  const cols = rows > 0 ? matrix[0].length : 0;
+  const first = matrix[0];
+  if (rows > 0 && ArrayBuffer.isView(first) && first.byteOffset === 0 && first.buffer.byteLength === rows * cols * first.BYTES_PER_ELEMENT) {
+    let views = true;
+    for (let r = 1; r < rows && views; r++) views = matrix[r].buffer === first.buffer && matrix[r].byteOffset === r * cols * first.BYTES_PER_ELEMENT;
+    if (views) return new first.constructor(first.buffer);
+  }
+  const flat = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) flat[r * cols + c] = Number(matrix[r][c]);
+  return flat;
+}
