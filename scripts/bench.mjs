@@ -3,7 +3,8 @@
 // the public JS API (including its copies) in node and in Chromium, a plain-JS Float64Array
 // reference, and numpy with the reference BLAS and with single-threaded OpenBLAS.
 // Ratios come from the same run, since absolute times on shared machines drift.
-//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64]
+// Then a second table: the page's latency from an edit to every panel updated (pageLatency).
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--page-only]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -173,8 +174,100 @@ async function inChromium(wasmDir) {
 const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
 const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`);
 
+// The page's latency from an edit to every panel updated, in headless Chromium on
+// dist/index.html: n tokens (n ≤ 512 of --sizes), d_model = d_k = d_v = D, random inputs.
+// The edit: X's text box with its first value changed, then Apply. "rendered": until the page
+// has recomputed and rebuilt its panels (it counts full renders in <html data-render-count>);
+// "painted": until the frame after it (requestAnimationFrame, then a task). Medians of
+// PAGE_RUNS edits after PAGE_WARMUP, with one step shown (softmax) and with all steps.
+// Also once n = 4096: the time from "fill randomly" to its heatmaps painted.
+/* global document, requestAnimationFrame -- pageLatency's callbacks run in the page */
+const PAGE_WARMUP = 3;
+const PAGE_RUNS = 15;
+
+async function pageLatency() {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+    await page.waitForSelector('#step-1 table');
+    const rendered = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
+    const setUp = async (n) => {
+      for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
+      await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+      await page.fill('#seed', '1');
+      const before = await rendered();
+      const t0 = performance.now();
+      await page.click('#fill-random');
+      await page.waitForFunction((count) => Number(document.documentElement.dataset.renderCount) > count, before);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      return performance.now() - t0;
+    };
+    const edit = (i) => page.evaluate(async (value) => {
+      const area = document.getElementById('x-text');
+      const root = document.documentElement;
+      const count = Number(root.dataset.renderCount);
+      area.value = area.value.replace(/^[^\t\n]+/, String(value));
+      const start = performance.now();
+      area.closest('details').querySelector('button.apply').click();
+      if (Number(root.dataset.renderCount) !== count + 1) throw new Error('the edit did not render once');
+      const renderedMs = performance.now() - start;
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return [renderedMs, performance.now() - start];
+    }, 0.25 + i / 1000);
+    const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+    const goToStep = (overview) => page.evaluate((wanted) => {
+      if ((document.getElementById('overview').getAttribute('aria-pressed') === 'true') !== wanted) document.getElementById('overview').click();
+      if (!wanted) document.querySelector('#step-nav li:nth-child(5) button').click();
+    }, overview);
+
+    const out = {};
+    for (const n of SIZES.filter((size) => size <= 512)) {
+      await setUp(n);
+      out[n] = {};
+      for (const overview of [false, true]) {
+        await goToStep(overview);
+        const times = [];
+        for (let i = 0; i < PAGE_WARMUP + PAGE_RUNS; i++) {
+          const t = await edit(i);
+          if (i >= PAGE_WARMUP) times.push(t);
+        }
+        out[n][overview ? 'all' : 'one'] = [median(times.map((t) => t[0])), median(times.map((t) => t[1]))];
+      }
+    }
+    await goToStep(false);
+    const large = await setUp(4096);
+    const drawn = await page.evaluate(() => {
+      const canvas = document.querySelector('#steps canvas[data-matrix="Weights"]');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      return data.some((v, i) => i % 4 === 3 && v > 0);
+    });
+    if (errors.length > 0 || !drawn) throw new Error(`n = 4096: ${errors.join('; ') || 'no heatmap drawn'}`);
+    return { sizes: out, large };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function printPageLatency() {
+  const { sizes, large } = await pageLatency();
+  console.log(`\npage: latency from an edit (X's text, Apply) to every panel updated, d = ${D}; medians in ms`);
+  const header = ['n', 'one step: rendered', 'one step: painted', 'all steps: rendered', 'all steps: painted'];
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => ' --- ').join('|')}|`);
+  for (const [n, { one, all }] of Object.entries(sizes)) console.log(`| ${[n, ...one, ...all].map((v, i) => (i === 0 ? v : fmt(v))).join(' | ')} |`);
+  console.log(`n = 4096 (softmax step): "fill randomly" to its heatmaps painted in ${fmt(large)} ms`);
+}
+
 bootstrap({ purpose: 'bench' });
 await buildDist();
+if (process.argv.includes('--page-only')) {
+  await printPageLatency();
+  process.exit(0);
+}
 const nativeDir = cmakeBuild({ kind: 'native', targets: ['attention_bench'] });
 const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['attention_bench', 'attention_bench_web'] });
 const sizeArgs = [String(D), ...SIZES.map(String)];
@@ -228,3 +321,4 @@ console.log(
     'the public compute() with its array-of-rows conversions and copies. Ratios compare runs in\n' +
     'Chromium (the page\'s runtime) with native and numpy.',
 );
+await printPageLatency();
