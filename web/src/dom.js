@@ -8,6 +8,13 @@ export function el(tag, className, text) {
   return node;
 }
 
+export function button(text, onClick, className = '') {
+  const node = el('button', className, text);
+  node.type = 'button';
+  node.addEventListener('click', onClick);
+  return node;
+}
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svg(tag, attributes = {}) {

@@ -24,11 +24,10 @@ import { TUTORIAL } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { renderMatrixEditor } from './editors.js';
-import { dimLabel, headName } from './work.js';
-import { el } from './dom.js';
-import { tutorialState, validateState, decodeHash, encodeHash, parseStateJson, stateToJson, readState } from './share.js';
-import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
-import { parseNpy } from './npy.js';
+import { dimLabel } from './work.js';
+import { el, button } from './dom.js';
+import { tutorialState, validateState, decodeHash, parseStateJson, readState } from './share.js';
+import { Tools, importTargets, withMatrix, embedCode } from './tools.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -37,12 +36,6 @@ export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend
 const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
   'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
 const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
-const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
-const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
-const TEXT_FORMATS = {
-  csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
-  latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
-};
 
 // ---- styles: one set of sheets for every element ----
 
@@ -137,62 +130,6 @@ function stepId(state, text) {
   return steps[Math.min(steps.length, Math.max(1, Number(text))) - 1].id;
 }
 
-// ---- helpers ----
-
-function button(text, onClick, className = '') {
-  const node = el('button', className, text);
-  node.type = 'button';
-  node.addEventListener('click', onClick);
-  return node;
-}
-
-function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-// PNG: the SVG drawn at twice its size on a canvas.
-async function svgToPng(svgText) {
-  const image = new Image();
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = image.naturalWidth * 2;
-  canvas.height = image.naturalHeight * 2;
-  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
-  return new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
-}
-
-const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
-const siblingUrl = (file) => (SCRIPT_URL ? new URL(file, SCRIPT_URL).href : file);
-
-// Import targets: X, each head's W_Q, W_K, W_V, then W_O and C when present.
-function importTargets(state) {
-  const targets = [{ id: 'x', label: 'X' }];
-  state.heads.forEach((_, h) => {
-    for (const w of ['wq', 'wk', 'wv']) {
-      targets.push({ id: h === 0 ? w : `${w}.${h + 1}`, label: `${w === 'wq' ? 'W_Q' : w === 'wk' ? 'W_K' : 'W_V'}${state.heads.length > 1 ? ` · ${h + 1}` : ''}`, head: h, w });
-    }
-  });
-  if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
-  if (state.context) targets.push({ id: 'c', label: 'C' });
-  return targets;
-}
-
-// The matrix an import target names, replaced by `rows` in a copy of the state.
-function withMatrix(state, target, rows) {
-  const next = { ...state, heads: state.heads.map((h) => ({ ...h })) };
-  if (target.id === 'x') next.x = rows;
-  else if (target.id === 'wo') next.wo = rows;
-  else if (target.id === 'c') next.context = { ...state.context, x: rows };
-  else next.heads[target.head][target.w] = rows;
-  return next;
-}
-
 // ---- the element ----
 
 export class AttentionVisualizer extends HTMLElement {
@@ -215,7 +152,16 @@ export class AttentionVisualizer extends HTMLElement {
     this._engineErrorMessage = null;
     this._selections = {};
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
-    this._message = null;
+    this._editor = null;
+    this._tools = new Tools({
+      state: () => this._state,
+      ctx: (lang) => this._ctx(lang),
+      editable: () => this._editable(),
+      apply: (state) => this._apply(state),
+      rerender: () => this._render(),
+      config: () => this._displayAttributes(),
+      baseUrl: () => SCRIPT_URL || location.href,
+    });
     this._fromAttributes = true;
     this._dark = window.matchMedia('(prefers-color-scheme: dark)');
     this._onScheme = () => this._render();
@@ -234,7 +180,7 @@ export class AttentionVisualizer extends HTMLElement {
       this._root.classList.remove('dragging');
       if (!this._editable() || !event.dataTransfer || event.dataTransfer.files.length === 0) return;
       event.preventDefault();
-      this._importFiles([...event.dataTransfer.files]);
+      this._tools.importFiles([...event.dataTransfer.files]);
     });
   }
 
@@ -374,7 +320,7 @@ export class AttentionVisualizer extends HTMLElement {
     if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
     if (this._editable()) parts.push(this._editor.box);
     parts.push(this._renderStatus(lang), this._renderSteps(lang));
-    if (config.panels.has('tools')) parts.push(this._renderTools(lang));
+    if (config.panels.has('tools') && this._result) parts.push(this._tools.render(lang));
     const keep = parts.filter((node) => node.isConnected);
     for (const node of [...root.children]) if (!keep.includes(node)) node.remove();
     parts.forEach((node, i) => {
@@ -568,7 +514,7 @@ export class AttentionVisualizer extends HTMLElement {
     const setRows = (rows) => {
       const next = validateState(withMatrix(this._state, target, rows));
       if (next.ok) this._apply(next.state);
-      else this._showMessage(next.message, true);
+      else this._tools.showMessage(next.message, true);
       return next.ok;
     };
     return {
@@ -597,7 +543,7 @@ export class AttentionVisualizer extends HTMLElement {
       onApply: (text) => {
         const parsed = parseMatrixText(text);
         if (!parsed.ok) {
-          this._showMessage({ key: 'errCsvShape', params: {} }, true);
+          this._tools.showMessage({ key: 'errCsvShape', params: {} }, true);
           return false;
         }
         return setRows(parsed.rows);
@@ -627,233 +573,15 @@ export class AttentionVisualizer extends HTMLElement {
     this._setView({ step: steps[i].id });
   }
 
-  // ---- export, share, import ----
-
-  // Every matrix of the current head that can be exported, by name.
-  _exportables(lang) {
-    if (!this._result) return {};
-    const ctx = this._ctx(lang);
-    const { tokens, keyTokens, inputs, result, full } = ctx;
-    const dims = (m) => m[0].map((_, c) => dimLabel(c));
-    const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
-    const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
-    const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(lang, 'queryKeyCorner') });
-    const list = {
-      X: byToken(inputs.x), ...(inputs.c ? { C: byToken(inputs.c, keyTokens) } : {}),
-      ...(full.xWithPe ? { 'X+PE': byToken(full.xWithPe) } : {}),
-      W_Q: byDim(inputs.wq), W_K: byDim(inputs.wk), W_V: byDim(inputs.wv),
-      Q: byToken(result.q), K: byToken(result.k, keyTokens), V: byToken(result.v, keyTokens),
-      Scores: square(result.scores, 'signed'), Scaled: square(result.scaled, 'signed'), Weights: square(result.weights, 'weights'),
-      [ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output']: byToken(result.output),
-    };
-    if (ctx.options.heads > 1) list.Concat = byToken(full.concat);
-    if (ctx.options.usesWo) Object.assign(list, { W_O: byDim(inputs.wo), Output: byToken(full.output) });
-    return list;
+  // The display attributes present (an iframe's query takes editable only when on).
+  _displayAttributes() {
+    return CONFIG_ATTRIBUTES.filter((name) => this.hasAttribute(name) && (name !== 'editable' || this._editable()))
+      .map((name) => [name, this.getAttribute(name)]);
   }
 
-  _renderTools(lang) {
-    const details = el('details', 'av-tools');
-    details.open = this._toolsOpen === true;
-    details.addEventListener('toggle', () => { this._toolsOpen = details.open; });
-    const summary = el('summary', '', say(lang, 'toolsLabel'));
-    summary.dataset.focusId = 'tools';
-    details.append(summary);
-    const body = el('div', 'av-tools-body');
-    const row = (labelKey, ...nodes) => {
-      const node = el('div', 'av-row');
-      node.append(el('span', 'av-row-label', say(lang, labelKey)), ...nodes);
-      return node;
-    };
-    const exportables = this._exportables(lang);
-    const names = Object.keys(exportables);
-    const matrix = el('select');
-    matrix.setAttribute('aria-label', say(lang, 'matrixLabel'));
-    matrix.dataset.focusId = 'export-matrix';
-    for (const name of names) matrix.append(Object.assign(el('option', '', name), { value: name }));
-    matrix.value = names.includes(this._exportName) ? this._exportName : 'Weights';
-    matrix.addEventListener('change', () => { this._exportName = matrix.value; });
-    const format = el('select');
-    format.setAttribute('aria-label', say(lang, 'formatLabel'));
-    format.dataset.focusId = 'export-format';
-    for (const f of FORMATS) format.append(Object.assign(el('option', '', say(lang, FORMAT_KEYS[f])), { value: f }));
-    format.value = this._exportFormat || 'csv';
-    format.addEventListener('change', () => { this._exportFormat = format.value; });
-    const exportButton = (key, copy) => button(say(lang, key), () => this._exportMatrix(exportables[matrix.value], matrix.value, format.value, copy));
-    body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
-
-    const whole = [
-      ['linesSvg', () => this._exportLines(lang, 'svg')],
-      ['linesPng', () => this._exportLines(lang, 'png')],
-      ['stateJson', () => this._save('attention-state.json', stateToJson(this._state), 'application/json')],
-      ['numpyScript', () => this._save('attention.py', numpyScript(this._state), 'text/x-python')],
-    ];
-    body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
-    body.append(row('shareTitle',
-      button(say(lang, 'copyLink'), () => this._copy(`${siblingUrl('index.html')}#${encodeHash(this._state)}`)),
-      button(say(lang, 'copyElement'), () => this._copy(this.embedCode('element'))),
-      button(say(lang, 'copyIframe'), () => this._copy(this.embedCode('iframe')))));
-    if (this._editable()) body.append(this._renderImport(lang, row));
-    const message = el('p', `av-message${this._message && this._message.error ? ' error' : ''}`, this._message ? this._message.text(lang) : '');
-    message.setAttribute('role', 'status');
-    body.append(message);
-    if (this._copyFallback) {
-      const area = el('textarea', 'av-copy-text');
-      area.readOnly = true;
-      area.value = this._copyFallback;
-      body.append(area);
-    }
-    details.append(body);
-    return details;
-  }
-
-  _renderImport(lang, row) {
-    const targets = importTargets(this._state);
-    const into = el('select');
-    into.setAttribute('aria-label', say(lang, 'importInto'));
-    into.dataset.focusId = 'import-into';
-    for (const target of targets) into.append(Object.assign(el('option', '', target.label), { value: target.id }));
-    into.value = targets.some((t) => t.id === this._importTarget) ? this._importTarget : 'x';
-    into.addEventListener('change', () => { this._importTarget = into.value; });
-    const picker = el('label', 'av-file');
-    const input = el('input');
-    input.type = 'file';
-    input.multiple = true;
-    input.accept = '.json,.csv,.tsv,.txt,.npy';
-    input.dataset.focusId = 'import-file';
-    input.addEventListener('change', () => this._importFiles([...input.files]));
-    picker.append(input, el('span', '', say(lang, 'importChoose')));
-    const wrap = el('div', 'av-field');
-    const line = row('importTitle', el('span', 'av-row-label', say(lang, 'importInto')), into, picker);
-    wrap.append(line, el('p', 'hint', say(lang, 'importHint')));
-    return wrap;
-  }
-
-  _showMessage(message, error = false) {
-    this._message = { error, text: (lang) => sayMessage(lang, message) };
-    this._toolsOpen = true;
-    this._render();
-  }
-
-  _save(name, text, type) {
-    download(name, new Blob([text], { type: `${type};charset=utf-8` }));
-    this._showMessage({ key: 'downloaded', params: { name } });
-  }
-
-  async _exportMatrix(spec, name, format, copy) {
-    const decimals = this._state.view.decimals;
-    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
-    if (format === 'svg' || format === 'png') {
-      const svg = heatmapSvg({ title: name, ...spec, decimals });
-      if (copy || format === 'svg') {
-        if (copy) this._copy(svg);
-        else this._save(`${file}.svg`, svg, 'image/svg+xml');
-        return;
-      }
-      download(`${file}.png`, await svgToPng(svg));
-      this._showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
-      return;
-    }
-    const text = { csv: () => toCsv(spec.data), json: () => toJson(spec.data), latex: () => toLatex(spec.data, decimals),
-      markdown: () => toMarkdown(spec.data, spec, decimals) }[format]();
-    if (copy) this._copy(text);
-    else this._save(`${file}.${TEXT_FORMATS[format].ext}`, text, TEXT_FORMATS[format].type);
-  }
-
-  async _exportLines(lang, format) {
-    const { tokens, keyTokens, result } = this._ctx(lang);
-    const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
-    if (format === 'svg') this._save('attention-lines.svg', svg, 'image/svg+xml');
-    else {
-      download('attention-lines.png', await svgToPng(svg));
-      this._showMessage({ key: 'downloaded', params: { name: 'attention-lines.png' } });
-    }
-  }
-
-  async _copy(text) {
-    try {
-      await navigator.clipboard.writeText(text);
-      this._copyFallback = null;
-      this._showMessage({ key: 'copied', params: {} });
-    } catch {
-      this._copyFallback = text;
-      this._showMessage({ key: 'copyFallback', params: {} });
-    }
-  }
-
-  // The markup that shows exactly this: 'element' (script tag and element) or 'iframe'.
+  // The markup that shows exactly this: 'element' or 'iframe'.
   embedCode(form) {
-    const state = this._state;
-    const config = CONFIG_ATTRIBUTES.filter((name) => this.hasAttribute(name)).map((name) => [name, this.getAttribute(name)]);
-    if (form === 'iframe') {
-      const query = new URLSearchParams(config.filter(([name]) => name !== 'editable' || isOn(this.getAttribute(name))));
-      const src = `${siblingUrl('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
-      return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(say(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
-    }
-    const attrs = [['tokens', JSON.stringify(state.tokens)], ['x', JSON.stringify(state.x)]];
-    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push([w, JSON.stringify(state.heads[0][w])]);
-    else attrs.push(['heads', JSON.stringify(state.heads)]);
-    if (state.wo) attrs.push(['wo', JSON.stringify(state.wo)]);
-    if (state.context) attrs.push(['context', JSON.stringify(state.context.x)], ['context-tokens', JSON.stringify(state.context.tokens)]);
-    if (state.causal) attrs.push(['causal', '']);
-    if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
-    if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
-    if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
-    if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
-    attrs.push(['lang', state.view.lang], ['step', state.view.step]);
-    if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
-    attrs.push(['decimals', String(state.view.decimals)], ...config);
-    const markup = attrs.map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}='${htmlAttribute(value)}'`)).join('\n ');
-    return `<script src="${siblingUrl('attention-visualizer.js')}"></script>\n<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
-  }
-
-  async _importFiles(files) {
-    for (const file of files) {
-      // Awaited one by one: the second file applies to the state the first made.
-      await this._importFile(file);
-    }
-  }
-
-  async _importFile(file) {
-    const name = file.name;
-    const lower = name.toLowerCase();
-    const fileError = (detail) => this._showMessage({ key: 'errImportMatrix', params: { file: name, detail } }, true);
-    let data;
-    try {
-      data = lower.endsWith('.npy') ? await file.arrayBuffer() : await file.text();
-    } catch {
-      this._showMessage({ key: 'errImportRead', params: { file: name } }, true);
-      return;
-    }
-    if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
-      const parsed = parseStateJson(data);
-      if (!parsed.ok) return fileError(parsed.message);
-      this._apply({ ...parsed.state, view: { ...parsed.state.view, lang: this._state.view.lang } });
-      return this._showMessage({ key: 'importedState', params: { file: name } });
-    }
-    let rows;
-    if (lower.endsWith('.npy')) {
-      const parsed = parseNpy(data);
-      if (!parsed.ok) return fileError(parsed.message);
-      rows = parsed.rows;
-    } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
-      const parsed = parseMatrixText(data);
-      if (!parsed.ok) {
-        const { row, column, text } = parsed.error;
-        return fileError(parsed.error.code === 'not_number' || parsed.error.code === 'not_finite'
-          ? { key: 'errCsv', params: { row: row + 1, col: column + 1, text } } : { key: 'errCsvShape', params: {} });
-      }
-      rows = parsed.rows;
-    } else {
-      return this._showMessage({ key: 'errImportType', params: { file: name } }, true);
-    }
-    const targets = importTargets(this._state);
-    // x.npy, wq.csv, W_K.npy, wv.2.npy name their matrix; otherwise the chosen one.
-    const stem = lower.replace(/\.[a-z]+$/, '').replace(/^w_([qkvo])/, 'w$1').replace(/_(\d+)$/, '.$1').replace(/\.1$/, '');
-    const target = targets.find((t) => t.id === stem) || targets.find((t) => t.id === (this._importTarget || 'x'));
-    const next = validateState(withMatrix(this._state, target, rows));
-    if (!next.ok) return fileError(next.message.params.detail);
-    this._apply(next.state);
-    this._showMessage({ key: 'imported', params: { file: name, name: target.label } });
+    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || location.href);
   }
 }
 

@@ -1,0 +1,305 @@
+// The "Export and share" panel of the custom element: export a matrix (CSV,
+// JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the state and the
+// numpy script; copy a link or the embed code; import files (state JSON,
+// CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang), editable(),
+// apply(state), rerender(), config(), baseUrl()}.
+
+import { translate } from './i18n.js';
+import { say, sayMessage } from './i18n-embed.js';
+import { el, button } from './dom.js';
+import { dimLabel, headName } from './work.js';
+import { parseMatrixText } from './parse.js';
+import { validateState, encodeHash, parseStateJson, stateToJson } from './share.js';
+import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
+import { parseNpy } from './npy.js';
+
+const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
+const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
+const TEXT_FORMATS = {
+  csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
+  latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
+};
+
+function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// PNG: the SVG drawn at twice its size on a canvas.
+async function svgToPng(svgText) {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth * 2;
+  canvas.height = image.naturalHeight * 2;
+  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
+}
+
+const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
+
+// Import targets: X, each head's W_Q, W_K, W_V, then W_O and C when present.
+export function importTargets(state) {
+  const targets = [{ id: 'x', label: 'X' }];
+  state.heads.forEach((_, h) => {
+    for (const w of ['wq', 'wk', 'wv']) {
+      targets.push({ id: h === 0 ? w : `${w}.${h + 1}`, label: `${w === 'wq' ? 'W_Q' : w === 'wk' ? 'W_K' : 'W_V'}${state.heads.length > 1 ? ` · ${h + 1}` : ''}`, head: h, w });
+    }
+  });
+  if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
+  if (state.context) targets.push({ id: 'c', label: 'C' });
+  return targets;
+}
+
+// The matrix an import target names, replaced by `rows` in a copy of the state.
+export function withMatrix(state, target, rows) {
+  const next = { ...state, heads: state.heads.map((h) => ({ ...h })) };
+  if (target.id === 'x') next.x = rows;
+  else if (target.id === 'wo') next.wo = rows;
+  else if (target.id === 'c') next.context = { ...state.context, x: rows };
+  else next.heads[target.head][target.w] = rows;
+  return next;
+}
+
+// Every matrix of the current head that can be exported, by name. ctx: the
+// steps' context (steps.js): tokens, keyTokens, inputs, result, full, options, head.
+export function exportables(ctx) {
+  const { tokens, keyTokens, inputs, result, full } = ctx;
+  const dims = (m) => m[0].map((_, c) => dimLabel(c));
+  const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
+  const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
+  const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
+  const list = {
+    X: byToken(inputs.x), ...(inputs.c ? { C: byToken(inputs.c, keyTokens) } : {}),
+    ...(full.xWithPe ? { 'X+PE': byToken(full.xWithPe) } : {}),
+    W_Q: byDim(inputs.wq), W_K: byDim(inputs.wk), W_V: byDim(inputs.wv),
+    Q: byToken(result.q), K: byToken(result.k, keyTokens), V: byToken(result.v, keyTokens),
+    Scores: square(result.scores, 'signed'), Scaled: square(result.scaled, 'signed'), Weights: square(result.weights, 'weights'),
+    [ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output']: byToken(result.output),
+  };
+  if (ctx.options.heads > 1) list.Concat = byToken(full.concat);
+  if (ctx.options.usesWo) Object.assign(list, { W_O: byDim(inputs.wo), Output: byToken(full.output) });
+  return list;
+}
+
+
+// The markup that shows exactly `state`: 'element' (script tag and element) or
+// 'iframe' (embed.html). config: [name, value] display attributes (steps, panels,
+// editable, theme); baseUrl: where attention-visualizer.js and embed.html are.
+export function embedCode(form, state, config, baseUrl) {
+const sibling = (file) => new URL(file, baseUrl).href;
+  if (form === 'iframe') {
+    const query = new URLSearchParams(config);
+    const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
+    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(say(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
+  }
+  const attrs = [['tokens', JSON.stringify(state.tokens)], ['x', JSON.stringify(state.x)]];
+  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push([w, JSON.stringify(state.heads[0][w])]);
+  else attrs.push(['heads', JSON.stringify(state.heads)]);
+  if (state.wo) attrs.push(['wo', JSON.stringify(state.wo)]);
+  if (state.context) attrs.push(['context', JSON.stringify(state.context.x)], ['context-tokens', JSON.stringify(state.context.tokens)]);
+  if (state.causal) attrs.push(['causal', '']);
+  if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
+  if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
+  if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
+  if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
+  attrs.push(['lang', state.view.lang], ['step', state.view.step]);
+  if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
+  attrs.push(['decimals', String(state.view.decimals)], ...config);
+  const markup = attrs.map(([name, value]) => (value === '' ? `  ${name}` : `  ${name}='${htmlAttribute(value)}'`)).join('\n');
+  return `<script src="${sibling('attention-visualizer.js')}"></script>\n<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
+}
+
+
+export class Tools {
+  constructor(host) {
+    this.host = host;
+    this.open = false;
+    this.message = null;
+    this.copyFallback = null;
+  }
+
+  render(lang) {
+    const details = el('details', 'av-tools');
+    details.open = this.open === true;
+    details.addEventListener('toggle', () => { this.open = details.open; });
+    const summary = el('summary', '', say(lang, 'toolsLabel'));
+    summary.dataset.focusId = 'tools';
+    details.append(summary);
+    const body = el('div', 'av-tools-body');
+    const row = (labelKey, ...nodes) => {
+      const node = el('div', 'av-row');
+      node.append(el('span', 'av-row-label', say(lang, labelKey)), ...nodes);
+      return node;
+    };
+    const matrices = exportables(this.host.ctx(lang));
+    const names = Object.keys(matrices);
+    const matrix = el('select');
+    matrix.setAttribute('aria-label', say(lang, 'matrixLabel'));
+    matrix.dataset.focusId = 'export-matrix';
+    for (const name of names) matrix.append(Object.assign(el('option', '', name), { value: name }));
+    matrix.value = names.includes(this.exportName) ? this.exportName : 'Weights';
+    matrix.addEventListener('change', () => { this.exportName = matrix.value; });
+    const format = el('select');
+    format.setAttribute('aria-label', say(lang, 'formatLabel'));
+    format.dataset.focusId = 'export-format';
+    for (const f of FORMATS) format.append(Object.assign(el('option', '', say(lang, FORMAT_KEYS[f])), { value: f }));
+    format.value = this.exportFormat || 'csv';
+    format.addEventListener('change', () => { this.exportFormat = format.value; });
+    const exportButton = (key, copy) => button(say(lang, key), () => this.exportMatrix(matrices[matrix.value], matrix.value, format.value, copy));
+    body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
+
+    const whole = [
+      ['linesSvg', () => this.exportLines(lang, 'svg')],
+      ['linesPng', () => this.exportLines(lang, 'png')],
+      ['stateJson', () => this.save('attention-state.json', stateToJson(this.host.state()), 'application/json')],
+      ['numpyScript', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python')],
+    ];
+    body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
+    body.append(row('shareTitle',
+      button(say(lang, 'copyLink'), () => this.copy(`${new URL('index.html', this.host.baseUrl()).href}#${encodeHash(this.host.state())}`)),
+      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl()))),
+      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl())))));
+    if (this.host.editable()) body.append(this.renderImport(lang, row));
+    const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
+    message.setAttribute('role', 'status');
+    body.append(message);
+    if (this.copyFallback) {
+      const area = el('textarea', 'av-copy-text');
+      area.readOnly = true;
+      area.value = this.copyFallback;
+      body.append(area);
+    }
+    details.append(body);
+    return details;
+  }
+
+  renderImport(lang, row) {
+    const targets = importTargets(this.host.state());
+    const into = el('select');
+    into.setAttribute('aria-label', say(lang, 'importInto'));
+    into.dataset.focusId = 'import-into';
+    for (const target of targets) into.append(Object.assign(el('option', '', target.label), { value: target.id }));
+    into.value = targets.some((t) => t.id === this.importTarget) ? this.importTarget : 'x';
+    into.addEventListener('change', () => { this.importTarget = into.value; });
+    const picker = el('label', 'av-file');
+    const input = el('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.accept = '.json,.csv,.tsv,.txt,.npy';
+    input.dataset.focusId = 'import-file';
+    input.addEventListener('change', () => this.importFiles([...input.files]));
+    picker.append(input, el('span', '', say(lang, 'importChoose')));
+    const wrap = el('div', 'av-field');
+    const line = row('importTitle', el('span', 'av-row-label', say(lang, 'importInto')), into, picker);
+    wrap.append(line, el('p', 'hint', say(lang, 'importHint')));
+    return wrap;
+  }
+
+  showMessage(message, error = false) {
+    this.message = { error, text: (lang) => sayMessage(lang, message) };
+    this.open = true;
+    this.host.rerender();
+  }
+
+  save(name, text, type) {
+    download(name, new Blob([text], { type: `${type};charset=utf-8` }));
+    this.showMessage({ key: 'downloaded', params: { name } });
+  }
+
+  async exportMatrix(spec, name, format, copy) {
+    const decimals = this.host.state().view.decimals;
+    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
+    if (format === 'svg' || format === 'png') {
+      const svg = heatmapSvg({ title: name, ...spec, decimals });
+      if (copy || format === 'svg') {
+        if (copy) this.copy(svg);
+        else this.save(`${file}.svg`, svg, 'image/svg+xml');
+        return;
+      }
+      download(`${file}.png`, await svgToPng(svg));
+      this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
+      return;
+    }
+    const text = { csv: () => toCsv(spec.data), json: () => toJson(spec.data), latex: () => toLatex(spec.data, decimals),
+      markdown: () => toMarkdown(spec.data, spec, decimals) }[format]();
+    if (copy) this.copy(text);
+    else this.save(`${file}.${TEXT_FORMATS[format].ext}`, text, TEXT_FORMATS[format].type);
+  }
+
+  async exportLines(lang, format) {
+    const { tokens, keyTokens, result } = this.host.ctx(lang);
+    const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
+    if (format === 'svg') this.save('attention-lines.svg', svg, 'image/svg+xml');
+    else {
+      download('attention-lines.png', await svgToPng(svg));
+      this.showMessage({ key: 'downloaded', params: { name: 'attention-lines.png' } });
+    }
+  }
+
+  async copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.copyFallback = null;
+      this.showMessage({ key: 'copied', params: {} });
+    } catch {
+      this.copyFallback = text;
+      this.showMessage({ key: 'copyFallback', params: {} });
+    }
+  }
+
+  async importFiles(files) {
+    for (const file of files) {
+      // Awaited one by one: the second file applies to the state the first made.
+      await this.importFile(file);
+    }
+  }
+
+  async importFile(file) {
+    const name = file.name;
+    const lower = name.toLowerCase();
+    const fileError = (detail) => this.showMessage({ key: 'errImportMatrix', params: { file: name, detail } }, true);
+    let data;
+    try {
+      data = lower.endsWith('.npy') ? await file.arrayBuffer() : await file.text();
+    } catch {
+      this.showMessage({ key: 'errImportRead', params: { file: name } }, true);
+      return;
+    }
+    if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
+      const parsed = parseStateJson(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } });
+      return this.showMessage({ key: 'importedState', params: { file: name } });
+    }
+    let rows;
+    if (lower.endsWith('.npy')) {
+      const parsed = parseNpy(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      rows = parsed.rows;
+    } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
+      const parsed = parseMatrixText(data);
+      if (!parsed.ok) {
+        const { row, column, text } = parsed.error;
+        return fileError(parsed.error.code === 'not_number' || parsed.error.code === 'not_finite'
+          ? { key: 'errCsv', params: { row: row + 1, col: column + 1, text } } : { key: 'errCsvShape', params: {} });
+      }
+      rows = parsed.rows;
+    } else {
+      return this.showMessage({ key: 'errImportType', params: { file: name } }, true);
+    }
+    const targets = importTargets(this.host.state());
+    // x.npy, wq.csv, W_K.npy, wv.2.npy name their matrix; otherwise the chosen one.
+    const stem = lower.replace(/\.[a-z]+$/, '').replace(/^w_([qkvo])/, 'w$1').replace(/_(\d+)$/, '.$1').replace(/\.1$/, '');
+    const target = targets.find((t) => t.id === stem) || targets.find((t) => t.id === (this.importTarget || 'x'));
+    const next = validateState(withMatrix(this.host.state(), target, rows));
+    if (!next.ok) return fileError(next.message.params.detail);
+    this.host.apply(next.state);
+    this.showMessage({ key: 'imported', params: { file: name, name: target.label } });
+  }
+}
