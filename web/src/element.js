@@ -327,6 +327,14 @@ export class AttentionVisualizer extends HTMLElement {
       if (root.children[i] !== node) root.insertBefore(node, root.children[i] || null);
     });
     if (focusedId) root.querySelector(`[data-focus-id="${focusedId}"]`)?.focus();
+    // On a narrow screen the step list scrolls sideways: keep the current step in sight
+    // (scrollIntoView would scroll the host page too).
+    const nav = root.querySelector('.step-nav');
+    const current = nav && nav.querySelector('[aria-current="step"]');
+    if (current) {
+      const offset = current.getBoundingClientRect().right - nav.getBoundingClientRect().right;
+      if (offset > 0) nav.scrollLeft += offset + 8;
+    }
   }
 
   _currentIndex(steps) {
