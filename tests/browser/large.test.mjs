@@ -1,0 +1,192 @@
+// Browser tests of the page with large inputs (issue 7): n = 512 and n = 4096 tokens,
+// d = 64. Values are checked against plain JS here, never against the engine; how fast the
+// page is belongs to `npm run bench`, not to these tests. One browser, one page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
+const D = 64;
+
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(30000);
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(FILE_URL);
+  await page.waitForSelector('#step-1 table');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const renderCount = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount));
+const sentenceOf = (n, from = 0) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + from + i)).join('');
+
+// n tokens, d = 64, random inputs with a seed; waits for the render.
+async function setUp(n, seed) {
+  for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
+  await page.fill('#sentence', sentenceOf(n));
+  await page.fill('#seed', String(seed));
+  await page.click('#fill-random');
+  await page.waitForFunction((count) => document.getElementById('token-count').textContent === `${count} tokens`, n);
+}
+
+// A matrix's text box (opened; large ones are filled when opened), read as numbers.
+async function readText(id) {
+  await page.evaluate((wanted) => {
+    const details = document.querySelector(`#editor-${wanted} details`);
+    if (!details.open) details.querySelector('summary').click();
+  }, id);
+  await page.waitForFunction((wanted) => document.getElementById(`${wanted}-text`).value !== '', id);
+  return page.evaluate((wanted) => document.getElementById(`${wanted}-text`).value.split('\n').map((line) => line.split('\t').map(Number)), id);
+}
+
+// Plain-JS attention for a few (query, key) cells and output cells.
+function expected(x, { wq, wk, wv }, cells) {
+  const project = (row, w) => w[0].map((_, j) => row.reduce((sum, v, k) => sum + v * w[k][j], 0));
+  const K = x.map((row) => project(row, wk));
+  const V = x.map((row) => project(row, wv));
+  const dk = wq[0].length;
+  return cells.map(([i, j, c]) => {
+    const q = project(x[i], wq);
+    const scaled = K.map((k) => q.reduce((sum, v, t) => sum + v * k[t], 0) / Math.sqrt(dk));
+    const max = Math.max(...scaled);
+    const e = scaled.map((s) => Math.exp(s - max));
+    const total = e.reduce((a, b) => a + b, 0);
+    const weights = e.map((v) => v / total);
+    return { weight: weights[j], output: weights.reduce((sum, w, t) => sum + w * V[t][c], 0) };
+  });
+}
+
+// The heatmap's readout for cell (r, c) of a canvas matrix, pointed at with the mouse:
+// {label: 'Weights[一, 丁]', value}.
+async function pointAt(step, name, r, c) {
+  const view = page.locator(`#step-${step} .matrix-canvas[data-matrix="${name}"]`);
+  const point = await view.evaluate((node, [row, col]) => {
+    const [rows, cols] = node.querySelector('.matrix-shape').textContent.split(' × ').map(Number);
+    const canvas = node.querySelector('canvas');
+    const at = () => {
+      const rect = canvas.getBoundingClientRect();
+      return { x: rect.left + ((col + 0.5) / cols) * rect.width, y: rect.top + ((row + 0.5) / rows) * rect.height };
+    };
+    window.scrollBy(0, at().y - window.innerHeight / 2);
+    return at();
+  }, [r, c]);
+  await page.mouse.move(point.x, point.y);
+  // a cell is about a pixel: from the cell pointed at, the arrow keys reach the exact one
+  const readout = view.locator('.heat-readout');
+  const [, rowLabel, colLabel] = /\[(.+), (.+)\]/.exec(await readout.textContent());
+  const pointed = [rowLabel.codePointAt(0) - 0x4e00, colLabel.startsWith('d') ? Number(colLabel.slice(1)) - 1 : colLabel.codePointAt(0) - 0x4e00];
+  await view.locator('.heat-box').focus();
+  for (let i = pointed[0]; i !== r; i += Math.sign(r - i)) await page.keyboard.press(r > i ? 'ArrowDown' : 'ArrowUp');
+  for (let j = pointed[1]; j !== c; j += Math.sign(c - j)) await page.keyboard.press(c > j ? 'ArrowRight' : 'ArrowLeft');
+  const [label, value] = (await readout.textContent()).split(' = ');
+  return { label, value: Number(value) };
+}
+
+const token = (i) => String.fromCodePoint(0x4e00 + i);
+const close = (actual, wanted) => Math.abs(actual - wanted) <= 1e-12 * Math.max(1, Math.abs(wanted));
+
+test('n = 512: an edit of X updates every step, values as plain JS computes them', async () => {
+  await setUp(512, 5);
+  await page.click('#step-nav li:nth-child(5) button');
+  const weights = { wq: await readText('wq'), wk: await readText('wk'), wv: await readText('wv') };
+  await readText('x');
+  for (const value of ['0.75', '-1.5']) {
+    const before = await renderCount();
+    await page.evaluate((v) => {
+      const area = document.getElementById('x-text');
+      area.value = area.value.replace(/^[^\t\n]+/, v);
+      area.dispatchEvent(new Event('input'));
+      area.closest('details').querySelector('button.apply').click();
+    }, value);
+    assert.equal(await renderCount(), before + 1, 'one full render');
+    const x = await readText('x');
+    assert.equal(x.length, 512);
+    assert.equal(x[0][0], Number(value));
+    const cells = [[0, 0, 0], [0, 3, 5], [7, 0, 63], [511, 510, 1]];
+    const want = expected(x, weights, cells);
+    for (const [k, [i, j]] of cells.entries()) {
+      const { label, value: weight } = await pointAt(5, 'Weights', i, j);
+      assert.equal(label, `Weights[${token(i)}, ${token(j)}]`);
+      assert.ok(close(weight, want[k].weight), `${label} = ${weight}, expected ${want[k].weight}`);
+    }
+    await page.click('#step-nav li:nth-child(6) button');
+    for (const [k, [i, , c]] of cells.entries()) {
+      const { label, value: output } = await pointAt(6, 'Output', i, c);
+      assert.equal(label, `Output[${token(i)}, d${c + 1}]`);
+      assert.ok(close(output, want[k].output), `${label} = ${output}, expected ${want[k].output}`);
+    }
+    await page.click('#step-nav li:nth-child(5) button');
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('n = 512: a burst of 20 keystrokes is far fewer recomputes, and the last state is shown', async () => {
+  await page.click('#overview');
+  // 20 input events in one task, as keys queue while a recompute runs: one recompute
+  const before = await renderCount();
+  await page.evaluate((extra) => {
+    const input = document.getElementById('sentence');
+    for (const ch of extra) {
+      input.value += ch;
+      input.dispatchEvent(new Event('input'));
+    }
+  }, sentenceOf(20, 600));
+  await page.waitForFunction(() => document.getElementById('token-count').textContent === '532 tokens');
+  assert.equal(await renderCount(), before + 1, 'one recompute for 20 keystrokes');
+  // real keystrokes: every one shown in the end, with no more recomputes than keys
+  const typed = await renderCount();
+  await page.focus('#sentence');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 20; i++) await page.keyboard.press('Backspace');
+  await page.waitForFunction(() => document.getElementById('token-count').textContent === '512 tokens');
+  assert.ok(await renderCount() - typed <= 20);
+  assert.equal(await page.locator('#steps .matrix-canvas[data-matrix="Weights"] .matrix-shape').first().textContent(), '512 × 512');
+  assert.equal(await page.locator('#token-list li.token').count(), 512);
+  await page.click('#overview');
+  assert.deepEqual(problems, []);
+});
+
+test('n = 4096 computes and draws its heatmaps, and the page stays responsive', async () => {
+  await page.click('#step-nav li:nth-child(5) button');
+  await setUp(4096, 7);
+  const canvas = page.locator('#step-5 canvas[data-matrix="Weights"]');
+  assert.equal(await page.locator('#step-5 .matrix-canvas[data-matrix="Weights"] .matrix-shape').textContent(), '4096 × 4096');
+  const drawn = await canvas.evaluate((node) => {
+    const { data } = node.getContext('2d').getImageData(0, 0, node.width, node.height);
+    let opaque = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] === 255) opaque++;
+    return { width: node.width, height: node.height, opaque };
+  });
+  assert.deepEqual(drawn, { width: 1024, height: 1024, opaque: 1024 * 1024 }, 'every pixel painted (4 × 4 cells each)');
+  assert.match(await page.textContent('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-hint'), /mean of a 4 × 4 block/);
+  assert.match(await page.textContent('#token-list .token-more'), /3584 more tokens are not listed/);
+  // a weight's arithmetic still works, from the keyboard: focus shows (0, 0)
+  await page.focus('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-box');
+  for (const key of ['ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+  assert.match(await page.textContent('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-readout'), /^Weights\[丁, 丂\] = \d[\d.e-]*$/);
+  assert.match(await page.locator('#step-5 .work-main').textContent(), /^Weights\[丁, 丂\] = exp/);
+  // responsive: a click handler runs (awaited by the test runner's own timeout, no timing assertion)
+  const clicked = await page.evaluate(() => new Promise((resolve) => {
+    const button = document.getElementById('next');
+    button.addEventListener('click', () => resolve(true), { once: true });
+    button.click();
+  }));
+  assert.equal(clicked, true);
+  assert.deepEqual(problems, []);
+});
