@@ -1,7 +1,9 @@
 // Reads the numpy fixtures written by tests/make_fixtures.py:
 // attention_cases.txt, an array of { name, x, wq, wk, wv, q, k, v, scores, scaled, weights,
 // output }, and variant_cases.txt (multi-head, masks, temperature, scaling, PE, cross).
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const FIXTURE_FILE = new URL('../fixtures/attention_cases.txt', import.meta.url);
 export const VARIANT_FIXTURE_FILE = new URL('../fixtures/variant_cases.txt', import.meta.url);
@@ -116,4 +118,27 @@ export function maxAbsDiff(a, b) {
 // Largest finite |value| of a matrix.
 export function maxAbs(m) {
   return Math.max(...m.map((row) => Math.max(...row.filter(Number.isFinite).map(Math.abs))));
+}
+
+// The built engine script, loaded as node loads it (module.exports is the factory).
+export const ENGINE_FILE = new URL('../../dist/attention-engine.js', import.meta.url);
+export const createAttentionEngine = createRequire(import.meta.url)(ENGINE_FILE.pathname);
+
+export const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+
+// Every step of a single-head result equals REFERENCE.md's worked example to 1e-12.
+export function assertTutorial(result) {
+  for (const name of RESULTS) {
+    const diff = maxAbsDiff(result[name], TUTORIAL_EXPECTED[name]);
+    assert.ok(diff <= 1e-12, `${name}: max |engine - reference| = ${diff}`);
+  }
+}
+
+// fn() throws a real Error (not a number) with exactly these message and properties.
+export function assertInputError(fn, expected) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof Error, 'a real Error, not a number');
+    for (const [key, value] of Object.entries(expected)) assert.equal(err[key], value, key);
+    return true;
+  });
 }
