@@ -148,8 +148,8 @@ export const STRINGS = {
     en: 'Too large for a table: shown as a heatmap. Point at a cell for its value, or use the arrow keys.',
   },
   canvasBinned: {
-    zh: '每个像素是 {n}×{n} 个格子的平均值；指向或用方向键可看单个格子。',
-    en: 'Each pixel is the mean of a {n} × {n} block of cells; point or use the arrow keys for a single cell.',
+    zh: '每个像素是 {rows}×{cols} 个格子的平均值；指向或用方向键可看单个格子。',
+    en: 'Each pixel is the mean of a {rows} × {cols} block of cells; point or use the arrow keys for a single cell.',
   },
   canvasHintInteractive: {
     zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',

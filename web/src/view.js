@@ -150,11 +150,11 @@ const MASKED_LIGHT = packRgba([200, 200, 200]);
 const MASKED_DARK = packRgba([140, 140, 140]);
 
 // At most this many canvas pixels a side: beyond it (n > 1024) each pixel
-// shows the mean of a bin × bin block of cells, so n = 4096 paints a
-// million pixels, not 16 million.
+// shows the mean of a block of cells, [rows, cols] = heatmapBin(...), so
+// n = 4096 paints a million pixels, not 16 million.
 export const MAX_HEATMAP_PIXELS = 1024;
 
-export const heatmapBin = (rows, cols) => Math.ceil(Math.max(rows, cols) / MAX_HEATMAP_PIXELS);
+export const heatmapBin = (rows, cols) => [Math.ceil(rows / MAX_HEATMAP_PIXELS), Math.ceil(cols / MAX_HEATMAP_PIXELS)];
 
 // Paints a matrix on a canvas, `cell` pixels a cell (or one pixel per block
 // of cells, see heatmapBin); masked cells are grey with diagonal hatching,
@@ -166,10 +166,10 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
   const cols = data[0].length;
   const values = flatData(data);
   const mask = masked ? flatData(masked) : null;
-  const bin = heatmapBin(rows, cols);
-  const size = bin > 1 ? 1 : cell;
-  const width = Math.ceil(cols / bin) * size;
-  const height = Math.ceil(rows / bin) * size;
+  const [binRows, binCols] = heatmapBin(rows, cols);
+  const size = binRows * binCols > 1 ? 1 : cell;
+  const width = Math.ceil(cols / binCols) * size;
+  const height = Math.ceil(rows / binRows) * size;
   canvas.width = width;
   canvas.height = height;
   const context = canvas.getContext('2d');
@@ -182,7 +182,7 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
     return colors[i < 0 ? 0 : i > last ? last : i];
   };
   const hatch = (x, y) => ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
-  if (bin === 1) {
+  if (binRows * binCols === 1) {
     for (let r = 0, k = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++, k++) {
         const isMasked = mask !== null && mask[k] !== 0;
@@ -198,10 +198,10 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
     for (let y = 0; y < height; y++) {
       sums.fill(0);
       counts.fill(0);
-      for (let r = y * bin; r < Math.min(rows, (y + 1) * bin); r++) {
+      for (let r = y * binRows; r < Math.min(rows, (y + 1) * binRows); r++) {
         for (let c = 0, k = r * cols; c < cols; c++, k++) {
           if (mask !== null && mask[k] !== 0) continue;
-          const x = (c / bin) | 0;
+          const x = (c / binCols) | 0;
           sums[x] += values[k];
           counts[x]++;
         }
@@ -253,19 +253,22 @@ function canvasView(opts, rows, cols) {
   canvas.setAttribute('aria-label', description);
   const overlay = el('div', 'heat-overlay');
   const box = el('div', 'heat-box');
-  box.style.aspectRatio = `${cols} / ${rows}`;
+  // a tall, narrow matrix (X of 4096 × 64) is drawn at most 4 times as tall as wide, its cells flattened
+  box.style.aspectRatio = `${cols} / ${Math.min(rows, 4 * cols)}`;
   box.style.maxWidth = `${Math.max(canvas.width, 240)}px`;
   box.append(canvas, overlay);
 
   const caption = el('p', 'heat-caption');
   caption.append(...captionNodes(name, label, rows, cols));
   const hint = el('p', 'heat-hint', translate(lang, interactive ? 'canvasHintInteractive' : 'canvasHint'));
-  const bin = heatmapBin(rows, cols);
-  if (bin > 1) hint.textContent += ` ${translate(lang, 'canvasBinned', { n: bin })}`;
+  const [binRows, binCols] = heatmapBin(rows, cols);
+  if (binRows * binCols > 1) hint.textContent += ` ${translate(lang, 'canvasBinned', { rows: binRows, cols: binCols })}`;
   const readout = el('p', 'heat-readout');
   readout.setAttribute('aria-live', 'polite');
 
   const element = el('div', 'matrix-view matrix-canvas');
+  // as wide as its heatmap at most, so that its hint wraps there and does not widen the column
+  element.style.maxWidth = box.style.maxWidth;
   element.dataset.matrix = name;
   element.append(caption, hint, box, readout);
 
