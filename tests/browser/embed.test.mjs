@@ -457,3 +457,61 @@ test('imports: .npy (float32, Fortran order) by picker and drag-and-drop, CSV, s
     await context.close();
   }
 });
+
+test('the full page: its state in the hash, restored exactly (step, head, language, decimals); a damaged link says so', async () => {
+  const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
+  const { context, page, problems } = await open(`${PAGE}#${encodeHash(VARIANT)}`);
+  try {
+    await page.waitForFunction(() => document.querySelector('#steps li.step'));
+    const shown = await page.evaluate(() => ({
+      step: document.querySelector('#steps li.step').dataset.step,
+      head: document.querySelector('#view-heads .head-tab[aria-pressed="true"]').textContent,
+      lang: document.documentElement.lang,
+      causal: document.getElementById('causal').checked,
+      temperature: document.getElementById('temperature').value,
+      decimals: document.getElementById('decimals').value,
+    }));
+    assert.deepEqual(shown, { step: 'softmax', head: '2', lang: 'en', causal: true, temperature: '0.5', decimals: '3' });
+    const weights = await page.evaluate(() => [...document.querySelectorAll('#steps table.matrix[data-matrix="Weights"] tbody tr')]
+      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))));
+    assertClose(weights, variantWeights(1), 'page head 2 weights');
+    // The hash follows the screen: step 6, then the link restores exactly that.
+    await page.click('#next');
+    await page.waitForFunction(() => location.hash !== '' && document.querySelector('#steps li.step').dataset.step === 'output');
+    await page.waitForFunction(() => {
+      const json = atob(location.hash.slice('#av1.'.length).replace(/-/g, '+').replace(/_/g, '/'));
+      return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (ch) => ch.charCodeAt(0)))).view.step === 'output';
+    });
+    const hash = await page.evaluate(() => location.hash);
+    const second = await context.newPage();
+    await second.goto(`${PAGE}${hash}`);
+    await second.waitForFunction(() => document.querySelector('#steps li.step'));
+    assert.equal(await second.evaluate(() => document.querySelector('#steps li.step').dataset.step), 'output');
+    // Dropped on the page: a .npy for head 2's W_Q (named wq.2.npy).
+    const wq2 = [[0.5, 1], [1, -0.5]];
+    const bytes = [...npy(`np.save(b, np.array(${JSON.stringify(wq2)}))`)];
+    await page.evaluate((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'wq.2.npy'));
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, bytes);
+    await page.waitForFunction(() => /wq\.2\.npy/.test(document.querySelector('#share-tools .av-message').textContent));
+    assert.equal(await page.evaluate(() => document.querySelector('#share-tools .av-message').textContent), 'Imported wq.2.npy → W_Q · 2.');
+    const { x, heads, keyPadding, temperature } = VARIANT;
+    const q = matmul(x, wq2);
+    const k = matmul(x, heads[1].wk);
+    const masked = x.map((_, i) => x.map((__, j) => j > i || keyPadding[j]));
+    await page.evaluate(() => document.getElementById('prev').click());
+    await page.waitForFunction(() => document.querySelector('#steps li.step').dataset.step === 'softmax');
+    const after = await page.evaluate(() => [...document.querySelectorAll('#steps table.matrix[data-matrix="Weights"] tbody tr')]
+      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))));
+    assertClose(after, softmaxRows(matmul(q, transpose(k)).map((row) => row.map((s) => s / Math.sqrt(2) / temperature)), masked), 'head 2 after import');
+    // A damaged link: the tutorial, and a message.
+    await second.goto(`${PAGE}#av1.garbage!!`);
+    await second.waitForFunction(() => document.querySelector('#status .status-error'));
+    assert.match(await second.evaluate(() => document.querySelector('#status').textContent), /(link is damaged|链接里的状态已损坏)/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -19,6 +19,9 @@ import { stepsFor, renderStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
+import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.js';
+import { Tools } from './tools.js';
+import { sayMessage } from './i18n-embed.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -51,6 +54,8 @@ const state = {
   // The compared options (scale, temperature, masks) before the latest change, or null.
   compareBase: null,
   compareOption: null,
+  hashError: null, // a link's state that could not be read
+  writtenHash: '', // the hash this page wrote last (a different one comes from the user)
 };
 
 function storedLanguage() {
@@ -322,6 +327,7 @@ function renderStatus() {
   if (state.engineStatus === 'loading') messages.push(['loading', translate(lang, 'loading')]);
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
+  if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
@@ -378,19 +384,15 @@ function renderNav() {
 const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
   && options.scale && options.temperature === 1 && !options.pe && !options.cross;
 
-function renderSteps() {
-  const container = $('steps');
-  if (!state.lastGood) {
-    container.replaceChildren();
-    return;
-  }
+// What the steps (and the exports) show of the last result.
+function stepsContext() {
   const { tokens, keyTokens, matrices, options, result, before, changes } = state.lastGood;
   const head = Math.min(state.head, options.heads - 1);
   const inputs = {
     x: matrices.x, c: matrices.c, wo: matrices.wo,
     ...Object.fromEntries(HEAD_EDITORS.map((base) => [base, matrices[headField(base, head)]])),
   };
-  const ctx = {
+  return {
     lang: state.lang, decimals: state.decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
     tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
     compare: before && changes.length > 0 ? {
@@ -401,12 +403,115 @@ function renderSteps() {
     onCloseCompare: closeComparison,
     onOpenHead: openHead,
   };
+}
+
+function renderSteps() {
+  const container = $('steps');
+  if (!state.lastGood) {
+    container.replaceChildren();
+    return;
+  }
+  const ctx = stepsContext();
   const steps = currentSteps();
   const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
   container.replaceChildren(...indices.map((i) => renderStep(steps[i], i, steps.length, ctx, {
     selection: state.selections[steps[i].id] || null,
     onSelection: (selection) => { state.selections[steps[i].id] = selection; },
   })));
+  renderTools();
+  scheduleHash();
+}
+
+// ---- share: the state in the URL hash, export, import (share.js, tools.js) ----
+
+const plainRows = (m) => m && Array.from(m, (row) => Array.from(row));
+
+// What is on screen as a state (share.js): the last good inputs and the view.
+function shareState() {
+  const { tokens, keyTokens, matrices, options } = state.lastGood;
+  const steps = currentSteps();
+  const plain = Object.fromEntries(Object.entries(matrices).map(([field, m]) => [field, plainRows(m)]));
+  return stateFromRead(tokens, keyTokens, plain, options, {
+    step: state.overview ? 'all' : steps[currentIndex(steps)].id,
+    head: Math.min(state.head, options.heads - 1), lang: state.lang, decimals: state.decimals,
+  });
+}
+
+// A state from a link, a file or the tools: inputs, step, head, language, decimals.
+function loadState(restored) {
+  stopPlay();
+  const mode = restored.tokens.every((t) => Array.from(t).length === 1) ? 'char' : 'space';
+  state.mode = mode;
+  $('token-mode').value = mode;
+  $('sentence').value = joinTokens(restored.tokens, mode);
+  $('context-sentence').value = restored.context ? restored.context.tokens.join(' ') : '';
+  state.model = modelFromState(restored);
+  const { step, head, lang, decimals } = restored.view;
+  state.head = head;
+  state.overview = step === 'all';
+  if (!state.overview) state.stepId = step;
+  state.decimals = decimals;
+  $('decimals').value = String(decimals);
+  if (lang !== state.lang) {
+    state.lang = lang;
+    applyStaticStrings();
+  }
+  state.dimErrors = {};
+  state.applyErrors = {};
+  state.selections = {};
+  state.compareBase = null;
+  state.hashError = null;
+  update();
+}
+
+// The hash follows the screen: at once for a short sentence, a moment after
+// the last change for a long one (encoding thousands of numbers on every
+// keystroke would slow typing down).
+const HASH_AT_ONCE_TOKENS = 64;
+let hashTimer = 0;
+function scheduleHash() {
+  clearTimeout(hashTimer);
+  if (state.lastGood.tokens.length <= HASH_AT_ONCE_TOKENS) writeHash();
+  else hashTimer = setTimeout(writeHash, 250);
+}
+
+function writeHash() {
+  const hash = `#${encodeHash(shareState())}`;
+  if (hash === location.hash) return;
+  state.writtenHash = hash;
+  try {
+    history.replaceState(null, '', hash);
+  } catch {
+    // a URL too long for the browser: the page works on without it
+  }
+}
+
+function restoreHash() {
+  const restored = decodeHash(location.hash);
+  if (restored.ok) loadState(restored.state);
+  else state.hashError = restored.message;
+  return restored.ok;
+}
+
+const tools = new Tools({
+  state: shareState,
+  ctx: stepsContext,
+  editable: () => true,
+  apply: loadState,
+  rerender: renderTools,
+  config: () => [],
+  baseUrl: () => location.href,
+});
+
+function renderTools() {
+  const panel = $('share-tools');
+  if (!state.lastGood) {
+    panel.replaceChildren();
+    return;
+  }
+  const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
+  panel.replaceChildren(tools.render(state.lang));
+  if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
 }
 
 function render() {
@@ -678,6 +783,7 @@ function loadPreset(name) {
   state.applyErrors = {};
   state.selections = {};
   state.compareBase = null;
+  state.hashError = null;
   update();
 }
 
@@ -702,7 +808,19 @@ function fillDecimals() {
 function start() {
   applyStaticStrings();
   fillDecimals();
-  loadPreset('tutorial');
+  if (!restoreHash()) loadPreset('tutorial');
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== state.writtenHash && !restoreHash()) renderStatus();
+  });
+  // Files dropped anywhere on the page are imported (tools.js says where they go).
+  document.addEventListener('dragover', (event) => {
+    if (event.dataTransfer && event.dataTransfer.types.includes('Files')) event.preventDefault();
+  });
+  document.addEventListener('drop', (event) => {
+    if (!event.dataTransfer || event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    tools.importFiles([...event.dataTransfer.files]);
+  });
 
   $('sentence').addEventListener('input', () => retokenize('query'));
   $('context-sentence').addEventListener('input', () => retokenize('context'));
