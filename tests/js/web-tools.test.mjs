@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedCode, importTargets, withMatrix } from '../../web/src/tools.js';
+import { embedCode, importTargets, withMatrix, shareLink } from '../../web/src/tools.js';
 import { tutorialState, decodeHash } from '../../web/src/share.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
@@ -50,4 +50,13 @@ test('import targets name every matrix; a matrix replaces only its own', () => {
   assert.deepEqual(next.heads[1].wk, [[9, 9], [9, 9]]);
   assert.deepEqual(next.heads[0].wk, state.heads[0].wk);
   assert.deepEqual(state.heads[1].wk, tutorialState().heads[0].wk); // the original is untouched
+});
+
+test('a share link opens the full page, or embed.html for several heads without W_O', () => {
+  const one = tutorialState();
+  assert.ok(shareLink(one, BASE).startsWith('https://example.org/tutorials/av/index.html#av1.'));
+  assert.deepEqual(decodeHash(new URL(shareLink(one, BASE)).hash).state, one);
+  const two = { ...one, heads: [one.heads[0], one.heads[0]] };
+  assert.ok(shareLink(two, BASE).startsWith('https://example.org/tutorials/av/embed.html#av1.'));
+  assert.ok(shareLink({ ...two, wo: [[1, 0], [0, 1], [1, 0], [0, 1]] }, BASE).includes('/index.html#'));
 });

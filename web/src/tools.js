@@ -116,6 +116,13 @@ const sibling = (file) => new URL(file, baseUrl).href;
 }
 
 
+// A link to the full page with the state; embed.html for several heads without
+// W_O, which the full page cannot show (it always uses W_O with several heads).
+export function shareLink(state, baseUrl) {
+  const page = state.heads.length > 1 && !state.wo ? 'embed.html' : 'index.html';
+  return `${new URL(page, baseUrl).href}#${encodeHash(state)}`;
+}
+
 export class Tools {
   constructor(host) {
     this.host = host;
@@ -162,7 +169,7 @@ export class Tools {
     ];
     body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
     body.append(row('shareTitle',
-      button(say(lang, 'copyLink'), () => this.copy(`${new URL('index.html', this.host.baseUrl()).href}#${encodeHash(this.host.state())}`)),
+      button(say(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
       button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl()))),
       button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl())))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
