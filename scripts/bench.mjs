@@ -141,7 +141,10 @@ async function inChromium(wasmDir) {
         const out = {};
         for (const n of sizes) {
           const inputs = makeInputs(n, d);
-          out[n] = medianMs(() => engine.compute(inputs));
+          out[n] = {
+            rows: medianMs(() => engine.compute(inputs)),
+            typed: medianMs(() => engine.compute(inputs, { typed: true })),
+          };
         }
         return out;
       },
@@ -294,6 +297,7 @@ const header = [
   'wasm Chromium',
   'API node',
   'API Chromium',
+  'API typed Chromium',
   'plain JS node',
   'plain JS Chromium',
   `numpy (${npRef.label ?? 'n/a'} BLAS)`,
@@ -308,7 +312,8 @@ const rows = SIZES.map((n) => [
   fmt(wasmNode[n]),
   fmt(chrome.core[n]),
   fmt(apiNode[n]),
-  fmt(chrome.api[n]),
+  fmt(chrome.api[n].rows),
+  fmt(chrome.api[n].typed),
   fmt(js[n]),
   fmt(chrome.js[n]),
   fmt(npRef.times[n]),
@@ -322,7 +327,8 @@ console.log(`|${header.map(() => ' --- ').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 console.log(
   '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
-    'the public compute() with its array-of-rows conversions and copies. Ratios compare runs in\n' +
+    'the public compute() with its array-of-rows conversions and copies ("typed": compute(input,\n' +
+    '{ typed: true }), as the page calls it). Ratios compare runs in\n' +
     'Chromium (the page\'s runtime) with native and numpy.',
 );
 await printPageLatency();
