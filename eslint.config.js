@@ -17,6 +17,23 @@ module.exports = [
   {
     files: ['web/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
+    // Text from links, attributes, files, storage and messages is never parsed
+    // as HTML or run as code (issue 6): the page builds its DOM node by node.
+    rules: {
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-script-url': 'error',
+      'no-restricted-properties': ['error',
+        { object: 'document', property: 'write', message: 'Build nodes with createElement/textContent.' },
+        { object: 'document', property: 'writeln', message: 'Build nodes with createElement/textContent.' }],
+      'no-restricted-syntax': ['error',
+        ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'createContextualFragment', 'setHTMLUnsafe', 'srcdoc'].map((name) => ({
+          selector: `MemberExpression[property.name='${name}']`,
+          message: `${name} parses HTML: build nodes with createElement/textContent.`,
+        })),
+        { selector: "CallExpression[callee.property.name='parseFromString']", message: 'DOMParser parses HTML: build nodes instead.' }],
+    },
   },
   {
     // The engine's JS API is a classic-script fragment the build wraps in a
