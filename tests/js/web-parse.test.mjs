@@ -60,3 +60,10 @@ test('whole-matrix text: JSON, CSV or TSV', () => {
   assert.deepEqual(parseMatrixText('[[1, "a"]]').error, { code: 'not_number', row: 0, column: 1, text: '"a"' });
   assert.equal(parseMatrixText('[[1, 2], [3]]').error.code, 'ragged');
 });
+
+test('issue 6: a JSON number too large for float64 (1e400 reads as Infinity) is not finite, at its row and column', () => {
+  const parsed = parseMatrixText('[[1, 2], [3, 1e400]]');
+  assert.equal(parsed.ok, false);
+  assert.deepEqual(parsed.error, { code: 'not_finite', row: 1, column: 1, text: 'Infinity' });
+  assert.deepEqual(parseMatrixText('[[1, -1e999]]').error, { code: 'not_finite', row: 0, column: 1, text: '-Infinity' });
+});

@@ -44,7 +44,8 @@ test('a damaged or future hash is a message, never an exception', () => {
   const future = decodeHash('#av2.e30');
   assert.equal(sayMessage('zh', future.message), '状态无效：版本 2 不受支持（这个版本能读的是 1）。');
   const bad = decodeHash(`#${encodeHash({ ...tutorialState(), x: [[1, 0], [0.5]] })}`);
-  assert.equal(sayMessage('en', bad.message), 'The state is not valid: “x” must be a matrix: rows of finite numbers, all the same length.');
+  assert.equal(sayMessage('en', bad.message),
+    'The state is not valid: “x” must be a matrix: row 2 has length 1 but row 1 has length 2; all rows must have the same length.');
 });
 
 test('validation names the field and the problem', () => {
@@ -59,11 +60,31 @@ test('validation names the field and the problem', () => {
     [{ ...tutorialState(), wo: [[1, 2]] }, '“wo” is 1 × 2, but must be 2 × 2.'],
     [{ ...tutorialState(), view: { step: 'input', lang: 'fr' } }, '“view.lang” must be one of zh, en.'],
     [{ ...tutorialState(), view: { decimals: 20 } }, '“view.decimals” must be a whole number from 1 to 8.'],
-    [{ ...tutorialState(), x: [[1, 0], [0.5, NaN], [0, 1]] }, '“x” must be a matrix: rows of finite numbers, all the same length.'],
+    [{ ...tutorialState(), x: [[1, 0], [0.5, NaN], [0, 1]] }, '“x” has NaN at row 2, column 2: a finite number is expected.'],
+    // issue 6: every malformed matrix names its row and column and what was expected
+    [{ ...tutorialState(), x: [[1, 0], [0.5, -Infinity], [0, 1]] }, '“x” has -Infinity at row 2, column 2: a finite number is expected.'],
+    [{ ...tutorialState(), x: [[1, 0], [0.5, '0.5'], [0, 1]] }, '“x” has "0.5" at row 2, column 2: a finite number is expected.'],
+    [{ ...tutorialState(), x: [[1, 0], [0.5, '<img src=x onerror=alert(1)>'.repeat(9)], [0, 1]] },
+      '“x” has "<img src=x onerror=alert(1)><img src=x … at row 2, column 2: a finite number is expected.'],
+    [{ ...tutorialState(), x: [[1, 0], 'row', [0, 1]] }, '“x” must be a matrix: row 2 is not a non-empty array of numbers.'],
+    [{ ...tutorialState(), x: [] }, '“x” must be a matrix: rows of finite numbers, all the same length.'],
+    [{ ...tutorialState(), heads: [{ wq: [[1, 0], [0, null]], wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }] },
+      '“heads[0].wq” has null at row 2, column 2: a finite number is expected.'],
+    [{ ...tutorialState(), tokens: ['a', '', 'c'] }, '“tokens” must hold non-empty strings: token 2 is not one.'],
+    [{ ...tutorialState(), tokens: [] }, '“tokens” must be an array of non-empty strings.'],
+    [{ ...tutorialState(), tokens: Array(4097).fill('a') }, '“tokens” has 4097 tokens; at most 4096 are allowed.'],
+    [{ ...tutorialState(), context: [1] }, '“context” must be an object { tokens, x }.'],
+    [{ ...tutorialState(), context: { tokens: ['a'], x: [[1]], extra: 1 } }, '“context.extra” is not a known field.'],
+    [{ ...tutorialState(), view: { step: '<script>' } }, '“view.step” must be a step id such as softmax.'],
+    [{ ...tutorialState(), x: [[1e300, 0], [0, 1], [0, 1]], heads: [{ wq: [[1e300, 0], [0, 1]], wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }] }, null],
     ['[1, 2]', 'it is not valid JSON.'],
   ];
   for (const [input, detail] of cases) {
     const result = typeof input === 'string' ? parseStateJson(input) : validateState(input);
+    if (detail === null) {
+      assert.equal(result.ok, true, 'finite values whose products overflow are the engine\'s to reject (overflow)');
+      continue;
+    }
     assert.equal(result.ok, false);
     assert.equal(sayMessage('en', result.message), `The state is not valid: ${detail}`);
   }

@@ -60,7 +60,17 @@ const isOn = (value) => value !== null && value !== 'false';
 function matrixAttribute(name, text) {
   const parsed = parseMatrixText(text.replace(/;/g, '\n'));
   if (parsed.ok) return parsed.rows;
-  throw attributeError(name, { key: 'errStateField', params: { field: name, problem: { key: 'probMatrix', params: {} } } });
+  throw attributeError(name, { key: 'errStateField', params: { field: name, problem: parseProblem(parsed.error) } });
+}
+
+// A parse.js error as a state problem (share.js) naming the row and column.
+function parseProblem({ code, row, column, text, count, expected }) {
+  if (code === 'not_number' || code === 'not_finite' || code === 'empty_cell') {
+    return { key: 'probMatrixCell', params: { row: row + 1, col: column + 1, text: code === 'empty_cell' ? '""' : String(text).slice(0, 40) } };
+  }
+  if (code === 'ragged') return { key: 'probMatrixRagged', params: { row: row + 1, count, expected } };
+  if (code === 'empty_row') return { key: 'probMatrixRow', params: { row: row + 1 } };
+  return { key: 'probMatrix', params: {} };
 }
 
 function jsonAttribute(name, text) {

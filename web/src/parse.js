@@ -61,8 +61,10 @@ export function parseMatrixText(text) {
     if (!Array.isArray(row) || row.length === 0) return { ok: false, error: { code: 'json_shape' } };
     for (let c = 0; c < row.length; c++) {
       if (typeof row[c] !== 'number') {
-        return { ok: false, error: { code: 'not_number', row: r, column: c, text: JSON.stringify(row[c]) } };
+        return { ok: false, error: { code: 'not_number', row: r, column: c, text: JSON.stringify(row[c]).slice(0, 40) } };
       }
+      // JSON has no NaN or Infinity, but 1e400 reads as Infinity.
+      if (!Number.isFinite(row[c])) return { ok: false, error: { code: 'not_finite', row: r, column: c, text: String(row[c]) } };
     }
     if (r > 0 && row.length !== value[0].length) {
       return { ok: false, error: { code: 'ragged', row: r, count: row.length, expected: value[0].length } };

@@ -40,11 +40,39 @@ export function tutorialState(lang = 'zh') {
 const field = (name, problem, params = {}) => ({ key: 'errStateField', params: { field: name, problem: { key: problem, params } } });
 const fail = (detail) => ({ ok: false, message: { key: 'errState', params: { detail } } });
 
-function isMatrix(m) {
-  return Array.isArray(m) && m.length > 0 && m.every((row) => Array.isArray(row) && row.length === m[0].length && row.length > 0
-    && row.every((v) => typeof v === 'number' && Number.isFinite(v)));
+// The engine's limit on tokens (rows of x or context); the page's own
+// limits on dimensions and heads are model.js's.
+export const MAX_TOKENS = 4096;
+
+// What is wrong with a matrix, naming the row and column (1-based), or null.
+// A value is shown as JSON, cut short (it may be a hostile megabyte string).
+export function matrixProblem(m) {
+  if (!Array.isArray(m) || m.length === 0) return { key: 'probMatrix', params: {} };
+  for (let r = 0; r < m.length; r++) {
+    const row = m[r];
+    if (!Array.isArray(row) || row.length === 0) return { key: 'probMatrixRow', params: { row: r + 1 } };
+    if (row.length !== m[0].length) return { key: 'probMatrixRagged', params: { row: r + 1, count: row.length, expected: m[0].length } };
+    for (let c = 0; c < row.length; c++) {
+      const v = row[c];
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        const text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
+        return { key: 'probMatrixCell', params: { row: r + 1, col: c + 1, text: text.length > 40 ? `${text.slice(0, 40)}…` : text } };
+      }
+    }
+  }
+  return null;
 }
-const isTokens = (t) => Array.isArray(t) && t.length > 0 && t.every((s) => typeof s === 'string' && s.trim() !== '');
+const isMatrix = (m) => matrixProblem(m) === null;
+
+// What is wrong with a token list, or null.
+function tokensProblem(t) {
+  if (!Array.isArray(t) || t.length === 0) return { key: 'probTokens', params: {} };
+  if (t.length > MAX_TOKENS) return { key: 'probTooMany', params: { count: t.length, max: MAX_TOKENS } };
+  const bad = t.findIndex((s) => typeof s !== 'string' || s.trim() === '');
+  return bad >= 0 ? { key: 'probToken', params: { n: bad + 1 } } : null;
+}
+const matrixField = (name, m) => ({ key: 'errStateField', params: { field: name, problem: matrixProblem(m) } });
+const tokensField = (name, t) => ({ key: 'errStateField', params: { field: name, problem: tokensProblem(t) } });
 const shape = (m) => [m.length, m[0].length];
 
 // Checks everything the engine would, and the view; returns {ok, state}
@@ -53,9 +81,9 @@ export function validateState(input) {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return fail({ key: 'errStateJson', params: {} });
   if (input.version !== STATE_VERSION) return fail({ key: 'errStateVersion', params: { version: String(input.version), supported: STATE_VERSION } });
   for (const key of Object.keys(input)) if (!TOP_KEYS.includes(key)) return fail(field(key, 'probUnknown'));
-  if (!isTokens(input.tokens)) return fail(field('tokens', 'probTokens'));
+  if (tokensProblem(input.tokens)) return fail(tokensField('tokens', input.tokens));
   for (const name of ['x', 'wo']) {
-    if (input[name] !== undefined && !isMatrix(input[name])) return fail(field(name, 'probMatrix'));
+    if (input[name] !== undefined && !isMatrix(input[name])) return fail(matrixField(name, input[name]));
   }
   if (input.x === undefined) return fail(field('x', 'probMissing'));
   const n = input.tokens.length;
@@ -64,8 +92,10 @@ export function validateState(input) {
   let keys = { n, d: dModel };
   if (input.context !== undefined) {
     const c = input.context;
-    if (!c || typeof c !== 'object' || !isTokens(c.tokens)) return fail(field('context.tokens', 'probTokens'));
-    if (!isMatrix(c.x)) return fail(field('context.x', 'probMatrix'));
+    if (!c || typeof c !== 'object' || Array.isArray(c)) return fail(field('context', 'probContext'));
+    for (const key of Object.keys(c)) if (key !== 'tokens' && key !== 'x') return fail(field(`context.${key}`, 'probUnknown'));
+    if (tokensProblem(c.tokens)) return fail(tokensField('context.tokens', c.tokens));
+    if (!isMatrix(c.x)) return fail(matrixField('context.x', c.x));
     if (c.x.length !== c.tokens.length) return fail(field('context.x', 'probRows', { rows: c.x.length, tokens: c.tokens.length }));
     keys = { n: c.tokens.length, d: c.x[0].length };
   }
@@ -80,7 +110,7 @@ export function validateState(input) {
     const expected = { wq: [dModel, dk], wk: [keys.d, dk], wv: [keys.d, dv] };
     for (const w of ['wq', 'wk', 'wv']) {
       const name = `heads[${h}].${w}`;
-      if (!isMatrix(heads[h][w])) return fail(field(name, 'probMatrix'));
+      if (!isMatrix(heads[h][w])) return fail(matrixField(name, heads[h][w]));
       const [rows, cols] = shape(heads[h][w]);
       if (rows !== expected[w][0] || cols !== expected[w][1]) {
         return fail(field(name, 'probShape', { rows, cols, expected: `${expected[w][0]} × ${expected[w][1]}` }));
@@ -106,7 +136,7 @@ export function validateState(input) {
   const view = input.view ?? {};
   if (typeof view !== 'object' || Array.isArray(view)) return fail(field('view', 'probUnknown'));
   for (const key of Object.keys(view)) if (!VIEW_KEYS.includes(key)) return fail(field(`view.${key}`, 'probUnknown'));
-  if (view.step !== undefined && (typeof view.step !== 'string' || !/^[a-z]{1,16}$/.test(view.step))) return fail(field('view.step', 'probTokens'));
+  if (view.step !== undefined && (typeof view.step !== 'string' || !/^[a-z]{1,16}$/.test(view.step))) return fail(field('view.step', 'probStep'));
   if (view.lang !== undefined && !LANGUAGES.includes(view.lang)) return fail(field('view.lang', 'probOneOf', { list: LANGUAGES.join(', ') }));
   const integer = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
   if (view.head !== undefined && !integer(view.head, 0, heads.length - 1)) return fail(field('view.head', 'probInteger', { min: 0, max: heads.length - 1 }));
