@@ -15,6 +15,16 @@ export function button(text, onClick, className = '') {
   return node;
 }
 
+// Saves a blob as a file named `name` (a download).
+export function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svg(tag, attributes = {}) {

@@ -21,6 +21,23 @@ export const STRINGS = {
   presetTutorial: { zh: '教程示例：我爱你', en: 'Tutorial: 我爱你' },
   presetEnglish: { zh: '英文对照：I love you', en: 'English: I love you' },
   presetLong: { zh: '长一点的句子', en: 'A longer sentence' },
+  undo: { zh: '↶ 撤销', en: '↶ Undo' },
+  redo: { zh: '↷ 重做', en: '↷ Redo' },
+  undoTitle: { zh: '撤销上一次修改（Ctrl+Z / ⌘Z；在文本框里则撤销框内的输入）', en: 'Undo the last edit (Ctrl+Z / ⌘Z; inside a text box it undoes the typing there)' },
+  redoTitle: { zh: '重做（Ctrl+Shift+Z / ⌘⇧Z 或 Ctrl+Y）', en: 'Redo (Ctrl+Shift+Z / ⌘⇧Z or Ctrl+Y)' },
+  storageOff: {
+    zh: '这个浏览器不允许本页保存数据：关闭页面后，你的修改只保存在地址栏的链接里。',
+    en: 'This browser does not let the page store data: once the tab is closed, your work is kept only in the link in the address bar.',
+  },
+  storageFull: {
+    zh: '这组输入太大，浏览器存不下：你的修改只保存在地址栏的链接里。',
+    en: 'This input is too large for the browser’s storage: your work is kept only in the link in the address bar.',
+  },
+  storageDamaged: {
+    zh: '上次保存在这个浏览器里的内容无法读取：{detail}它已另存为“{key}”，没有删除。',
+    en: 'What was saved in this browser could not be read: {detail} It has been set aside under “{key}”, not deleted.',
+  },
+  storageDamagedDownload: { zh: '下载这份内容', en: 'Download it' },
   sentenceLabel: { zh: '句子', en: 'Sentence' },
   tokenModeLabel: { zh: '切分方式', en: 'Split into tokens' },
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
