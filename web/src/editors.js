@@ -116,24 +116,29 @@ export function renderMatrixEditor(container, spec, handlers) {
   container.dataset.name = name;
 }
 
-// The text box shows the current matrix unless the user is writing in it.
+// The text box shows the current matrix unless the user is writing in it
+// (it holds something other than what was last shown or applied there).
 // Its text is made only while the box is open (spec.texts may be a getter:
 // X of 4096 × 64 is 262 144 cells), and only when a cell differs from the
-// texts last written (megabytes of text take seconds to lay out; joining
+// texts last shown (megabytes of text take seconds to lay out; joining
 // three 64 × 64 matrices on every edit, milliseconds).
 const latestSpec = new WeakMap(); // textarea → the spec last rendered
-const shownTexts = new WeakMap(); // textarea → the texts last written into it
+const shown = new WeakMap(); // textarea → {texts, text}: the matrix it last showed, as written there
 
 function showText(area) {
-  if (!area.closest('details').open || document.activeElement === area || area.dataset.dirty === 'true') return;
+  if (!area.closest('details').open || document.activeElement === area) return;
   const { texts } = latestSpec.get(area);
-  if (sameTexts(shownTexts.get(area), texts)) return;
+  const last = shown.get(area);
+  if (last && (sameTexts(last.texts, texts) || area.value !== last.text)) return;
   area.value = matrixText(texts);
-  shownTexts.set(area, texts);
+  shown.set(area, { texts: snapshot(texts), text: area.value });
 }
 
+// The texts may be the model's own rows, edited in place later.
+const snapshot = (texts) => texts.map((row) => row.slice());
+
 function sameTexts(a, b) {
-  if (!a || a.length !== b.length) return false;
+  if (a.length !== b.length) return false;
   for (let r = 0; r < a.length; r++) {
     const x = a[r];
     const y = b[r];
@@ -222,15 +227,13 @@ function buildEditor(container, spec, handlers, large) {
   area.rows = 4;
   area.wrap = 'off';
   area.spellcheck = false;
-  area.addEventListener('input', () => { area.dataset.dirty = 'true'; });
   details.addEventListener('toggle', () => showText(area));
   const apply = el('button', 'apply', t('pasteApply'));
   apply.type = 'button';
   apply.addEventListener('click', () => {
     if (!handlers.onApply(area.value)) return;
     // the box holds the applied matrix already: not written again (only its formatting may differ)
-    area.dataset.dirty = 'false';
-    shownTexts.set(area, latestSpec.get(area).texts);
+    shown.set(area, { texts: snapshot(latestSpec.get(area).texts), text: area.value });
   });
   details.append(summary, el('p', 'hint', t('pasteHint')), label, area, apply);
   nodes.push(details);

@@ -15,7 +15,7 @@ import {
 } from './model.js';
 import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
 import { resultRowViews } from './rows.js';
-import { stepsFor, renderStep, signedLegend } from './steps.js';
+import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
@@ -296,9 +296,15 @@ function renderEditor(base) {
     field, id: base, name: fieldName(field), lang,
     rowLabels: rowTokens || labels(rows),
     colLabels: labels(cols),
-    // a getter: large matrices need their texts only while their text box is open
+    // a getter: large matrices need their texts only while their text box is
+    // open; rows of the shape are the stored ones, not copies (the editor reads them)
     get texts() {
-      return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cellText(model.cells[field], r, c)));
+      const store = model.cells[field] || [];
+      return Array.from({ length: rows }, (_, r) => {
+        const row = store[r] || [];
+        if (row.length >= cols) return row.length === cols ? row : row.slice(0, cols);
+        return Array.from({ length: cols }, (_, c) => cellText(store, r, c));
+      });
     },
     badCell: error ? [error.row, error.column] : null,
   }, matrixHandlers(field));
@@ -414,10 +420,17 @@ function renderSteps() {
   const ctx = stepsContext();
   const steps = currentSteps();
   const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
-  container.replaceChildren(...indices.map((i) => renderStep(steps[i], i, steps.length, ctx, {
-    selection: state.selections[steps[i].id] || null,
-    onSelection: (selection) => { state.selections[steps[i].id] = selection; },
-  })));
+  // Steps of the same layout as those on screen get the new numbers in place.
+  const shown = [...container.children];
+  const nodes = indices.map((i, k) => {
+    const options = {
+      selection: state.selections[steps[i].id] || null,
+      onSelection: (selection) => { state.selections[steps[i].id] = selection; },
+    };
+    if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
+    return renderStep(steps[i], i, steps.length, ctx, options);
+  });
+  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
   renderTools();
   scheduleHash();
 }
@@ -464,18 +477,28 @@ function loadState(restored) {
   update();
 }
 
-// The hash follows the screen: at once for a short sentence, a moment after
-// the last change for a long one (encoding thousands of numbers on every
-// keystroke would slow typing down).
-const HASH_AT_ONCE_TOKENS = 64;
+// The hash follows the screen: at once for a small state, HASH_PAUSE_MS after
+// the last change for a larger one (at d = 64 the link is some 100 KB, and
+// encoding and replacing it takes 15–25 ms, more than a frame), and before
+// the page is hidden or left, so a copied address is never behind.
+const HASH_AT_ONCE_NUMBERS = 1024;
+const HASH_PAUSE_MS = 400;
 let hashTimer = 0;
 function scheduleHash() {
   clearTimeout(hashTimer);
-  if (state.lastGood.tokens.length <= HASH_AT_ONCE_TOKENS) writeHash();
-  else hashTimer = setTimeout(writeHash, 250);
+  hashTimer = 0;
+  const numbers = Object.values(state.lastGood.matrices).reduce((sum, m) => sum + m.length * m[0].length, 0);
+  if (numbers <= HASH_AT_ONCE_NUMBERS) writeHash();
+  else hashTimer = setTimeout(writeHash, HASH_PAUSE_MS);
+}
+
+function flushHash() {
+  if (hashTimer) writeHash();
 }
 
 function writeHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
   const hash = `#${encodeHash(shareState())}`;
   if (hash === location.hash) return;
   state.writtenHash = hash;
@@ -498,17 +521,28 @@ const tools = new Tools({
   ctx: stepsContext,
   editable: () => true,
   apply: loadState,
-  rerender: renderTools,
+  rerender: () => {
+    toolsKey = '';
+    renderTools();
+  },
   config: () => [],
   baseUrl: () => location.href,
 });
 
+// The panel reads the inputs and results when used, so it is rebuilt only
+// when its lists (matrices to export, import targets) or language change.
+let toolsKey = '';
 function renderTools() {
   const panel = $('share-tools');
   if (!state.lastGood) {
+    toolsKey = '';
     panel.replaceChildren();
     return;
   }
+  const { heads, usesWo, cross, pe } = state.lastGood.options;
+  const key = [state.lang, heads, usesWo, cross, pe, Math.min(state.head, heads - 1)].join('|');
+  if (key === toolsKey) return;
+  toolsKey = key;
   const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
   panel.replaceChildren(tools.render(state.lang));
   if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
@@ -809,6 +843,10 @@ function start() {
   applyStaticStrings();
   fillDecimals();
   if (!restoreHash()) loadPreset('tutorial');
+  window.addEventListener('pagehide', flushHash);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flushHash();
+  });
   window.addEventListener('hashchange', () => {
     if (location.hash !== state.writtenHash && !restoreHash()) renderStatus();
   });

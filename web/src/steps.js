@@ -104,6 +104,21 @@ function groupItem(symbol) {
   return node;
 }
 
+// What a step's layout depends on: while it stays, a new result is written
+// into the step on screen (updateStep) instead of building it again. A
+// comparison is always built anew.
+function layoutKey(step, index, total, ctx, catalog, names) {
+  if (ctx.compare) return null;
+  const { lang, decimals, tokens, keyTokens, options, head, tutorial } = ctx;
+  const shapes = names.map((name) => {
+    const { data, label, masked } = catalog[name];
+    return [name, data.length, data[0].length, label, Boolean(masked)];
+  });
+  return JSON.stringify([step.id, index, total, lang, decimals, tokens, keyTokens, options, head, tutorial, shapes]);
+}
+
+const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection)}
+
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
 export function renderStep(step, index, total, ctx, { selection, onSelection }) {
@@ -117,7 +132,8 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
   header.append(el('span', 'step-num', t('stepOf', { n: index + 1, total })), el('h3', 'step-title', t(`${step.key}Title`)));
   li.append(header, el('p', 'formula', formulaOf(step, ctx)), el('p', 'plain', t(`${step.key}Plain`)));
 
-  const catalog = matrixCatalog(ctx);
+  let catalog = matrixCatalog(ctx);
+  let current = ctx;
   const groups = step.groups(ctx);
   const names = groups.flat();
   const views = [];
@@ -126,7 +142,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
   const interactiveNames = [...new Set(names.filter(explainable))];
 
   const select = (name, r, c) => {
-    const { lines, marks } = explainCell(name, r, c, ctx);
+    const { lines, marks } = explainCell(name, r, c, current);
     const own = [...marks, { m: name, r, c, kind: 'selected' }];
     for (const view of views) view.setMarks(own.filter((mark) => mark.m === view.name));
     work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
@@ -151,15 +167,43 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
     li.append(work);
   }
-  for (const extra of step.extras || []) {
-    const node = extra(ctx);
-    if (node) li.append(node);
-  }
-  if (selection && catalog[selection.name] && names.includes(selection.name)) {
-    const { data } = catalog[selection.name];
-    if (selection.r < data.length && selection.c < data[0].length) select(selection.name, selection.r, selection.c);
-  }
+  // The notes, legends and views after the matrices are small: built again on each update.
+  let extras = [];
+  const renderExtras = () => {
+    for (const node of extras) node.remove();
+    extras = (step.extras || []).map((extra) => extra(current)).filter(Boolean);
+    li.append(...extras);
+  };
+  renderExtras();
+  const showSelection = (chosen) => {
+    if (!chosen || !catalog[chosen.name] || !names.includes(chosen.name)) return;
+    const { data } = catalog[chosen.name];
+    if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
+  };
+  showSelection(selection);
+  rendered.set(li, {
+    key: layoutKey(step, index, total, ctx, catalog, names),
+    update(next, nextCatalog, chosen) {
+      current = next;
+      catalog = nextCatalog;
+      views.forEach((view) => view.update(catalog[view.name]));
+      renderExtras();
+      showSelection(chosen);
+    },
+  });
   return li;
+}
+
+// Writes a new result into a step rendered before when its layout is the
+// same (see layoutKey); false when it has to be rendered again.
+export function updateStep(li, step, index, total, ctx, { selection }) {
+  const record = rendered.get(li);
+  if (!record) return false;
+  const catalog = matrixCatalog(ctx);
+  const key = layoutKey(step, index, total, ctx, catalog, step.groups(ctx).flat());
+  if (key === null || record.key !== key) return false;
+  record.update(ctx, catalog, selection);
+  return true;
 }
 
 // The formula line: the projections' and the scale step's depend on the options.

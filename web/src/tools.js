@@ -158,7 +158,10 @@ export class Tools {
     for (const f of FORMATS) format.append(Object.assign(el('option', '', say(lang, FORMAT_KEYS[f])), { value: f }));
     format.value = this.exportFormat || 'csv';
     format.addEventListener('change', () => { this.exportFormat = format.value; });
-    const exportButton = (key, copy) => button(say(lang, key), () => this.exportMatrix(matrices[matrix.value], matrix.value, format.value, copy));
+    // the current numbers when clicked (the page does not rebuild this panel on every edit)
+    const exportButton = (key, copy) => button(say(lang, key), () => {
+      this.exportMatrix(exportables(this.host.ctx(lang))[matrix.value], matrix.value, format.value, copy);
+    });
     body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
 
     const whole = [

@@ -2,7 +2,8 @@
 // to read, a canvas heatmap beyond TABLE_LIMIT rows or columns (n = 512 would
 // be a quarter of a million DOM cells). Both colour cells by value, report
 // the cell under the pointer or keyboard focus through onSelect(name, r, c),
-// and show highlight marks from "show the work".
+// and show highlight marks from "show the work". update({data, masked})
+// writes new numbers of the same shape into the view in place.
 
 import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
@@ -29,7 +30,6 @@ function captionNodes(name, label, rows, cols) {
 
 function tableView(opts, rows, cols) {
   const { lang, name, label, data, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked } = opts;
-  const magnitude = kind === 'signed' ? largestMagnitude(data) : 1;
   const table = el('table', `matrix ${kind}`);
   table.dataset.matrix = name;
   const caption = el('caption');
@@ -53,6 +53,7 @@ function tableView(opts, rows, cols) {
 
   const body = el('tbody');
   const cells = [];
+  const sums = [];
   data.forEach((row, r) => {
     const tr = el('tr');
     const th = el('th', 'row-label', rowLabels[r]);
@@ -61,27 +62,41 @@ function tableView(opts, rows, cols) {
     const cellRow = [];
     row.forEach((value, c) => {
       const td = el('td', 'num');
-      td.title = fullNumber(value);
-      if (masked && masked[r][c]) {
-        td.textContent = value === -Infinity ? '−∞' : formatCompactZero(value, decimals);
-        td.classList.add('masked');
-      } else {
-        td.textContent = formatNumber(value, decimals);
-        const background = cellColor(kind, value, magnitude);
-        td.style.backgroundColor = rgbCss(background);
-        td.style.color = textColorFor(background);
-      }
       td.dataset.r = r;
       td.dataset.c = c;
       if (interactive) td.tabIndex = r === 0 && c === 0 ? 0 : -1;
       tr.append(td);
       cellRow.push(td);
     });
-    if (rowSums) tr.append(el('td', 'num sum', formatNumber(row.reduce((a, b) => a + b, 0), decimals)));
+    if (rowSums) {
+      sums.push(el('td', 'num sum'));
+      tr.append(sums[r]);
+    }
     body.append(tr);
     cells.push(cellRow);
   });
   table.append(head, body);
+  // Writes the numbers; a cell or sum whose text and colour stay is not touched.
+  const fill = (values, mask) => {
+    const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
+    values.forEach((row, r) => {
+      row.forEach((value, c) => {
+        const td = cells[r][c];
+        const isMasked = Boolean(mask && mask[r][c]);
+        setText(td, isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals));
+        const title = fullNumber(value);
+        if (td.title !== title) td.title = title;
+        td.classList.toggle('masked', isMasked);
+        const background = isMasked ? null : cellColor(kind, value, magnitude);
+        const backgroundCss = background ? rgbCss(background) : '';
+        if (td.style.backgroundColor !== backgroundCss) td.style.backgroundColor = backgroundCss;
+        const color = background ? textColorFor(background) : '';
+        if (td.style.color !== color) td.style.color = color;
+      });
+      if (rowSums) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
+    });
+  };
+  fill(data, masked);
 
   const element = el('div', 'matrix-view matrix-scroll');
   // Focusable when its cells are not, so that keyboard users can scroll it.
@@ -121,6 +136,9 @@ function tableView(opts, rows, cols) {
   return {
     name,
     element,
+    update(next) {
+      fill(next.data, next.masked);
+    },
     setMarks(marks) {
       for (const [td, cls] of marked) td.classList.remove(cls);
       marked = [];
@@ -137,6 +155,10 @@ function tableView(opts, rows, cols) {
       }
     },
   };
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 // A masked weight is exactly 0: written "0", not "0.0000", so it does not read as a small number.
@@ -242,7 +264,8 @@ function paintOnce(canvas, { data, kind, masked = null, cell }) {
 // The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
 // to the width available. Marks are boxes laid over it in percentages.
 function canvasView(opts, rows, cols) {
-  const { lang, name, label, data, rowLabels, colLabels, kind, interactive, onSelect } = opts;
+  const { lang, name, label, rowLabels, colLabels, kind, interactive, onSelect } = opts;
+  let { data } = opts;
   const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
   const canvas = el('canvas', 'heat-canvas');
   canvas.dataset.matrix = name;
@@ -273,10 +296,13 @@ function canvasView(opts, rows, cols) {
   element.append(caption, hint, box, readout);
 
   let cursor = null;
-  const show = (r, c) => {
-    cursor = [r, c];
+  const readOut = (r, c) => {
     const text = data[r][c] === -Infinity ? '−∞' : fullNumber(data[r][c]);
     readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
+  };
+  const show = (r, c) => {
+    cursor = [r, c];
+    readOut(r, c);
     if (interactive) onSelect(name, r, c);
   };
   box.addEventListener('mousemove', (event) => {
@@ -310,6 +336,11 @@ function canvasView(opts, rows, cols) {
   return {
     name,
     element,
+    update(next) {
+      data = next.data;
+      paintOnce(canvas, { data, kind, masked: next.masked, cell });
+      if (cursor) readOut(...cursor);
+    },
     setMarks(marks) {
       overlay.replaceChildren(...marks.map((mark) => {
         const node = el('div', `heat-mark mark-${mark.kind || 'feed'}`);
