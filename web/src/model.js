@@ -51,6 +51,11 @@ export function shapeOf(field, model) {
   return [rows, base === 'wv' ? dv : dk];
 }
 
+// Each store row's last parse: {texts, values} (texts at the shape read).
+// A row whose texts are unchanged gives the same values array again, so
+// reading X of 4096 × 64 after one edit parses one row, not 262 144 cells.
+const parsedRows = new WeakMap();
+
 export function cellText(store, r, c) {
   const row = store && store[r];
   return row && row[c] !== undefined ? row[c] : '0';
@@ -63,8 +68,15 @@ export function setCell(store, r, c, text) {
   row[c] = text;
 }
 
+// Texts of numbers. Each row's numbers are also remembered as its parse (see
+// readMatrix), so a matrix applied, loaded or filled is not parsed again: at
+// n = 512 that is 32 768 cells. String(v) reads back as v, −0 (written "0") as 0.
 export function textsFromNumbers(matrix) {
-  return matrix.map((row) => row.map((v) => String(v)));
+  return matrix.map((row) => {
+    const texts = Array.from(row, (v) => String(v));
+    if (row.every(Number.isFinite)) parsedRows.set(texts, { texts: [...texts], values: Array.from(row, (v) => v + 0) });
+    return texts;
+  });
 }
 
 export function createModel({ tokens, x, wq, wk, wv }) {
@@ -92,10 +104,6 @@ export function locate(field, row, column, tokens) {
 
 const CELL_KEYS = { empty_cell: 'errCellEmpty', not_number: 'errNotNumber', not_finite: 'errNotFinite' };
 
-// Each store row's last parse: {texts, values} (texts at the shape read).
-// A row whose texts are unchanged gives the same values array again, so
-// reading X of 4096 × 64 after one edit parses one row, not 262 144 cells.
-const parsedRows = new WeakMap();
 
 // The numbers of one matrix at its current shape, or the first bad cell.
 export function readMatrix(model, field) {
