@@ -22,6 +22,8 @@ import { el } from './dom.js';
 import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.js';
 import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
+import { Store, renderStorageNotice } from './persist.js';
+import { History, undoKey } from './history.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -57,6 +59,8 @@ const state = {
   hashError: null, // a link's state that could not be read
   writtenHash: '', // the hash this page wrote last (a different one comes from the user)
 };
+const store = new Store(); // the state kept in localStorage (persist.js)
+const edits = new History(); // undo and redo (history.js)
 
 function storedLanguage() {
   try {
@@ -191,6 +195,8 @@ function applyStaticStrings() {
   for (const node of document.querySelectorAll('[data-i18n-aria-label]')) {
     node.setAttribute('aria-label', translate(lang, node.dataset.i18nAriaLabel));
   }
+  for (const node of document.querySelectorAll('[data-i18n-title]')) node.title = translate(lang, node.dataset.i18nTitle);
+  renderStorageNotice($('storage-notice'), lang, store);
   // The switch button is written in the language it switches to.
   $('lang-toggle').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
   $('signed-legend').replaceChildren(signedLegend(lang));
@@ -499,7 +505,9 @@ function flushHash() {
 function writeHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
-  const hash = `#${encodeHash(shareState())}`;
+  const current = shareState();
+  keepState(current);
+  const hash = `#${encodeHash(current)}`;
   if (hash === location.hash) return;
   state.writtenHash = hash;
   try {
@@ -507,6 +515,57 @@ function writeHash() {
   } catch {
     // a URL too long for the browser: the page works on without it
   }
+}
+
+// ---- nothing lost: storage (persist.js), undo and redo (history.js) ----
+
+// A link's hash wins over the stored state; a damaged link still reports its
+// error, over the stored state (or the tutorial) it opens instead.
+function restoreAtStart() {
+  const link = decodeHash(location.hash);
+  const stored = store.load(); // read even when the link wins: a damaged one is set aside before anything is saved
+  if (link.ok) loadState(link.state);
+  else if (stored) loadState(stored);
+  else loadPreset('tutorial');
+  if (!link.ok) state.hashError = link.message;
+  renderStatus();
+  renderStorageNotice($('storage-notice'), state.lang, store);
+}
+
+// Every state shown is kept in storage and, if its inputs changed, in the history.
+function keepState(current) {
+  const text = JSON.stringify(current);
+  const problem = store.problem;
+  store.save(text);
+  if (store.problem !== problem) renderStorageNotice($('storage-notice'), state.lang, store);
+  edits.record(current, text);
+  renderUndo();
+}
+
+function renderUndo() {
+  // With invalid input on screen, undo first goes back to the last valid inputs.
+  $('undo').disabled = !edits.canUndo() && !(hasErrors() && state.lastGood);
+  $('redo').disabled = !edits.canRedo();
+}
+
+// An entry of the history shown with the current step, language and decimals.
+function showEdit(restored) {
+  if (!restored) return;
+  const { view } = shareState();
+  loadState({ ...restored, view: { ...view, head: Math.min(view.head, restored.heads.length - 1) } });
+  renderUndo();
+}
+
+function undoEdit() {
+  if (!state.lastGood) return;
+  writeHash(); // an edit still waiting to be recorded is recorded first
+  showEdit(edits.undo(hasErrors() ? 0 : 1));
+}
+
+function redoEdit() {
+  if (!state.lastGood) return;
+  writeHash();
+  showEdit(edits.redo());
 }
 
 function restoreHash() {
@@ -842,7 +901,7 @@ function fillDecimals() {
 function start() {
   applyStaticStrings();
   fillDecimals();
-  if (!restoreHash()) loadPreset('tutorial');
+  restoreAtStart();
   window.addEventListener('pagehide', flushHash);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flushHash();
@@ -896,6 +955,15 @@ function start() {
     renderSteps();
   });
   document.addEventListener('keydown', onKeydown);
+  $('undo').addEventListener('click', () => undoEdit());
+  $('redo').addEventListener('click', () => redoEdit());
+  document.addEventListener('keydown', (event) => {
+    const action = undoKey(event);
+    if (!action) return;
+    event.preventDefault();
+    if (action === 'undo') undoEdit();
+    else redoEdit();
+  });
 
   loadEngine().then(
     (engine) => {

@@ -6,7 +6,7 @@
 
 import { translate } from './i18n.js';
 import { say, sayMessage } from './i18n-embed.js';
-import { el, button } from './dom.js';
+import { el, button, download } from './dom.js';
 import { dimLabel, headName } from './work.js';
 import { parseMatrixText } from './parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from './share.js';
@@ -19,15 +19,6 @@ const TEXT_FORMATS = {
   csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
   latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
 };
-
-function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
 
 // PNG: the SVG drawn at twice its size on a canvas.
 async function svgToPng(svgText) {

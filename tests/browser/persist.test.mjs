@@ -1,0 +1,192 @@
+// Nothing lost (issue 6): the full page keeps what the user built in
+// localStorage across a reload and a closed tab (a link's hash wins), undo and
+// redo by buttons and keys, a damaged stored state set aside and offered for
+// download, and a page that works on when storage is blocked.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { encodeHash, tutorialState } from '../../web/src/share.js';
+
+const DIST = path.resolve('dist');
+const STATE_KEY = 'attention-visualizer.state';
+const DAMAGED_KEY = 'attention-visualizer.state.damaged';
+let browser;
+let server;
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  server = await startServer({ root: DIST, port: 0 });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const x00 = '#editor-x input[data-r="0"][data-c="0"]';
+const renders = (page) => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
+
+async function ready(page) {
+  await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+}
+
+// Types into a cell and waits for the recompute it causes.
+async function typeCell(page, selector, text) {
+  const count = await renders(page);
+  await page.fill(selector, text);
+  await page.waitForFunction((n) => Number(document.documentElement.dataset.renderCount) > n, count);
+}
+
+async function newPage(context, url) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  await page.goto(url);
+  await ready(page);
+  return { page, problems };
+}
+
+test('an edit survives a reload and a closed tab; a link opens its own state over the stored one', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const url = new URL('index.html', server.url).href;
+  try {
+    const { page, problems } = await newPage(context, url);
+    await typeCell(page, x00, '7');
+    await page.waitForFunction((key) => localStorage.getItem(key)?.includes('[[7,'), STATE_KEY);
+    await page.goto(url);
+    await ready(page);
+    assert.equal(await page.inputValue(x00), '7', 'after a reload without the hash');
+    await page.close();
+
+    const reopened = await newPage(context, url);
+    assert.equal(await reopened.page.inputValue(x00), '7', 'in a new tab');
+    const link = `${url}#${encodeHash({ ...tutorialState('en'), causal: true })}`;
+    await reopened.page.goto(link);
+    await reopened.page.reload();
+    await ready(reopened.page);
+    assert.equal(await reopened.page.inputValue(x00), '1', 'the link wins over storage');
+    assert.equal(await reopened.page.isChecked('#causal'), true);
+    assert.equal(await page.evaluate(() => document.getElementById('storage-notice').hidden).catch(() => true), true);
+    assert.deepEqual([...problems, ...reopened.problems], []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fields, invalid input undone to the last valid', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  try {
+    const { page, problems } = await newPage(context, new URL('index.html', server.url).href);
+    assert.equal(await page.isDisabled('#undo'), true);
+    assert.equal(await page.isDisabled('#redo'), true);
+    await typeCell(page, x00, '2');
+    await typeCell(page, x00, '3');
+    await page.check('#causal');
+    assert.equal(await page.isDisabled('#undo'), false);
+
+    await page.click('#undo');
+    assert.equal(await page.isChecked('#causal'), false);
+    assert.equal(await page.inputValue(x00), '3');
+    await page.click('#undo');
+    assert.equal(await page.inputValue(x00), '2');
+    await page.click('#redo');
+    assert.equal(await page.inputValue(x00), '3');
+
+    // keys, with the focus on a button (not in a text field)
+    await page.focus('#next');
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.inputValue(x00), '2');
+    await page.keyboard.press('Control+Shift+Z');
+    assert.equal(await page.inputValue(x00), '3');
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+y');
+    assert.equal(await page.inputValue(x00), '3');
+    await page.keyboard.press('Meta+Shift+z');
+    assert.equal(await page.isChecked('#causal'), true);
+
+    // inside a grid cell Ctrl+Z is the browser's own undo of the typing: no page undo
+    const before = await renders(page);
+    await page.focus(x00);
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.isChecked('#causal'), true, 'the page did not undo from inside a text field');
+    assert.ok(await renders(page) >= before);
+
+    // an invalid value stays in its field until undo goes back to the last valid inputs
+    await typeCell(page, x00, 'abc');
+    assert.match(await page.textContent('#x-error'), /“abc” is not a number/);
+    await page.click('#undo');
+    assert.notEqual(await page.inputValue(x00), 'abc');
+    assert.equal(await page.textContent('#x-error'), '');
+
+    // the step shown is no edit: undo keeps it
+    await page.click('#next');
+    await page.click('#undo');
+    assert.match(await page.textContent('#step-position'), /Step 2 of/);
+
+    // a preset is an edit too: undone, the earlier inputs come back
+    await typeCell(page, x00, '9');
+    await page.click('[data-preset="english"]');
+    await page.click('#undo');
+    assert.equal(await page.inputValue(x00), '9');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a damaged stored state is reported in both languages, set aside and downloadable; the page opens the tutorial', async () => {
+  const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true });
+  const url = new URL('index.html', server.url).href;
+  const damaged = '{"version":1,"tokens":["a"],"x":[[1, 2]';
+  try {
+    const { page } = await newPage(context, url);
+    await page.evaluate(([key, text]) => localStorage.setItem(key, text), [STATE_KEY, damaged]);
+    await page.goto(url); // without the hash the page wrote: storage decides
+    await ready(page);
+    const notice = page.locator('#storage-notice');
+    assert.equal(await notice.isVisible(), true);
+    assert.match(await notice.textContent(), /could not be read: The state is not valid: it is not valid JSON\. It has been/);
+    assert.match(await notice.textContent(), new RegExp(`set aside under “${DAMAGED_KEY.replace(/\./g, '\\.')}”`));
+    assert.equal(await page.evaluate((key) => localStorage.getItem(key), DAMAGED_KEY), damaged);
+    assert.equal(await page.inputValue(x00), '1', 'the tutorial');
+    const [download] = await Promise.all([page.waitForEvent('download'), notice.locator('button').click()]);
+    assert.equal(readFileSync(await download.path(), 'utf8'), damaged);
+    await page.click('#lang-toggle');
+    assert.match(await notice.textContent(), /无法读取：状态无效：不是有效的 JSON。它已另存为/);
+    // the next visit starts clean from what is on screen now
+    await page.goto(url);
+    await ready(page);
+    assert.equal(await notice.isHidden(), true);
+  } finally {
+    await context.close();
+  }
+});
+
+test('storage blocked: the page works and says so once, quietly', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  await context.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+  });
+  try {
+    const { page, problems } = await newPage(context, new URL('index.html', server.url).href);
+    const notes = page.locator('#storage-notice p');
+    assert.equal(await notes.count(), 1);
+    assert.match(await notes.textContent(), /does not let the page store data/);
+    assert.equal(await page.locator('#status').textContent(), '', 'not in the live status line');
+    await typeCell(page, x00, '5');
+    await page.click('#undo');
+    assert.equal(await page.inputValue(x00), '1');
+    assert.equal(await notes.count(), 1);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
