@@ -130,9 +130,10 @@ async function inChromium(wasmDir) {
     await page.goto(pathToFileURL(html).href);
     await done;
 
-    // the public API on the built page's engine script
+    // the public API on the built engine script, in a blank page (the real page's CSP would
+    // refuse the inline reference script below)
     const apiPage = await browser.newPage();
-    await apiPage.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+    await apiPage.addScriptTag({ path: path.join(ROOT, 'dist/attention-engine.js') });
     const api = await apiPage.evaluate(
       async ({ sizes, d, inputsSource, timerSource }) => {
         const makeInputs = (0, eval)(inputsSource);

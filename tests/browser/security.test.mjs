@@ -209,12 +209,14 @@ async function elementAttributes(seen, context) {
     add({ state: `{"version":1,"tokens":["</script><script>${run}</script>"]}`, lang: 'en' });
     add({ state: `javascript:${run}`, lang: `"><svg onload="${run}">`, step: `<img src=x onerror="${run}">`,
       panels: `<script>${run}</script>`, theme: `"><svg onload="${run}">`, steps: `javascript:${run}`, decimals: `${run}`, head: '1e9' });
+    add({ 'key-padding': `true,<b>${run}</b>,false`, lang: 'en' }); // not read as false: an error
   }, [PAYLOADS, RUN]);
   const texts = await page.$$eval('attention-visualizer.hostile', (list) => list.map((v) => v.shadowRoot.textContent));
   for (const payload of PAYLOADS) assert.ok(texts[0].includes(payload), `element shows ${payload.slice(0, 30)}`);
   assert.match(texts[2], /Attribute x is not valid: “x” has <img at row 1, column 1: a finite number is expected\./);
   assert.match(texts[3], /Attribute state is not valid/);
   assert.match(texts[4], /Attribute state is not valid/);
+  assert.match(texts[5], /Attribute key-padding is not valid: entry 2, “<b>.*”, must be true, false, 1 or 0\./);
   await assertInert(page, seen, 'element attributes');
   await page.close();
 }

@@ -87,7 +87,15 @@ function attributeError(name, detail) {
   return error;
 }
 
-const booleanList = (text) => text.split(/[\s,]+/).filter(Boolean).map((v) => v === '1' || v === 'true');
+// "true,false,1,0": anything else is an error naming its position, never read as false.
+function booleanList(name, text) {
+  return text.split(/[\s,]+/).filter(Boolean).map((v, i) => {
+    const word = v.toLowerCase();
+    if (word === '1' || word === 'true') return true;
+    if (word === '0' || word === 'false') return false;
+    throw attributeError(name, { key: 'errBooleanEntry', params: { index: i + 1, text: v.slice(0, 40) } });
+  });
+}
 
 // The state the attributes describe: the `state` attribute (a share hash or
 // state JSON) or the tutorial, with every other given attribute on top.
@@ -121,7 +129,7 @@ function stateFromAttributes(element, lang) {
   if (get('scale-by-sqrt-dk') !== null) s.scaleBySqrtDk = isOn(get('scale-by-sqrt-dk'));
   if (get('temperature') !== null) s.temperature = Number(get('temperature'));
   const keyCount = s.context ? s.context.tokens.length : (Array.isArray(s.tokens) ? s.tokens.length : 0);
-  if (get('key-padding') !== null) s.keyPadding = booleanList(get('key-padding'));
+  if (get('key-padding') !== null) s.keyPadding = booleanList('key-padding', get('key-padding'));
   else if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== keyCount) s.keyPadding = Array(keyCount).fill(false);
   if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
   if (get('head') !== null) s.view.head = Number(get('head')) - 1; // 1-based, as on screen

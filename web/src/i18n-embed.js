@@ -76,6 +76,10 @@ export const EMBED_STRINGS = {
   },
   errState: { zh: '状态无效：{detail}', en: 'The state is not valid: {detail}' },
   errStateJson: { zh: '不是有效的 JSON。', en: 'it is not valid JSON.' },
+  errBooleanEntry: {
+    zh: '第 {index} 项“{text}”应为 true、false、1 或 0。',
+    en: 'entry {index}, “{text}”, must be true, false, 1 or 0.',
+  },
   errStateHash: { zh: '链接里的状态已损坏，无法读取。', en: 'the state in the link is damaged and cannot be read.' },
   errStateVersion: {
     zh: '版本 {version} 不受支持（这个版本能读的是 {supported}）。',
