@@ -20,16 +20,9 @@ const arg = (name, fallback) => {
 };
 const SIZES = arg('sizes', '8,64,512,2048').split(',').map(Number);
 const D = Number(arg('d', '64'));
+// playwright-core is imported only when used, after bootstrap() has installed it
+const launchChromium = async () => (await import('../tests/browser/chromium.mjs')).launchChromium();
 const REFERENCE_BLAS_DIR = '/usr/lib/x86_64-linux-gnu/blas';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 // The inputs of tests/bench/attention_bench.cpp and numpy_bench.py, as a JS function source
 // so the same code also runs inside the page.
@@ -109,8 +102,7 @@ async function apiInNode() {
 }
 
 async function inChromium(wasmDir) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
   try {
     // the core C++ as wasm: the bench driver prints one JSON line per n to the console
     const page = await browser.newPage();
@@ -190,8 +182,7 @@ const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
 async function pageLatency() {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = [];

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
 const D = 64;
@@ -15,11 +15,7 @@ let page;
 const problems = [];
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(30000);

@@ -6,28 +6,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
 
-// REFERENCE.md: what the tutorial's numpy code really computes.
-const REFERENCE = {
-  Q: [[0.5, 0.2], [0.3, 0.4], [0.1, 0.6]],
-  K: [[0.4, 0.3], [0.30000000000000004, 0.5], [0.2, 0.7]],
-  V: [[0.8, 0.1], [0.55, 0.5], [0.3, 0.9]],
-  Scores: [[0.26, 0.25, 0.24], [0.24, 0.29000000000000004, 0.33999999999999997], [0.22, 0.33, 0.44]],
-  Scaled: [[0.18384776310850234, 0.17677669529663687, 0.1697056274847714],
-    [0.1697056274847714, 0.2050609665440988, 0.2404163056034261],
-    [0.15556349186104046, 0.2333452377915607, 0.3111269837220809]],
-  Weights: [[0.33569311403870217, 0.3333277778472214, 0.3309791081140764],
-    [0.3216200976300485, 0.33319448783456673, 0.3451854145353847],
-    [0.30776779723570424, 0.3326621264139182, 0.3595700763503775]],
-  Output: [[0.5511785014811564, 0.4981143976301497],
-    [0.544108670773666, 0.5094261267621345],
-    [0.5370494302213317, 0.5207209116458693]],
-};
 const TUTORIAL = {
   x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]],
 };
@@ -68,11 +53,7 @@ let server;
 let shared; // {context, page, problems, requests} on file:// in English
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
   server = await startServer({ root: DIST, port: 0 });
   shared = await openPage(FILE_URL);
 });

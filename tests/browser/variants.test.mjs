@@ -7,8 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { loadVariantCases, maxAbs, TUTORIAL, TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
 const CASES = Object.fromEntries(loadVariantCases().map((c) => [c.name, c]));
@@ -19,7 +19,7 @@ let page;
 const problems = [];
 
 before(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
   context = await browser.newContext({ locale: 'en-US' });
   page = await context.newPage();
   page.setDefaultTimeout(5000);

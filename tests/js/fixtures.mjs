@@ -122,9 +122,16 @@ export function maxAbs(m) {
 
 // The built engine script, loaded as node loads it (module.exports is the factory).
 export const ENGINE_FILE = new URL('../../dist/attention-engine.js', import.meta.url);
-export const createAttentionEngine = createRequire(import.meta.url)(ENGINE_FILE.pathname);
+export function createAttentionEngine() {
+  return createRequire(import.meta.url)(ENGINE_FILE.pathname)(); // loaded on first use only
+}
 
 export const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+
+// The worked example's true values under the page's matrix names (Q, K, V, Scores, …).
+export const REFERENCE = Object.fromEntries(
+  RESULTS.map((name) => [name.length === 1 ? name.toUpperCase() : name[0].toUpperCase() + name.slice(1), TUTORIAL_EXPECTED[name]]),
+);
 
 // Every step of a single-head result equals REFERENCE.md's worked example to 1e-12.
 export function assertTutorial(result) {

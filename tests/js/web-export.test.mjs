@@ -7,23 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
 import { tutorialState } from '../../web/src/share.js';
 import { parseMatrixText } from '../../web/src/parse.js';
+import { REFERENCE } from './fixtures.mjs'; // REFERENCE.md's true values
 
-// REFERENCE.md: what the tutorial's numpy code really computes.
-const REFERENCE = {
-  Q: [[0.5, 0.2], [0.3, 0.4], [0.1, 0.6]],
-  K: [[0.4, 0.3], [0.30000000000000004, 0.5], [0.2, 0.7]],
-  V: [[0.8, 0.1], [0.55, 0.5], [0.3, 0.9]],
-  Scores: [[0.26, 0.25, 0.24], [0.24, 0.29000000000000004, 0.33999999999999997], [0.22, 0.33, 0.44]],
-  Scaled: [[0.18384776310850234, 0.17677669529663687, 0.1697056274847714],
-    [0.1697056274847714, 0.2050609665440988, 0.2404163056034261],
-    [0.15556349186104046, 0.2333452377915607, 0.3111269837220809]],
-  Weights: [[0.33569311403870217, 0.3333277778472214, 0.3309791081140764],
-    [0.3216200976300485, 0.33319448783456673, 0.3451854145353847],
-    [0.30776779723570424, 0.3326621264139182, 0.3595700763503775]],
-  Output: [[0.5511785014811564, 0.4981143976301497],
-    [0.544108670773666, 0.5094261267621345],
-    [0.5370494302213317, 0.5207209116458693]],
-};
 
 // Plain-JS attention with every option, independent of the engine and of the script.
 const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((s, v, k) => s + v * b[k][j], 0)));
