@@ -8,6 +8,18 @@ export function el(tag, className, text) {
   return node;
 }
 
+// A table's header row: the corner cell, then one column header (scope=col) per label.
+export function headerRow(colLabels, { corner = '', className = '' } = {}) {
+  const row = el('tr');
+  row.append(el('th', 'corner', corner));
+  for (const label of colLabels) {
+    const th = el('th', className, label);
+    th.scope = 'col';
+    row.append(th);
+  }
+  return row;
+}
+
 export function button(text, onClick, className = '') {
   const node = el('button', className, text);
   node.type = 'button';

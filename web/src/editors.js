@@ -3,7 +3,7 @@
 // rebuilt only when its shape or labels change, so typing never loses focus.
 
 import { translate } from './i18n.js';
-import { el } from './dom.js';
+import { el, headerRow } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
 
 // Token chips: each an editable text field, a padding switch (when the
@@ -165,13 +165,7 @@ function buildEditor(container, spec, handlers, large) {
   } else {
     const table = el('table', 'grid');
     const caption = el('caption', 'visually-hidden', t('gridCaption', { name }));
-    const headRow = el('tr');
-    headRow.append(el('th', 'corner', ''));
-    for (const label of colLabels) {
-      const th = el('th', '', label);
-      th.scope = 'col';
-      headRow.append(th);
-    }
+    const headRow = headerRow(colLabels);
     const head = el('thead');
     head.append(headRow);
     const body = el('tbody');

@@ -9,7 +9,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
-import { el } from './dom.js';
+import { el, headerRow } from './dom.js';
 import { createMatrixView, paintHeatmap } from './view.js';
 import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
@@ -368,14 +368,7 @@ function misprint(resultKey, name) {
     box.append(el('p', 'misprint-text', translate(ctx.lang, `misprint_${resultKey}`)));
     const table = el('table', 'misprint-table');
     const caption = el('caption', '', translate(ctx.lang, 'misprintCaption', { name }));
-    const headRow = el('tr');
-    headRow.append(el('th', 'corner', ''));
-    const colLabels = resultKey === 'output' ? dims(actual[0].length) : ctx.tokens;
-    for (const label of colLabels) {
-      const th = el('th', '', label);
-      th.scope = 'col';
-      headRow.append(th);
-    }
+    const headRow = headerRow(resultKey === 'output' ? dims(actual[0].length) : ctx.tokens);
     const head = el('thead');
     head.append(headRow);
     const body = el('tbody');

@@ -9,7 +9,7 @@ import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData } from './rows.js';
-import { el } from './dom.js';
+import { el, headerRow } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -36,13 +36,7 @@ function tableView(opts, rows, cols) {
   caption.append(...captionNodes(name, label, rows, cols));
   table.append(caption);
 
-  const headRow = el('tr');
-  headRow.append(el('th', 'corner', corner));
-  for (const text of colLabels) {
-    const th = el('th', 'col-label', text);
-    th.scope = 'col';
-    headRow.append(th);
-  }
+  const headRow = headerRow(colLabels, { corner, className: 'col-label' });
   if (rowSums) {
     const th = el('th', 'col-label sum', translate(lang, 'rowSum'));
     th.scope = 'col';
