@@ -64,7 +64,8 @@ function writeEngineScript(wasmDir) {
   const text = [
     '/* attention-engine.js: scaled dot-product attention in WebAssembly (wasm embedded).',
     ' * Built by `npm run build` from cpp/; see README.md for the API. */',
-    '(function () {',
+    // named, so that the script can start a worker from its own source (startWorker)
+    '(function attentionEngineScript() {',
     emitted,
     api,
     '})();',

@@ -10,12 +10,14 @@
  *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
  *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
  *   engine.memoryBytes()  // size of the module's wasm memory
+ *   const worker = createAttentionEngine.startWorker();  // a second engine in a Web Worker
+ *   await worker.compute(input)  // the typed form, computed off the page's thread
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column, head
  * (0-based; undefined where they do not apply). The engine keeps working after it.
  * README.md's "JS API" section documents every option, result and convention.
  */
-/* global createAttentionModule */
+/* global createAttentionModule, attentionEngineScript */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
@@ -331,6 +333,84 @@ function createAttentionEngine() {
   }
   return enginePromise;
 }
+
+// A second engine in a Web Worker, for computations long enough to freeze a page
+// (n in the thousands). The worker runs this very script, from its own source text
+// (attentionEngineScript, the closure the build wraps it in) put in a Blob: nothing is
+// fetched, so it works from file:// and offline; a page's CSP must allow `worker-src blob:`.
+// worker.compute(input) → a promise of compute(input, { typed: true }), whose buffers
+// are moved (transferred), not copied. Calls run one after another, in order. An input
+// error rejects with the same Error (code, operand, row, column, head) as compute();
+// a worker that cannot start or breaks rejects every call with code 'worker'.
+// Throws at once where workers do not exist.
+function startWorker() {
+  const source = `(${attentionEngineScript})();\n(${workerMain})();\n`;
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  const worker = new Worker(url);
+  const waiting = new Map(); // id → { resolve, reject }
+  let nextId = 0;
+  let broken = null;
+  const stop = (message) => {
+    URL.revokeObjectURL(url);
+    worker.terminate();
+    broken = inputError({ code: 'worker', message });
+    for (const call of waiting.values()) call.reject(broken);
+    waiting.clear();
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.ready) URL.revokeObjectURL(url);
+    if (data.failed) stop(`the engine's worker could not load the engine: ${data.failed}`);
+    if (data.id === undefined) return;
+    const call = waiting.get(data.id);
+    waiting.delete(data.id);
+    if (data.error) call.reject(inputError(data.error));
+    else call.resolve(data.result);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    stop(`the engine's worker stopped: ${event.message || 'it could not start'}`);
+  };
+  return {
+    compute(input) {
+      if (broken) return Promise.reject(broken);
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ id, input });
+      });
+    },
+    terminate() {
+      stop('the engine\'s worker was stopped');
+    },
+  };
+}
+
+// The worker's side (runs in the worker, from its source text: it may use only globals).
+function workerMain() {
+  const ready = createAttentionEngine();
+  // every typed array's buffer, once each: they move to the page
+  const buffers = (value, out = new Set()) => {
+    if (ArrayBuffer.isView(value)) out.add(value.buffer);
+    else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
+    return out;
+  };
+  ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String((error && error.message) || error) }));
+  onmessage = ({ data: { id, input } }) => {
+    ready.then((engine) => {
+      let result;
+      try {
+        result = engine.compute(input, { typed: true });
+      } catch (error) {
+        const { message, code, operand, row, column, head } = error;
+        postMessage({ id, error: { message, code, operand, row, column, head } });
+        return;
+      }
+      postMessage({ id, result }, [...buffers(result)]);
+    });
+  };
+}
+
+createAttentionEngine.startWorker = startWorker;
 
 if (typeof module === 'object' && module.exports) {
   module.exports = createAttentionEngine;

@@ -37,9 +37,17 @@ async function setUp(n, seed) {
   for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
   await page.fill('#sentence', sentenceOf(n));
   await page.fill('#seed', String(seed));
+  const before = await renderCount();
   await page.click('#fill-random');
   await page.waitForFunction((count) => document.getElementById('token-count').textContent === `${count} tokens`, n);
+  await rendered(before);
 }
+
+// Until a full render after `before` with nothing still computing in the background.
+const rendered = (before) => page.waitForFunction(
+  (count) => Number(document.documentElement.dataset.renderCount) > count && !document.documentElement.hasAttribute('data-computing'),
+  before,
+);
 
 // A matrix's text box (opened; large ones are filled when opened), read as numbers.
 async function readText(id) {
@@ -156,6 +164,120 @@ test('n = 512: a burst of 20 keystrokes is far fewer recomputes, and the last st
   assert.equal(await page.locator('#token-list li.token').count(), 512);
   await page.click('#overview');
   assert.deepEqual(problems, []);
+});
+
+// X's first value set to `value` in its text box, then Apply (a direct update).
+const applyFirstX = (value) => page.evaluate((v) => {
+  const area = document.getElementById('x-text');
+  area.value = area.value.replace(/^[^\t\n]+/, v);
+  area.dispatchEvent(new Event('input'));
+  area.closest('details').querySelector('button.apply').click();
+  return document.documentElement.hasAttribute('data-computing');
+}, value);
+
+// Weights and outputs of a few cells, read off the heatmaps, against plain JS.
+async function checkCells(n, x, weights) {
+  const cells = [[0, 0, 0], [0, 3, 5], [n - 1, n - 2, 1]];
+  const want = expected(x, weights, cells);
+  await page.click('#step-nav li:nth-child(5) button');
+  for (const [k, [i, j]] of cells.entries()) {
+    const { label, value } = await pointAt(5, 'Weights', i, j);
+    assert.ok(close(value, want[k].weight), `${label} = ${value}, expected ${want[k].weight}`);
+  }
+  await page.click('#step-nav li:nth-child(6) button');
+  const [i, , c] = cells[2];
+  const { label, value } = await pointAt(6, 'Output', i, c);
+  assert.ok(close(value, want[2].output), `${label} = ${value}, expected ${want[2].output}`);
+}
+
+test('startWorker(): the engine in a worker gives bit for bit the page engine\'s result and rejects bad input with the same Error', async () => {
+  const out = await page.evaluate(async () => {
+    const engine = await globalThis.createAttentionEngine();
+    const worker = globalThis.createAttentionEngine.startWorker();
+    const input = {
+      x: [[1, 0, 2], [0, 1, -1], [1, 1, 0.5], [3, -2, 1]], wq: [[1, 0], [0, 1], [1, 1]], wk: [[0.5, 1], [1, 0], [0, 2]], wv: [[1, 2], [0, 1], [2, 0]],
+      causal: true, keyPadding: [false, false, true, false], positionalEncoding: true,
+    };
+    const inPage = engine.compute(input, { typed: true });
+    const inWorker = await worker.compute(input);
+    const same = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+    const keys = Object.keys(inPage);
+    const equal = keys.every((key) => (ArrayBuffer.isView(inPage[key]) ? same(inPage[key], inWorker[key]) : inPage[key].rows === inWorker[key].rows && same(inPage[key].data, inWorker[key].data)));
+    const bad = { x: [[1, 2]], wq: [[1]], wk: [[1], [2]], wv: [[1], [2]] };
+    const fields = (error) => ({ message: error.message, code: error.code, operand: error.operand, row: error.row, column: error.column, isError: error instanceof Error });
+    let syncError;
+    try {
+      engine.compute(bad);
+    } catch (error) {
+      syncError = fields(error);
+    }
+    const workerError = await worker.compute(bad).then(() => null, fields);
+    const afterError = await worker.compute(input);
+    worker.terminate();
+    const stopped = await worker.compute(input).then(() => null, (error) => error.code);
+    return { keys, equal, syncError, workerError, recovered: same(afterError.weights.data, inPage.weights.data), stopped };
+  });
+  assert.deepEqual(out.keys.sort(), ['fullyMasked', 'k', 'masked', 'output', 'pe', 'q', 'scaled', 'scores', 'v', 'weights', 'xWithPe']);
+  assert.equal(out.equal, true);
+  assert.equal(out.workerError.code, 'shape');
+  assert.deepEqual(out.workerError, out.syncError);
+  assert.equal(out.recovered, true);
+  assert.equal(out.stopped, 'worker');
+});
+
+test('n = 1024: the engine runs in a worker; the page answers while it computes, and only the latest edit is shown', async () => {
+  await setUp(1024, 3);
+  const weights = { wq: await readText('wq'), wk: await readText('wk'), wv: await readText('wv') };
+  await readText('x');
+  const before = await renderCount();
+  // two edits in one task: the second comes while the first is surely still computing
+  const seen = await page.evaluate(() => {
+    const apply = (v) => {
+      const area = document.getElementById('x-text');
+      area.value = area.value.replace(/^[^\t\n]+/, v);
+      area.dispatchEvent(new Event('input'));
+      area.closest('details').querySelector('button.apply').click();
+    };
+    apply('0.5');
+    const first = {
+      computing: document.documentElement.hasAttribute('data-computing'),
+      status: document.getElementById('status').textContent,
+      stale: document.getElementById('steps').classList.contains('stale'),
+    };
+    apply('-0.25');
+    return first;
+  });
+  assert.deepEqual(seen, { computing: true, status: 'Computing in the background; you can keep editing…', stale: true });
+  await rendered(before);
+  assert.equal(await renderCount(), before + 1, 'one render: the result of the first edit was dropped unseen');
+  assert.equal(await page.textContent('#status'), '');
+  const x = await readText('x');
+  assert.equal(x[0][0], -0.25);
+  await checkCells(1024, x, weights);
+  assert.deepEqual(problems, []);
+});
+
+test('n = 1024 where no worker can start: the page computes on its own thread, the same numbers', async () => {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(() => { delete globalThis.Worker; });
+  const own = page;
+  page = await context.newPage();
+  try {
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(FILE_URL);
+    await page.waitForSelector('#step-1 table');
+    await setUp(1024, 3);
+    const weights = { wq: await readText('wq'), wk: await readText('wk'), wv: await readText('wv') };
+    await readText('x');
+    const before = await renderCount();
+    assert.equal(await applyFirstX('0.5'), false, 'computed at once, not in the background');
+    assert.equal(await renderCount(), before + 1);
+    await checkCells(1024, await readText('x'), weights);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    page = own;
+  }
 });
 
 test('n = 4096 computes and draws its heatmaps, and the page stays responsive', async () => {

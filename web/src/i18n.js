@@ -87,6 +87,7 @@ export const STRINGS = {
   pasteApply: { zh: '应用', en: 'Apply' },
 
   loading: { zh: '正在加载注意力计算引擎…', en: 'Loading the attention engine…' },
+  computing: { zh: '正在后台计算，页面仍可编辑…', en: 'Computing in the background; you can keep editing…' },
   loadFailed: {
     zh: '注意力计算引擎加载失败（{detail}）。请刷新页面；如果仍然失败，可能是浏览器不支持 WebAssembly。',
     en: 'The attention engine could not be loaded ({detail}). Reload the page; if it still fails, this browser may not support WebAssembly.',

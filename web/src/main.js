@@ -45,6 +45,7 @@ const state = {
   decimals: DEFAULT_DECIMALS,
   engine: null,
   engineStatus: 'loading', // 'loading' | 'ready' | 'failed'
+  computing: false, // a heavy computation is running in the background
   loadError: '',
   lastGood: null,
   head: 0, // the head edited and shown in the steps
@@ -81,30 +82,58 @@ function storeLanguage(lang) {
 
 // ---- computing ----
 
-function compute() {
+// The model read for the engine, or null when it cannot compute now (input
+// errors are in state.errors; the last good result stays).
+function readForEngine() {
   const read = readModel(state.model);
   state.errors = read.errors;
   state.generalError = null;
-  if (!read.ok || Object.keys(state.dimErrors).length > 0 || state.engineStatus !== 'ready') return;
+  if (!read.ok || Object.keys(state.dimErrors).length > 0 || state.engineStatus !== 'ready') return null;
+  return read;
+}
+
+// A result of `read` (and its comparison `before`, or null) becomes the last good one.
+function accept(read, tokens, result, before) {
+  state.lastGood = {
+    tokens: tokens.query, keyTokens: read.options.cross ? tokens.context : tokens.query,
+    matrices: read.matrices, options: read.options, result, before: before ? before.result : null, changes: before ? before.changes : [],
+  };
+}
+
+const tokensOf = (model) => ({ query: [...model.tokens], context: [...model.contextTokens] });
+
+function engineFailed(error) {
+  const field = fieldOfEngineError(error);
+  const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
+  const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
+  state.generalError = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
+}
+
+function compute() {
+  const read = readForEngine();
+  if (!read) return;
+  let result;
   try {
-    const result = computeRows(engineInput(read.matrices, read.options));
-    const { model } = state;
-    state.lastGood = {
-      tokens: [...model.tokens], keyTokens: [...(read.options.cross ? model.contextTokens : model.tokens)],
-      matrices: read.matrices, options: read.options, result, before: null, changes: [],
-    };
+    result = computeRows(engineInput(read.matrices, read.options));
   } catch (error) {
-    const field = fieldOfEngineError(error);
-    const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
-    const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
-    state.generalError = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
+    engineFailed(error);
     return;
   }
-  compareWithBase(read);
+  const base = comparisonBase(read);
+  let before = null;
+  if (base) {
+    try {
+      before = { result: computeRows(engineInput(read.matrices, base)), changes: optionChanges(base, read.options) };
+    } catch {
+      state.compareBase = null; // e.g. overflow without the scaling: no comparison then
+    }
+  }
+  accept(read, tokensOf(state.model), result, before);
 }
 
 // The typed form (no arrays of rows built from 2^25 numbers) seen as rows of views.
-const computeRows = (input) => normalizeResult(resultRowViews(state.engine.compute(input, { typed: true })));
+const rowsOf = (typed) => normalizeResult(resultRowViews(typed));
+const computeRows = (input) => rowsOf(state.engine.compute(input, { typed: true }));
 
 function fieldOfEngineError(error) {
   const base = ENGINE_FIELDS[error.operand];
@@ -112,22 +141,15 @@ function fieldOfEngineError(error) {
   return HEAD_EDITORS.includes(base) ? headField(base, error.head || 0) : base;
 }
 
-// The same inputs under the options before the latest change, for the comparison.
-function compareWithBase(read) {
-  if (!state.compareBase) return;
+// The options before the latest change, for the comparison, or null.
+function comparisonBase(read) {
+  if (!state.compareBase) return null;
   const base = { ...read.options, ...state.compareBase };
   if (base.keyPadding.length !== read.options.keyPadding.length) {
     state.compareBase = null; // the keys changed: the old padding no longer applies
-    return;
+    return null;
   }
-  const changes = optionChanges(base, read.options);
-  if (changes.length === 0) return;
-  try {
-    state.lastGood.before = computeRows(engineInput(read.matrices, base));
-    state.lastGood.changes = changes;
-  } catch {
-    state.compareBase = null; // e.g. overflow without the scaling: no comparison then
-  }
+  return optionChanges(base, read.options).length > 0 ? base : null;
 }
 
 // Called before a compared option changes: the settings so far become "before",
@@ -142,40 +164,114 @@ function hasErrors() {
   return Boolean(state.generalError) || Object.keys(state.errors).length > 0 || Object.keys(state.dimErrors).length > 0;
 }
 
-// Recompute and render now. Each full render counts itself in
+// Recompute and render. Each full render counts itself in
 // <html data-render-count> (for tests and the page-latency benchmark).
+// Above WORKER_CELLS the engine runs in the background (computeInBackground).
 function update() {
   cancelScheduled();
+  if (attentionCells() >= WORKER_CELLS && backgroundEngine()) {
+    computeInBackground();
+    return;
+  }
   compute();
+  renderCounted();
+}
+
+function renderCounted() {
   render();
   const root = document.documentElement;
   root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
 }
 
+function attentionCells() {
+  const { model } = state;
+  const keys = model.options.cross ? model.contextTokens.length : model.tokens.length;
+  return model.tokens.length * keys * model.options.heads;
+}
+
 // Typing asks for an update through here. Small inputs update at once (well
 // within a frame). Above COALESCE_CELLS attention cells the update runs after
 // the next paint, so the keystroke shows first and a burst of keys costs one
-// recompute with the latest input; above PAUSE_CELLS (n ≈ 1024 and more, a
-// recompute of a second or so) it waits for a PAUSE_MS pause in typing.
+// recompute with the latest input; where a heavy recompute has no worker (see
+// below) it waits for a PAUSE_MS pause in typing.
 const COALESCE_CELLS = 128 * 128;
-const PAUSE_CELLS = 1024 * 1024;
 const PAUSE_MS = 300;
 const scheduled = { frame: 0, timer: 0 };
 
 function scheduleUpdate() {
-  const { model } = state;
-  const keys = model.options.cross ? model.contextTokens.length : model.tokens.length;
-  const cells = model.tokens.length * keys * model.options.heads;
+  const cells = attentionCells();
   if (cells <= COALESCE_CELLS) {
     update();
-    return;
-  }
-  if (cells >= PAUSE_CELLS) {
+  } else if (cells >= WORKER_CELLS && !backgroundEngine()) {
     cancelScheduled();
     scheduled.timer = setTimeout(update, PAUSE_MS);
   } else if (!scheduled.frame && !scheduled.timer) {
     scheduled.frame = requestAnimationFrame(() => { scheduled.timer = setTimeout(update, 0); });
   }
+}
+
+// From WORKER_CELLS attention cells (n ≈ 1024 and more; a second or more at
+// n = 4096) the engine runs in a Web Worker, so that typing never waits for
+// it. One computation runs at a time; edits made meanwhile wait as one, and
+// the result they make stale is dropped unseen. Where no worker can start
+// (a host's CSP, say) the page computes on its own thread.
+const WORKER_CELLS = 1024 * 1024;
+const background = { engine: undefined, running: false, again: false };
+
+// The worker, started when first needed; null where it cannot run.
+function backgroundEngine() {
+  if (background.engine === undefined) {
+    try {
+      background.engine = globalThis.createAttentionEngine.startWorker();
+    } catch {
+      background.engine = null;
+    }
+  }
+  return background.engine;
+}
+
+function computeInBackground() {
+  // the edit shows at once; the steps keep the last result until the new one
+  state.computing = true;
+  renderInputs();
+  renderStatus();
+  if (background.running) {
+    background.again = true;
+    return;
+  }
+  const read = readForEngine();
+  if (!read) {
+    state.computing = false;
+    renderCounted();
+    return;
+  }
+  const tokens = tokensOf(state.model);
+  const base = comparisonBase(read);
+  const { engine } = background;
+  background.running = true;
+  const main = engine.compute(engineInput(read.matrices, read.options));
+  const before = base && engine.compute(engineInput(read.matrices, base)).then(
+    (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, read.options) }),
+    () => null, // no comparison then, as in compute()
+  );
+  Promise.all([main, before]).then(
+    ([result, compared]) => {
+      if (!background.again) accept(read, tokens, rowsOf(result), compared);
+    },
+    (error) => {
+      if (error.code === 'worker') background.engine = null; // the page's own thread from now on
+      else if (!background.again) engineFailed(error);
+    },
+  ).then(() => {
+    background.running = false;
+    state.computing = false;
+    if (background.again || background.engine === null) {
+      background.again = false;
+      update(); // the latest input, or the same on the page's thread
+    } else {
+      renderCounted();
+    }
+  });
 }
 
 function cancelScheduled() {
@@ -338,12 +434,14 @@ function renderStatus() {
   const messages = [];
   if (state.engineStatus === 'loading') messages.push(['loading', translate(lang, 'loading')]);
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
+  if (state.computing) messages.push(['loading', translate(lang, 'computing')]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
   if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
-  $('steps').classList.toggle('stale', Boolean(stale));
+  $('steps').classList.toggle('stale', Boolean(stale) || state.computing);
+  document.documentElement.toggleAttribute('data-computing', state.computing); // for tests and the bench
 }
 
 // The steps of the last computed variant (the six plain ones before any).
@@ -502,16 +600,23 @@ function flushHash() {
   if (hashTimer) writeHash();
 }
 
+// A state whose JSON is longer than this gets no link in the address bar: the
+// link would pass Chromium's 2 MB URL limit (at n = 4096 it would be ~7 MB,
+// and encoding it would stall the page). The hash is then cleared, so that a
+// reload does not bring back an older state; storage still keeps this one.
+const HASH_MAX_JSON_CHARS = 1400000;
+
 function writeHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
   const current = shareState();
-  keepState(current);
-  const hash = `#${encodeHash(current)}`;
+  const text = JSON.stringify(current);
+  keepState(current, text);
+  const hash = text.length <= HASH_MAX_JSON_CHARS ? `#${encodeHash(current)}` : '';
   if (hash === location.hash) return;
   state.writtenHash = hash;
   try {
-    history.replaceState(null, '', hash);
+    history.replaceState(null, '', hash || `${location.pathname}${location.search}`);
   } catch {
     // a URL too long for the browser: the page works on without it
   }
@@ -533,8 +638,7 @@ function restoreAtStart() {
 }
 
 // Every state shown is kept in storage and, if its inputs changed, in the history.
-function keepState(current) {
-  const text = JSON.stringify(current);
+function keepState(current, text) {
   const problem = store.problem;
   store.save(text);
   if (store.problem !== problem) renderStorageNotice($('storage-notice'), state.lang, store);

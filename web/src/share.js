@@ -168,7 +168,8 @@ const copy = (m) => m.map((row) => Array.from(row));
 
 function base64url(bytes) {
   let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
+  // a chunk at a time: a char at a time took ~150 ms for a 1 MB state
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 

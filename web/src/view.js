@@ -71,21 +71,26 @@ function tableView(opts, rows, cols) {
   });
   table.append(head, body);
   // Writes the numbers; a cell or sum whose text and colour stay is not touched.
+  // What each cell shows is remembered here (reading it back from the DOM costs
+  // more than writing it): shown[r * cols + c] = [text, title, masked, background, color].
+  const shown = [];
+  const write = (td, k, text, title, isMasked, backgroundCss, color) => {
+    const last = shown[k] || (shown[k] = []);
+    if (last[0] !== text) td.textContent = last[0] = text;
+    if (last[1] !== title) td.title = last[1] = title;
+    if (last[2] !== isMasked) td.classList.toggle('masked', (last[2] = isMasked));
+    if (last[3] !== backgroundCss) td.style.backgroundColor = last[3] = backgroundCss;
+    if (last[4] !== color) td.style.color = last[4] = color;
+  };
   const fill = (values, mask) => {
     const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
     values.forEach((row, r) => {
       row.forEach((value, c) => {
-        const td = cells[r][c];
         const isMasked = Boolean(mask && mask[r][c]);
-        setText(td, isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals));
-        const title = fullNumber(value);
-        if (td.title !== title) td.title = title;
-        td.classList.toggle('masked', isMasked);
+        const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals);
         const background = isMasked ? null : cellColor(kind, value, magnitude);
-        const backgroundCss = background ? rgbCss(background) : '';
-        if (td.style.backgroundColor !== backgroundCss) td.style.backgroundColor = backgroundCss;
         const color = background ? textColorFor(background) : '';
-        if (td.style.color !== color) td.style.color = color;
+        write(cells[r][c], r * cols + c, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
       });
       if (rowSums) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
     });
@@ -172,41 +177,38 @@ export const MAX_HEATMAP_PIXELS = 1024;
 
 export const heatmapBin = (rows, cols) => [Math.ceil(rows / MAX_HEATMAP_PIXELS), Math.ceil(cols / MAX_HEATMAP_PIXELS)];
 
-// Paints a matrix on a canvas, `cell` pixels a cell (or one pixel per block
-// of cells, see heatmapBin); masked cells are grey with diagonal hatching,
-// a block only when all its cells are masked (the mean is of the others).
-// Reads the rows' typed array directly when they are row views (rows.js).
-// Also the heads' thumbnails use it.
+// Paints a matrix on a canvas: one pixel per cell (or per block of cells, see
+// heatmapBin), which CSS scales up with sharp edges. Masked cells are grey with
+// diagonal hatching (a block only when all its cells are masked; the mean is of
+// the others); the stripes need room, so with masked cells the canvas has
+// `cell` pixels a cell. Reads the rows' typed array directly when they are row
+// views (rows.js). Also the heads' thumbnails use it.
 export function paintHeatmap(canvas, { data, kind, masked, cell }) {
   const rows = data.length;
   const cols = data[0].length;
   const values = flatData(data);
   const mask = masked ? flatData(masked) : null;
   const [binRows, binCols] = heatmapBin(rows, cols);
-  const size = binRows * binCols > 1 ? 1 : cell;
-  const width = Math.ceil(cols / binCols) * size;
-  const height = Math.ceil(rows / binRows) * size;
-  canvas.width = width;
-  canvas.height = height;
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(width, height);
+  // image: (height, width), one pixel per cell or block
+  const width = Math.ceil(cols / binCols);
+  const height = Math.ceil(rows / binRows);
+  const image = new ImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
+  const hatched = []; // [x, y] of wholly masked cells (blocks)
+  const hatch = (x, y) => {
+    pixels[y * width + x] = hatchColor(x, y);
+    hatched.push([x, y]);
+  };
   const { pixels: colors, scale, offset, last } = colorTable(kind, kind === 'signed' ? largestFinite(values) : 1);
   const colorOf = (v) => {
     if (!Number.isFinite(v)) return colors[Math.round(offset)];
     const i = Math.round(v * scale + offset);
     return colors[i < 0 ? 0 : i > last ? last : i];
   };
-  const hatch = (x, y) => ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
   if (binRows * binCols === 1) {
-    for (let r = 0, k = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++, k++) {
-        const isMasked = mask !== null && mask[k] !== 0;
-        const color = isMasked ? 0 : colorOf(values[k]);
-        for (let y = r * size; y < (r + 1) * size; y++) {
-          for (let x = c * size, p = y * width + x; x < (c + 1) * size; x++, p++) pixels[p] = isMasked ? hatch(x, y) : color;
-        }
-      }
+    for (let k = 0; k < values.length; k++) {
+      if (mask !== null && mask[k] !== 0) hatch(k % cols, (k / cols) | 0);
+      else pixels[k] = colorOf(values[k]);
     }
   } else {
     const sums = new Float64Array(width);
@@ -215,17 +217,71 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
       sums.fill(0);
       counts.fill(0);
       for (let r = y * binRows; r < Math.min(rows, (y + 1) * binRows); r++) {
-        for (let c = 0, k = r * cols; c < cols; c++, k++) {
-          if (mask !== null && mask[k] !== 0) continue;
-          const x = (c / binCols) | 0;
-          sums[x] += values[k];
-          counts[x]++;
+        // block x holds columns [x * binCols, (x + 1) * binCols) of row r
+        for (let x = 0, k = r * cols; x < width; x++) {
+          const end = Math.min(k + binCols, (r + 1) * cols);
+          let sum = 0;
+          let count = 0;
+          if (mask === null) {
+            for (count = end - k; k < end; k++) sum += values[k];
+          } else {
+            for (; k < end; k++) {
+              if (mask[k] === 0) {
+                sum += values[k];
+                count++;
+              }
+            }
+          }
+          sums[x] += sum;
+          counts[x] += count;
         }
       }
-      for (let x = 0; x < width; x++) pixels[y * width + x] = counts[x] === 0 ? hatch(x, y) : colorOf(sums[x] / counts[x]);
+      for (let x = 0; x < width; x++) {
+        if (counts[x] === 0) hatch(x, y);
+        else pixels[y * width + x] = colorOf(sums[x] / counts[x]);
+      }
     }
   }
-  context.putImageData(image, 0, 0);
+  const context = canvas.getContext('2d');
+  const size = hatched.length > 0 && binRows * binCols === 1 ? cell : 1;
+  canvas.width = width * size;
+  canvas.height = height * size;
+  if (size === 1) {
+    context.putImageData(image, 0, 0);
+    return;
+  }
+  const small = scratchCanvas(width, height);
+  small.getContext('2d').putImageData(image, 0, 0);
+  context.imageSmoothingEnabled = false; // whole pixels: each cell a sharp square
+  context.drawImage(small, 0, 0, width * size, height * size);
+  context.beginPath();
+  for (const [x, y] of hatched) context.rect(x * size, y * size, size, size);
+  context.fillStyle = hatchPattern(context);
+  context.fill();
+}
+
+// The canvas a small image is put on before it is scaled up (reused).
+let scratch = null;
+function scratchCanvas(width, height) {
+  scratch = scratch || document.createElement('canvas');
+  scratch.width = width;
+  scratch.height = height;
+  return scratch;
+}
+
+// Masked cells: grey diagonal stripes, pixel (x, y) dark where (x + y) % 6 < 2;
+// the pattern is anchored at the canvas origin, so stripes run on across cells.
+const hatchColor = (x, y) => ((x + y) % 6 < 2 ? MASKED_DARK : MASKED_LIGHT);
+
+function hatchPattern(context) {
+  const tile = new ImageData(6, 6);
+  const pixels = new Uint32Array(tile.data.buffer);
+  for (let y = 0; y < 6; y++) for (let x = 0; x < 6; x++) pixels[y * 6 + x] = hatchColor(x, y);
+  const source = document.createElement('canvas');
+  source.width = 6;
+  source.height = 6;
+  source.getContext('2d').putImageData(tile, 0, 0);
+  return context.createPattern(source, 'repeat');
 }
 
 // The largest finite |value| (masked scores, −∞, do not count).
@@ -255,8 +311,8 @@ function paintOnce(canvas, { data, kind, masked = null, cell }) {
   painted.set(data, { kind, masked, cell, canvas });
 }
 
-// The canvas holds one block of `cell` pixels per matrix cell; CSS scales it
-// to the width available. Marks are boxes laid over it in percentages.
+// The heatmap is `cell` CSS pixels a cell (one a block when binned), or
+// narrower when the width available is less. Marks are boxes laid over it in percentages.
 function canvasView(opts, rows, cols) {
   const { lang, name, label, rowLabels, colLabels, kind, interactive, onSelect } = opts;
   let { data } = opts;
@@ -272,14 +328,15 @@ function canvasView(opts, rows, cols) {
   const box = el('div', 'heat-box');
   // a tall, narrow matrix (X of 4096 × 64) is drawn at most 4 times as tall as wide, its cells flattened
   box.style.aspectRatio = `${cols} / ${Math.min(rows, 4 * cols)}`;
-  box.style.maxWidth = `${Math.max(canvas.width, 240)}px`;
+  const [binRows, binCols] = heatmapBin(rows, cols);
+  const binned = binRows * binCols > 1;
+  box.style.maxWidth = `${Math.max(binned ? Math.ceil(cols / binCols) : cols * cell, 240)}px`;
   box.append(canvas, overlay);
 
   const caption = el('p', 'heat-caption');
   caption.append(...captionNodes(name, label, rows, cols));
   const hint = el('p', 'heat-hint', translate(lang, interactive ? 'canvasHintInteractive' : 'canvasHint'));
-  const [binRows, binCols] = heatmapBin(rows, cols);
-  if (binRows * binCols > 1) hint.textContent += ` ${translate(lang, 'canvasBinned', { rows: binRows, cols: binCols })}`;
+  if (binned) hint.textContent += ` ${translate(lang, 'canvasBinned', { rows: binRows, cols: binCols })}`;
   const readout = el('p', 'heat-readout');
   readout.setAttribute('aria-live', 'polite');
 
