@@ -62,6 +62,7 @@ const char* non_finite_name(double v) {
 // on purpose and skipped.
 Error check_finite_result(const std::string& label, const std::string& operand, int head,
                           const Matrix& m, const Mask* mask = nullptr) {
+  if (all_finite(m)) return Error{};  // the usual case, in one vectorised pass
   for (int i = 0; i < m.rows; i++) {
     for (int j = 0; j < m.cols; j++) {
       double v = m.at(i, j);
@@ -398,13 +399,12 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
 
     // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
-    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact, so skipped.
-    r.scaled = r.scores;
+    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact (a copy).
     if (opt.scale_by_sqrt_dk) {
-      for (double& s : r.scaled.data) s /= sqrt_dk;
-    }
-    if (opt.temperature != 1.0) {
-      for (double& s : r.scaled.data) s /= opt.temperature;
+      divide(r.scores, sqrt_dk, &r.scaled);
+      if (opt.temperature != 1.0) divide(r.scaled, opt.temperature, &r.scaled);
+    } else {
+      divide(r.scores, opt.temperature, &r.scaled);
     }
     if (has_mask(opt)) apply_mask(out->mask, &r.scaled);  // -Infinity where i may not see j
 

@@ -239,6 +239,33 @@ void add(const Matrix& a, const Matrix& b, Matrix* out) {
   for (size_t i = 0; i < a.data.size(); i++) out->data[i] = a.data[i] + b.data[i];
 }
 
+void divide(const Matrix& a, double divisor, Matrix* out) {
+  out->resize(a.rows, a.cols);
+  const size_t n = a.data.size();
+  const double* in = a.data.data();
+  double* o = out->data.data();
+  const f64x2 d = splat(divisor);
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) store2(o + i, load2(in + i) / d);  // each lane rounds as scalar /
+  for (; i < n; i++) o[i] = in[i] / divisor;
+}
+
+bool all_finite(const Matrix& m) {
+  // v·0 is ±0 for finite v and NaN for ±Infinity or NaN; a NaN anywhere makes the sum NaN
+  const size_t n = m.data.size();
+  const double* p = m.data.data();
+  f64x2 acc0 = {};
+  f64x2 acc1 = {};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    acc0 += load2(p + i) * splat(0.0);
+    acc1 += load2(p + i + 2) * splat(0.0);
+  }
+  double sum = (acc0[0] + acc0[1]) + (acc1[0] + acc1[1]);
+  for (; i < n; i++) sum += p[i] * 0.0;
+  return sum == sum;  // false only for NaN
+}
+
 void sinusoidal_positional_encoding(int n, int d_model, Matrix* out) {
   out->resize(n, d_model);
   for (int pos = 0; pos < n; pos++) {

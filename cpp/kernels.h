@@ -35,6 +35,12 @@ void softmax_rows(const Matrix& x, Matrix* out);
 // out = a + b, element by element (same shape).
 void add(const Matrix& a, const Matrix& b, Matrix* out);
 
+// out = a / divisor, element by element (out may be a).
+void divide(const Matrix& a, double divisor, Matrix* out);
+
+// Whether every element of m is finite (no ±Infinity, no NaN).
+bool all_finite(const Matrix& m);
+
 // Sinusoidal positional encoding of "Attention Is All You Need", (n, d_model):
 //   PE[pos][2i]   = sin(pos / 10000^(2i / d_model))
 //   PE[pos][2i+1] = cos(pos / 10000^(2i / d_model))
