@@ -306,5 +306,19 @@ test('n = 4096 computes and draws its heatmaps, and the page stays responsive', 
     button.click();
   }));
   assert.equal(clicked, true);
+  // one token over the engine's limit: its message, and the last heatmap stays painted
+  await page.click('#step-nav li:nth-child(5) button');
+  const before = await renderCount();
+  await page.focus('#sentence');
+  await page.keyboard.press('End');
+  await page.keyboard.type('x');
+  await rendered(before);
+  assert.match(await page.textContent('#status'), /4097, more than the 4096 supported/);
+  assert.equal(await canvas.evaluate((node) => {
+    const { data } = node.getContext('2d').getImageData(0, 0, node.width, node.height);
+    let opaque = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] === 255) opaque++;
+    return opaque;
+  }), 1024 * 1024, 'the last good heatmap still shows');
   assert.deepEqual(problems, []);
 });

@@ -302,6 +302,7 @@ const painted = new WeakMap(); // data → {kind, masked, cell, canvas}
 function paintOnce(canvas, { data, kind, masked = null, cell }) {
   const last = painted.get(data);
   if (last && last.kind === kind && last.masked === masked && last.cell === cell) {
+    if (last.canvas === canvas) return; // showing it already (resizing would clear it)
     canvas.width = last.canvas.width;
     canvas.height = last.canvas.height;
     canvas.getContext('2d').drawImage(last.canvas, 0, 0);
