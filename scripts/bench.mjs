@@ -4,7 +4,7 @@
 // reference, and numpy with the reference BLAS and with single-threaded OpenBLAS.
 // Ratios come from the same run, since absolute times on shared machines drift.
 // Then a second table: the page's latency from an edit to every panel updated (pageLatency).
-//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 3] [--page-only]
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -168,7 +168,6 @@ async function inChromium(wasmDir) {
 }
 
 const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
-const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`);
 
 // The page's latency from an edit to every panel updated, in headless Chromium on
 // dist/index.html: n tokens (n ≤ 512 of --sizes), d_model = d_k = d_v = D, random inputs.
@@ -308,7 +307,8 @@ const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['attention_bench', 'attenti
 const sizeArgs = [String(D), ...SIZES.map(String)];
 
 // One round of every measurement. A shared machine has slow spells lasting seconds to minutes,
-// which only ever add time: each figure is the least of ROUNDS rounds' medians.
+// which only ever add time: each time shown is the least of ROUNDS rounds' medians, and each
+// ratio the median of the rounds' own ratios.
 async function round() {
   return {
     native: byN(jsonLines(path.join(nativeDir, 'attention_bench'), sizeArgs)),
@@ -328,11 +328,26 @@ const least = (a, b) => (typeof a === 'number' ? Math.min(a, b)
   : a === null || typeof a !== 'object' ? a
     : Object.fromEntries(Object.keys(a).map((key) => [key, least(a[key], b[key])])));
 
-const ROUNDS = Number(arg('rounds', '3'));
-console.log(`bench: d_model = d_k = d_v = ${D}; per full attention (all steps), the least of ${ROUNDS} rounds' medians, in ms`);
-let best = await round();
-for (let r = 1; r < ROUNDS; r++) best = least(best, await round());
-const { native, wasmNode, chrome, apiNode, js, npRef, npOpen } = best;
+const ROUNDS = Number(arg('rounds', '5'));
+console.log(`bench: d_model = d_k = d_v = ${D}; per full attention (all steps), in ms, the least of ${ROUNDS} rounds' medians;`
+  + ' ratios: the median of the rounds\' own ratios (least–most)');
+const rounds = [];
+for (let r = 0; r < ROUNDS; r++) rounds.push(await round());
+const { native, wasmNode, chrome, apiNode, js, npRef, npOpen } = rounds.reduce(least);
+
+// Ratios within each round (its figures were measured minutes apart at most), then their
+// median across rounds, with the least and the most.
+const RATIOS = [
+  (m, n) => m.chrome.core[n] / m.native[n], // wasm ÷ native
+  (m, n) => m.chrome.js[n] / m.chrome.core[n], // plain JS ÷ wasm
+  (m, n) => m.chrome.core[n] / m.npOpen.times[n], // wasm ÷ numpy OpenBLAS
+];
+function ratioSpread(of, n) {
+  const values = rounds.map((m) => of(m, n)).filter(Number.isFinite).sort((a, b) => a - b);
+  if (values.length === 0) return '–';
+  const median = values[values.length >> 1];
+  return `${median.toFixed(2)}× (${values[0].toFixed(2)}–${values[values.length - 1].toFixed(2)})`;
+}
 
 const header = [
   'n',
@@ -362,9 +377,7 @@ const rows = SIZES.map((n) => [
   fmt(chrome.js[n]),
   fmt(npRef.times[n]),
   fmt(npOpen.times[n]),
-  ratio(chrome.core[n], native[n]),
-  ratio(chrome.js[n], chrome.core[n]),
-  ratio(chrome.core[n], npOpen.times[n]),
+  ...RATIOS.map((of) => ratioSpread(of, n)),
 ]);
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => ' --- ').join('|')}|`);

@@ -252,7 +252,10 @@ function computeInBackground() {
   const main = engine.compute(engineInput(read.matrices, read.options));
   const before = base && engine.compute(engineInput(read.matrices, base)).then(
     (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, read.options) }),
-    () => null, // no comparison then, as in compute()
+    () => {
+      state.compareBase = null; // no comparison then, as in compute()
+      return null;
+    },
   );
   Promise.all([main, before]).then(
     ([result, compared]) => {
