@@ -200,10 +200,13 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
     hatched.push([x, y]);
   };
   const { pixels: colors, scale, offset, last } = colorTable(kind, kind === 'signed' ? largestFinite(values) : 1);
+  const middle = colors[Math.round(offset)];
+  // the table entry nearest v (rounding t + 0.5 down once t is known non-negative: the same as
+  // Math.round, and cheaper in a loop over 2^18 cells); non-finite values get the middle colour
   const colorOf = (v) => {
-    if (!Number.isFinite(v)) return colors[Math.round(offset)];
-    const i = Math.round(v * scale + offset);
-    return colors[i < 0 ? 0 : i > last ? last : i];
+    if (v - v !== 0) return middle; // ±Infinity or NaN
+    const t = v * scale + offset;
+    return colors[t <= 0 ? 0 : t >= last ? last : (t + 0.5) | 0];
   };
   if (binRows * binCols === 1) {
     for (let k = 0; k < values.length; k++) {
