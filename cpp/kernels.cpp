@@ -74,12 +74,20 @@ void micro_kernel(const double* a, int lda, const double* panel, int k, double* 
     }
   }
   for (int r = 0; r < R; r++) {
-    double tmp[kPanel];
-    store2(tmp, acc[r][0]);
-    store2(tmp + 2, acc[r][1]);
-    store2(tmp + 4, acc[r][2]);
-    store2(tmp + 6, acc[r][3]);
-    std::memcpy(out + r * ldo, tmp, sizeof(double) * cols);  // cols < 8 at the right edge
+    double* o = out + r * ldo;
+    if (cols == kPanel) {  // stored straight (a memcpy of variable size is a call in wasm)
+      store2(o, acc[r][0]);
+      store2(o + 2, acc[r][1]);
+      store2(o + 4, acc[r][2]);
+      store2(o + 6, acc[r][3]);
+    } else {  // the right edge: cols < 8
+      double tmp[kPanel];
+      store2(tmp, acc[r][0]);
+      store2(tmp + 2, acc[r][1]);
+      store2(tmp + 4, acc[r][2]);
+      store2(tmp + 6, acc[r][3]);
+      std::memcpy(o, tmp, sizeof(double) * cols);
+    }
   }
 }
 
@@ -92,8 +100,14 @@ void pack_panels(const double* b, int k, int n, int ldb, std::vector<double>* pa
     const int j0 = p * kPanel;
     const int w = std::min(kPanel, n - j0);
     double* dst = packed->data() + static_cast<size_t>(p) * k * kPanel;
-    for (int t = 0; t < k; t++)
-      std::memcpy(dst + t * kPanel, b + static_cast<size_t>(t) * ldb + j0, sizeof(double) * w);
+    for (int t = 0; t < k; t++) {
+      const double* src = b + static_cast<size_t>(t) * ldb + j0;
+      if (w == kPanel) {  // copied straight (a memcpy of variable size is a call in wasm)
+        for (int c = 0; c < kPanel; c += 2) store2(dst + t * kPanel + c, load2(src + c));
+      } else {
+        std::memcpy(dst + t * kPanel, src, sizeof(double) * w);
+      }
+    }
   }
 }
 
