@@ -3,15 +3,14 @@
 // stylesheet that tries to restyle everything; embed.html with its state in the
 // hash and its postMessage interface; copy-embed code; exports; imports.
 // Expected numbers come from shared/REFERENCE.md or plain JS, never the engine.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../../scripts/serve.mjs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
-import { launchChromium } from './chromium.mjs';
+import { browserAndServer } from './local.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 
 const DIST = path.resolve('dist');
@@ -42,23 +41,12 @@ const HOSTILE_CSS = `
   :root { --accent: red; --text: red; --bg: black; }
 `;
 
-let browser;
-let server;
-const at = (file) => new URL(file, server.url).href;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await startServer({ root: DIST, port: 0 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const local = browserAndServer(DIST);
+const { at } = local;
 
 // A page that records page errors, console errors, CSP violations and every request.
 async function open(url, { context: contextOptions = {}, setup } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
+  const context = await local.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
   const page = await context.newPage();
   const problems = [];
   const requests = [];
@@ -164,7 +152,7 @@ test('the example tutorial from localhost under a host stylesheet that restyles 
     const work = await page.evaluate(() => document.querySelectorAll('attention-visualizer')[4].shadowRoot.querySelector('.work').textContent);
     assert.match(work, /= 0\.33569311/);
     assert.deepEqual(problems, []);
-    assert.deepEqual(onlyLocal(requests, server.url), []);
+    assert.deepEqual(onlyLocal(requests, local.server.url), []);
   } finally {
     await context.close();
   }

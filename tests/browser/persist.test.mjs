@@ -2,29 +2,18 @@
 // localStorage across a reload and a closed tab (a link's hash wins), undo and
 // redo by buttons and keys, a damaged stored state set aside and offered for
 // download, and a page that works on when storage is blocked.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { startServer } from '../../scripts/serve.mjs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
-import { launchChromium } from './chromium.mjs';
+import { browserAndServer } from './local.mjs';
 
 const DIST = path.resolve('dist');
 const STATE_KEY = 'attention-visualizer.state';
 const DAMAGED_KEY = 'attention-visualizer.state.damaged';
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await startServer({ root: DIST, port: 0 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const local = browserAndServer(DIST);
+const { at } = local;
 
 const x00 = '#editor-x input[data-r="0"][data-c="0"]';
 const renders = (page) => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
@@ -51,8 +40,8 @@ async function newPage(context, url) {
 }
 
 test('an edit survives a reload and a closed tab; a link opens its own state over the stored one', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const url = new URL('index.html', server.url).href;
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  const url = at('index.html');
   try {
     const { page, problems } = await newPage(context, url);
     await typeCell(page, x00, '7');
@@ -78,9 +67,9 @@ test('an edit survives a reload and a closed tab; a link opens its own state ove
 });
 
 test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fields, invalid input undone to the last valid', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await local.browser.newContext({ locale: 'en-US' });
   try {
-    const { page, problems } = await newPage(context, new URL('index.html', server.url).href);
+    const { page, problems } = await newPage(context, at('index.html'));
     assert.equal(await page.isDisabled('#undo'), true);
     assert.equal(await page.isDisabled('#redo'), true);
     await typeCell(page, x00, '2');
@@ -139,8 +128,8 @@ test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fi
 });
 
 test('a damaged stored state is reported in both languages, set aside and downloadable; the page opens the tutorial', async () => {
-  const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true });
-  const url = new URL('index.html', server.url).href;
+  const context = await local.browser.newContext({ locale: 'en-US', acceptDownloads: true });
+  const url = at('index.html');
   const damaged = '{"version":1,"tokens":["a"],"x":[[1, 2]';
   try {
     const { page } = await newPage(context, url);
@@ -167,12 +156,12 @@ test('a damaged stored state is reported in both languages, set aside and downlo
 });
 
 test('storage blocked: the page works and says so once, quietly', async () => {
-  const context = await browser.newContext({ locale: 'en-US' });
+  const context = await local.browser.newContext({ locale: 'en-US' });
   await context.addInitScript(() => {
     Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
   });
   try {
-    const { page, problems } = await newPage(context, new URL('index.html', server.url).href);
+    const { page, problems } = await newPage(context, at('index.html'));
     const notes = page.locator('#storage-notice p');
     assert.equal(await notes.count(), 1);
     assert.match(await notes.textContent(), /does not let the page store data/);

@@ -6,13 +6,12 @@
 // payload parsed as HTML would really run) and once under it (so any attempt
 // shows as a violation). Nothing may execute, no violation may be reported,
 // the payloads must show as inert text and the page must keep working.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { startServer } from '../../scripts/serve.mjs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
-import { launchChromium } from './chromium.mjs';
+import { browserAndServer } from './local.mjs';
 
 const DIST = path.resolve('dist');
 const RUN = 'window.__pwned=1;alert(1)';
@@ -33,24 +32,13 @@ const PAYLOAD_STATE = {
   keyPadding: PAYLOADS.map(() => false),
 };
 
-let browser;
-let server;
-const at = (file) => new URL(file, server.url).href;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await startServer({ root: DIST, port: 0 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const local = browserAndServer(DIST);
+const { at } = local;
 
 // A context whose pages record dialogs, CSP violations, page errors and
 // whether a payload ran (window.__pwned).
 async function watchedContext(bypassCSP) {
-  const context = await browser.newContext({ locale: 'en-US', bypassCSP });
+  const context = await local.browser.newContext({ locale: 'en-US', bypassCSP });
   const seen = { dialogs: [], errors: [] };
   await context.addInitScript(() => {
     window.__violations = [];

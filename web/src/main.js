@@ -45,7 +45,6 @@ const state = {
   decimals: DEFAULT_DECIMALS,
   engine: null,
   engineStatus: 'loading', // 'loading' | 'ready' | 'failed'
-  computing: false, // a heavy computation is running in the background
   loadError: '',
   lastGood: null,
   head: 0, // the head edited and shown in the steps
@@ -231,17 +230,13 @@ function backgroundEngine() {
 }
 
 function computeInBackground() {
-  // the edit shows at once; the steps keep the last result until the new one
-  state.computing = true;
-  renderInputs();
-  renderStatus();
   if (background.running) {
     background.again = true;
+    renderInputs(); // the edit shows at once
     return;
   }
   const read = readForEngine();
   if (!read) {
-    state.computing = false;
     renderCounted();
     return;
   }
@@ -249,6 +244,9 @@ function computeInBackground() {
   const base = comparisonBase(read);
   const { engine } = background;
   background.running = true;
+  // the edit shows at once; the steps keep the last result, marked, until the new one
+  renderInputs();
+  renderStatus();
   const main = engine.compute(engineInput(read.matrices, read.options));
   const before = base && engine.compute(engineInput(read.matrices, base)).then(
     (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, read.options) }),
@@ -267,7 +265,6 @@ function computeInBackground() {
     },
   ).then(() => {
     background.running = false;
-    state.computing = false;
     if (background.again || background.engine === null) {
       background.again = false;
       update(); // the latest input, or the same on the page's thread
@@ -437,14 +434,14 @@ function renderStatus() {
   const messages = [];
   if (state.engineStatus === 'loading') messages.push(['loading', translate(lang, 'loading')]);
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
-  if (state.computing) messages.push(['loading', translate(lang, 'computing')]);
+  if (background.running) messages.push(['loading', translate(lang, 'computing')]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
   if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
-  $('steps').classList.toggle('stale', Boolean(stale) || state.computing);
-  document.documentElement.toggleAttribute('data-computing', state.computing); // for tests and the bench
+  $('steps').classList.toggle('stale', Boolean(stale) || background.running);
+  document.documentElement.toggleAttribute('data-computing', background.running); // for tests and the bench
 }
 
 // The steps of the last computed variant (the six plain ones before any).
@@ -576,6 +573,12 @@ function loadState(restored) {
     state.lang = lang;
     applyStaticStrings();
   }
+  showNewModel();
+}
+
+// After a whole new model (a state loaded, a preset): nothing of the one before
+// stays (its errors, selections, comparison, a damaged link's message); computed and shown.
+function showNewModel() {
   state.dimErrors = {};
   state.applyErrors = {};
   state.selections = {};
@@ -979,12 +982,7 @@ function loadPreset(name) {
   if (preset.seed !== undefined) $('seed').value = String(preset.seed);
   state.model = createModel({ tokens: tokenize(preset.sentence, preset.mode), ...preset });
   state.head = 0;
-  state.dimErrors = {};
-  state.applyErrors = {};
-  state.selections = {};
-  state.compareBase = null;
-  state.hashError = null;
-  update();
+  showNewModel();
 }
 
 // ---- start ----

@@ -194,10 +194,12 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
   const height = Math.ceil(rows / binRows);
   const image = new ImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
-  const hatched = []; // [x, y] of wholly masked cells (blocks)
+  // [x, y] of wholly masked cells, listed only where they can be drawn cell-sized (unbinned)
+  const stripes = binRows * binCols === 1 && cell > 1;
+  const hatched = [];
   const hatch = (x, y) => {
     pixels[y * width + x] = hatchColor(x, y);
-    hatched.push([x, y]);
+    if (stripes) hatched.push([x, y]);
   };
   const { pixels: colors, scale, offset, last } = colorTable(kind, kind === 'signed' ? largestFinite(values) : 1);
   const middle = colors[Math.round(offset)];
@@ -246,7 +248,7 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
     }
   }
   const context = canvas.getContext('2d');
-  const size = hatched.length > 0 && binRows * binCols === 1 ? cell : 1;
+  const size = hatched.length > 0 ? cell : 1;
   canvas.width = width * size;
   canvas.height = height * size;
   if (size === 1) {
