@@ -13,7 +13,8 @@ namespace {
 // extensions keep one source for both; each lane rounds exactly like scalar code (no FMA
 // contraction: the ISO C++ modes we build with keep a*b + c as two roundings).
 typedef double f64x2 __attribute__((vector_size(16)));
-typedef long long i64x2 __attribute__((vector_size(16)));
+typedef long long i64x2 __attribute__((vector_size(16)));           // lane masks of comparisons
+typedef unsigned long long u64x2 __attribute__((vector_size(16)));  // bits (shifts well defined)
 
 inline f64x2 load2(const double* p) {
   f64x2 v;
@@ -26,13 +27,13 @@ inline void store2(double* p, f64x2 v) { std::memcpy(p, &v, sizeof v); }
 inline f64x2 splat(double x) { return f64x2{x, x}; }
 
 // The bits of two doubles as two 64-bit integers, and back (no aliasing tricks).
-inline i64x2 to_bits(f64x2 v) {
-  i64x2 b;
+inline u64x2 to_bits(f64x2 v) {
+  u64x2 b;
   std::memcpy(&b, &v, sizeof b);
   return b;
 }
 
-inline f64x2 from_bits(i64x2 b) {
+inline f64x2 from_bits(u64x2 b) {
   f64x2 v;
   std::memcpy(&v, &b, sizeof v);
   return v;
@@ -138,84 +139,124 @@ void matmul_packed(const double* a, int m, int k, int lda, const std::vector<dou
 // exp_lanes's constants, in memory with external linkage on purpose: as compile-time constants
 // they become wasm v128.const, which V8 rebuilds (several instructions each) on every use inside
 // the softmax loop; read from memory, they are loaded once before it (and, spilled, reloaded
-// as one memory operand). The wasm softmax of 512 × 512 went from ~2.5 to ~2.0 ms in Chromium.
-double exp_constants[] = {1.4426950408889634,          // 1/ln2
-                          6.93147180369123816490e-01,  // ln2hi: ln2 split so k·ln2hi is exact
-                          1.90821492927058770002e-10,  // ln2lo = ln2 - ln2hi
-                          6755399441055744.0,          // 1.5·2^52: adding it rounds to an integer
-                          -708.0,                      // below it 2^k would be subnormal
-                          // c_n = 1/n!, n = 0 … 13
-                          1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
-                          1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600,
-                          1.0 / 6227020800};
+// as one memory operand).
+double exp_constants[] = {92.33248261689366,       // 64/ln2
+                          0.01083042469326756,     // ln2hi/64: ln2 split so k·ln2hi/64 is exact
+                          2.9815858269852933e-12,  // ln2lo/64 = (ln2 - ln2hi)/64
+                          6755399441055744.0,      // 1.5·2^52: adding it rounds to an integer
+                          -708.0,                  // below it 2^m would be subnormal
+                          // c_n = 1/n!, n = 2 … 5
+                          1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120};
+
+// exp2_table[j] = 2^(j/64), correctly rounded (from 50-digit decimal arithmetic).
+double exp2_table[64] = {
+    0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+    0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+    0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+    0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+    0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+    0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+    0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+    0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+    0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+    0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+    0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+    0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+    0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+    0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+    0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
+};
 
 namespace {
 
 // exp_constants as vectors, loaded once per softmax.
 struct ExpConstants {
-  f64x2 inv_ln2, ln2_hi, ln2_lo, shift, tiny;
-  f64x2 c[14];
+  f64x2 inv_ln2_64, ln2_hi_64, ln2_lo_64, shift, tiny;
+  f64x2 c[4];  // c_2 … c_5
 };
 
 ExpConstants load_exp_constants() {
   ExpConstants k;
-  k.inv_ln2 = splat(exp_constants[0]);
-  k.ln2_hi = splat(exp_constants[1]);
-  k.ln2_lo = splat(exp_constants[2]);
+  k.inv_ln2_64 = splat(exp_constants[0]);
+  k.ln2_hi_64 = splat(exp_constants[1]);
+  k.ln2_lo_64 = splat(exp_constants[2]);
   k.shift = splat(exp_constants[3]);
   k.tiny = splat(exp_constants[4]);
-  for (int n = 0; n < 14; n++) k.c[n] = splat(exp_constants[5 + n]);
+  for (int n = 0; n < 4; n++) k.c[n] = splat(exp_constants[5 + n]);
   return k;
 }
 
-// exp on two lanes, to within ~1 ulp of std::exp, for x <= 0 (softmax's x - max).
-// exp(x) = 2^k · exp(r), x = k·ln2 + r, |r| <= ln2/2; exp(r) by its Taylor series to r^13
-// (the next term is below 4e-18 relative), evaluated by Estrin's scheme: a few short
-// dependency chains instead of Horner's 13 in a row, which would leave the CPU waiting.
-// 2^k is built in the exponent bits. Lanes below -708 (where 2^k would be subnormal) or
-// -Infinity (masked) are left to std::exp.
+// exp on two lanes, to within ~1 ulp of std::exp, for -708 <= x <= 0 (softmax's x - max,
+// where 2^m below stays normal). x = k·ln2/64 + r with k an integer and |r| <= ln2/128, so
+// exp(x) = 2^m · 2^(j/64) · exp(r) for k = 64m + j: 2^m is built in the exponent bits,
+// 2^(j/64) looked up, and exp(r) - 1 = r + r²/2 + … + r⁵/120 (the next term is below 4e-17
+// relative). The short polynomial is what makes it fast: a few short dependency chains.
 inline f64x2 exp_lanes(f64x2 x, const ExpConstants& e) {
-  const f64x2 kd = x * e.inv_ln2 + e.shift;
-  const i64x2 ki = to_bits(kd);  // the low bits of kd's mantissa now hold k
+  const f64x2 kd = x * e.inv_ln2_64 + e.shift;
+  const u64x2 ki = to_bits(kd);  // the low bits of kd's mantissa now hold k
   const f64x2 k = kd - e.shift;
-  const f64x2 r = (x - k * e.ln2_hi) - k * e.ln2_lo;
+  const f64x2 r = (x - k * e.ln2_hi_64) - k * e.ln2_lo_64;
   const f64x2 r2 = r * r;
-  const f64x2 r4 = r2 * r2;
-  const f64x2 r8 = r4 * r4;
-  // c_n + c_{n+1}·r, paired
-  const f64x2 p01 = e.c[0] + r;  // c_1 = 1, so c_0 + c_1·r
-  const f64x2 p23 = e.c[2] + e.c[3] * r;
-  const f64x2 p45 = e.c[4] + e.c[5] * r;
-  const f64x2 p67 = e.c[6] + e.c[7] * r;
-  const f64x2 p89 = e.c[8] + e.c[9] * r;
-  const f64x2 p1011 = e.c[10] + e.c[11] * r;
-  const f64x2 p1213 = e.c[12] + e.c[13] * r;
-  const f64x2 p0_3 = p01 + p23 * r2;
-  const f64x2 p4_7 = p45 + p67 * r2;
-  const f64x2 p8_11 = p89 + p1011 * r2;
-  const f64x2 p = (p0_3 + p4_7 * r4) + (p8_11 + p1213 * r4) * r8;
-  const f64x2 scale = from_bits((ki + i64x2{1023, 1023}) << 52);  // 2^k
-  f64x2 y = p * scale;
+  const f64x2 q = r + r2 * (e.c[0] + e.c[1] * r) + (r2 * r2) * (e.c[2] + e.c[3] * r);
+  const u64x2 j = ki & 63;  // always a valid index, whatever x is
+  const f64x2 t = {exp2_table[j[0]], exp2_table[j[1]]};
+  const f64x2 scale = from_bits(((ki >> 6) + 1023) << 52);  // 2^m: m's low 11 bits and the bias
+  return (t + t * q) * scale;
+}
+
+// exp_lanes for any x <= 0: lanes below -708 (whose 2^m would be subnormal) are left to
+// std::exp, and -Infinity (masked) lanes get 0 without it.
+inline f64x2 exp_lanes_checked(f64x2 x, const ExpConstants& e) {
+  f64x2 y = exp_lanes(x, e);
   const i64x2 tiny = x < e.tiny;  // all ones in a lane below -708
-  if (tiny[0] | tiny[1]) {        // rare: one test for both lanes
-    if (tiny[0]) y[0] = std::exp(x[0]);
-    if (tiny[1]) y[1] = std::exp(x[1]);
+  if (tiny[0] | tiny[1]) {        // one test for both lanes
+    for (int l = 0; l < 2; l++) {
+      if (tiny[l]) y[l] = std::isinf(x[l]) ? 0.0 : std::exp(x[l]);
+    }
   }
   return y;
 }
 
-// Largest of x[0 … n), two lanes at a time (no NaN here: inputs are finite, masks -Infinity).
-inline double row_max(const double* x, int n) {
-  f64x2 m = splat(x[0]);
+// Largest and smallest of x[0 … n), two lanes at a time (no NaN here: inputs are finite,
+// masks -Infinity).
+inline void row_range(const double* x, int n, double* max, double* min) {
+  f64x2 hi = splat(x[0]);
+  f64x2 lo = hi;
   int j = 0;
   for (; j + 2 <= n; j += 2) {
     const f64x2 v = load2(x + j);
-    const i64x2 greater = v > m;
-    m = from_bits((to_bits(v) & greater) | (to_bits(m) & ~greater));
+    const u64x2 greater = (u64x2)(v > hi);
+    const u64x2 less = (u64x2)(v < lo);
+    hi = from_bits((to_bits(v) & greater) | (to_bits(hi) & ~greater));
+    lo = from_bits((to_bits(v) & less) | (to_bits(lo) & ~less));
   }
-  double max = m[0] > m[1] ? m[0] : m[1];
-  for (; j < n; j++) max = x[j] > max ? x[j] : max;
-  return max;
+  *max = hi[0] > hi[1] ? hi[0] : hi[1];
+  *min = lo[0] < lo[1] ? lo[0] : lo[1];
+  for (; j < n; j++) {
+    *max = x[j] > *max ? x[j] : *max;
+    *min = x[j] < *min ? x[j] : *min;
+  }
+}
+
+// out[j] = exp(in[j] - max) for j in [0, n), returning their sum. kChecked: some lane may be
+// below -708 or -Infinity.
+template <bool kChecked>
+double exp_row(const double* in, int n, double max, const ExpConstants& e, double* out) {
+  int j = 0;
+  f64x2 sums = {};  // two partial sums, one per lane
+  for (; j + 2 <= n; j += 2) {
+    const f64x2 x = load2(in + j) - splat(max);
+    const f64x2 v = kChecked ? exp_lanes_checked(x, e) : exp_lanes(x, e);
+    store2(out + j, v);
+    sums += v;
+  }
+  double sum = sums[0] + sums[1];
+  for (; j < n; j++) {
+    out[j] = std::exp(in[j] - max);
+    sum += out[j];
+  }
+  return sum;
 }
 
 }  // namespace
@@ -259,26 +300,19 @@ void softmax_rows(const Matrix& x, Matrix* out) {
     double* out_row = &out->data[static_cast<size_t>(i) * n];
     // subtract the row max: exp must not overflow, and the largest term is exp(0) = 1,
     // so the sum is at least 1
-    double max = row_max(in_row, n);
+    double max, min;
+    row_range(in_row, n, &max, &min);
     // every key masked: nothing to attend to, so no weight at all (exp(-inf - -inf) is NaN)
     if (std::isinf(max) && max < 0) {
       std::fill(out_row, out_row + n, 0.0);
       continue;
     }
-    int j = 0;
-    f64x2 sums = {};  // two partial sums, one per lane
-    for (; j + 2 <= n; j += 2) {
-      const f64x2 v = exp_lanes(load2(in_row + j) - splat(max), e);
-      store2(out_row + j, v);
-      sums += v;
-    }
-    double sum = sums[0] + sums[1];
-    for (; j < n; j++) {
-      out_row[j] = std::exp(in_row[j] - max);
-      sum += out_row[j];
-    }
+    // the usual row: every x - max within [-708, 0], and no test per element
+    const double sum = min - max >= exp_constants[4] ? exp_row<false>(in_row, n, max, e, out_row)
+                                                     : exp_row<true>(in_row, n, max, e, out_row);
     const f64x2 sum2 = splat(sum);
-    for (j = 0; j + 2 <= n; j += 2) store2(out_row + j, load2(out_row + j) / sum2);
+    int j = 0;
+    for (; j + 2 <= n; j += 2) store2(out_row + j, load2(out_row + j) / sum2);
     for (; j < n; j++) out_row[j] /= sum;
   }
 }

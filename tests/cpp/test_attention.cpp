@@ -158,6 +158,46 @@ TEST_CASE("softmax subtracts the row max, so scores beyond exp's range still wor
   CHECK(w.at(1, 1) == 1.0);
 }
 
+TEST_CASE("softmax's vectorised exp agrees with std::exp over its whole range", "[softmax]") {
+  // Row 0 spans [-700, 0]: every exp is normal, the path without per-element tests. Row 1
+  // spans [-745, 0] with some -Infinity: subnormal results, zeros, and masked keys. Each
+  // row's max is 0, whose weight is 1 / sum, so weight / that weight is the exp itself, up to
+  // two roundings of the divisions. The odd length runs the scalar tail too.
+  const int n = 20001;
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const double low : {-700.0, -745.0}) {
+    std::vector<double> row(n);
+    for (int j = 0; j < n; j++) row[j] = low * std::fmod(j * 0.6180339887498949, 1.0);
+    if (low < -700) {
+      for (int j = 7; j < n; j += 97) row[j] = -std::numeric_limits<double>::infinity();
+      row[11] = -708.0;  // the edge between the two ways exp is computed
+      row[12] = std::nextafter(-708.0, 0.0);
+      row[13] = std::nextafter(-708.0, -1000.0);
+    }
+    REQUIRE(row[0] == 0.0);
+    long double sum = 0;
+    for (double x : row) sum += std::exp(static_cast<long double>(x));
+    Matrix x(1, n);
+    x.data = row;  // not through matrix(): input validation rejects -Infinity
+    Matrix w;
+    attn::softmax_rows(x, &w);
+    double worst = 0;  // relative error of the exp, where it is a normal double
+    for (int j = 0; j < n; j++) {
+      const double want = std::exp(row[j]);
+      if (want / static_cast<double>(sum) >= std::numeric_limits<double>::min()) {
+        worst = std::max(worst, std::fabs(w.at(0, j) / w.at(0, 0) - want) / want);
+      } else {  // a subnormal or zero weight: compared as a weight
+        const double want_weight =
+            static_cast<double>(std::exp(static_cast<long double>(row[j])) / sum);
+        INFO("x = " << row[j] << ": weight " << w.at(0, j) << ", expected " << want_weight);
+        CHECK(std::fabs(w.at(0, j) - want_weight) <= 2 * std::numeric_limits<double>::denorm_min());
+      }
+    }
+    INFO("row down to " << low << ": worst relative error of exp " << worst);
+    CHECK(worst <= 3 * eps);
+  }
+}
+
 TEST_CASE("matrix products have the expected shapes and values", "[matmul]") {
   Matrix a = matrix({{1, 2, 3}, {4, 5, 6}});    // (2, 3)
   Matrix b = matrix({{1, 0}, {0, 1}, {1, 1}});  // (3, 2)
