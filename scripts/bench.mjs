@@ -32,9 +32,12 @@ const INPUTS_SOURCE = `(n, d) => {
   return { x: filled(n, d, 1), wq: filled(d, d, 2), wk: filled(d, d, 3), wv: filled(d, d, 4) };
 }`;
 
-// Median ms per call of fn: calls are batched so that each timed batch lasts >= 5 ms
-// (Chromium coarsens performance.now()); 2 warm-up batches, then >= 5 batches or ~1 s.
+// Median ms per call of fn: after 100 ms of warm-up (a first call can be slow while the code
+// is compiled, which would leave the batch at one call), calls are batched so that each timed
+// batch lasts >= 5 ms (Chromium coarsens performance.now()); 2 warm-up batches, then >= 5
+// batches or ~1 s.
 const TIMER_SOURCE = `(fn) => {
+  for (const t0 = performance.now(); performance.now() - t0 < 100;) fn();
   let batch = 1;
   for (;;) {
     const t0 = performance.now();
@@ -65,16 +68,16 @@ function jsonLines(cmd, args, env = process.env) {
     .map((l) => JSON.parse(l));
 }
 
-const byN = (lines) => Object.fromEntries(lines.map((l) => [l.n, l.median_ms]));
+const byN = (lines, field = 'median_ms') => Object.fromEntries(lines.map((l) => [l.n, l[field]]));
 
 function numpy(blasDir) {
-  if (!existsSync(blasDir)) return { label: null, times: {} };
+  if (!existsSync(blasDir)) return { label: null, times: {}, products: {} };
   const env = { ...process.env, LD_LIBRARY_PATH: blasDir, OPENBLAS_NUM_THREADS: '1' };
   // OPENBLAS_CORETYPE/L2_SIZE (set on some machines for old OpenBLAS builds) slow a current one
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
   const lines = jsonLines('/usr/bin/python3', ['tests/bench/numpy_bench.py', D, ...SIZES], env);
-  return { label: lines[0].blas, times: byN(lines) };
+  return { label: lines[0].blas, times: byN(lines), products: byN(lines, 'products_ms') };
 }
 
 function plainJs() {
@@ -161,7 +164,7 @@ async function inChromium(wasmDir) {
       },
       { sizes: SIZES, d: D, inputsSource: INPUTS_SOURCE, timerSource: TIMER_SOURCE },
     );
-    return { core: byN(lines), api, js };
+    return { core: byN(lines), products: byN(lines, 'products_ms'), api, js };
   } finally {
     await browser.close();
   }
@@ -388,4 +391,35 @@ console.log(
     '{ typed: true }), as the page calls it). Ratios compare runs in\n' +
     'Chromium (the page\'s runtime) with native and numpy.',
 );
+
+// Where the time goes: wasm's products against OpenBLAS's, as time and as rate
+const madds = (n) => 3 * n * D * D + 2 * n * n * D; // X·W_Q, X·W_K, X·W_V; Q·Kᵀ, weights·V
+const rate = (n, ms) => (ms === undefined ? '' : ` (${(madds(n) / ms / 1e6).toFixed(1)} G/s)`);
+const rest = (all, products) => (all === undefined || products === undefined ? undefined : all - products);
+const split = [
+  'n',
+  'multiply-adds',
+  'products: wasm Chromium',
+  'products: numpy OpenBLAS',
+  'the rest: wasm Chromium',
+  'the rest: numpy OpenBLAS',
+];
+console.log(
+  '\nWhere the time goes, in ms: the five matrix products alone (X·W_Q, X·W_K, X·W_V, Q·Kᵀ, weights·V)\n' +
+    'with their rate in billions of multiply-adds a second, and the rest (scaling, softmax, checks):\n' +
+    'the whole computation less the products, each the least of the rounds.',
+);
+console.log(`| ${split.join(' | ')} |`);
+console.log(`|${split.map(() => ' --- ').join('|')}|`);
+for (const n of SIZES) {
+  const row = [
+    n,
+    `${(madds(n) / 1e6).toFixed(2)} M`,
+    fmt(chrome.products[n]) + rate(n, chrome.products[n]),
+    fmt(npOpen.products[n]) + rate(n, npOpen.products[n]),
+    fmt(rest(chrome.core[n], chrome.products[n])),
+    fmt(rest(npOpen.times[n], npOpen.products[n])),
+  ];
+  console.log(`| ${row.join(' | ')} |`);
+}
 await printPageLatency();
