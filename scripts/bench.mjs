@@ -70,9 +70,13 @@ function jsonLines(cmd, args, env = process.env) {
 
 const byN = (lines, field = 'median_ms') => Object.fromEntries(lines.map((l) => [l.n, l[field]]));
 
-function numpy(blasDir) {
+// keepPages: glibc's malloc told to keep freed memory (mmap threshold at its 32 MiB maximum, no
+// trimming), so numpy's temporaries reuse pages instead of faulting in fresh ones every call:
+// numpy's own arithmetic without its allocator's cost, which on this machine is 2-6 ms at n = 512.
+function numpy(blasDir, { keepPages = false } = {}) {
   if (!existsSync(blasDir)) return { label: null, times: {}, products: {} };
   const env = { ...process.env, LD_LIBRARY_PATH: blasDir, OPENBLAS_NUM_THREADS: '1' };
+  if (keepPages) Object.assign(env, { MALLOC_MMAP_THRESHOLD_: String(32 << 20), MALLOC_TRIM_THRESHOLD_: String(2 ** 40) });
   // OPENBLAS_CORETYPE/L2_SIZE (set on some machines for old OpenBLAS builds) slow a current one
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
@@ -323,6 +327,7 @@ async function round() {
     js: plainJs(),
     npRef: numpy(REFERENCE_BLAS_DIR),
     npOpen: numpy(OPENBLAS_DIR),
+    npKept: numpy(OPENBLAS_DIR, { keepPages: true }),
   };
 }
 
@@ -336,7 +341,7 @@ console.log(`bench: d_model = d_k = d_v = ${D}; per full attention (all steps), 
   + ' ratios: the median of the rounds\' own ratios (least–most)');
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) rounds.push(await round());
-const { native, wasmNode, chrome, apiNode, js, npRef, npOpen } = rounds.reduce(least);
+const { native, wasmNode, chrome, apiNode, js, npRef, npOpen, npKept } = rounds.reduce(least);
 
 // Ratios within each round (its figures were measured minutes apart at most), then their
 // median across rounds, with the least and the most.
@@ -344,6 +349,7 @@ const RATIOS = [
   (m, n) => m.chrome.core[n] / m.native[n], // wasm ÷ native
   (m, n) => m.chrome.js[n] / m.chrome.core[n], // plain JS ÷ wasm
   (m, n) => m.chrome.core[n] / m.npOpen.times[n], // wasm ÷ numpy OpenBLAS
+  (m, n) => m.chrome.core[n] / m.npKept.times[n], // wasm ÷ numpy OpenBLAS, pages kept
 ];
 function ratioSpread(of, n) {
   const values = rounds.map((m) => of(m, n)).filter(Number.isFinite).sort((a, b) => a - b);
@@ -364,9 +370,11 @@ const header = [
   'plain JS Chromium',
   `numpy (${npRef.label ?? 'n/a'} BLAS)`,
   `numpy (${npOpen.label ?? 'n/a'}, 1 thread)`,
+  `numpy (${npOpen.label ?? 'n/a'}, 1 thread, pages kept)`,
   'wasm ÷ native',
   'plain JS ÷ wasm',
   'wasm ÷ numpy OpenBLAS',
+  'wasm ÷ numpy OpenBLAS, pages kept',
 ];
 const rows = SIZES.map((n) => [
   n,
@@ -380,6 +388,7 @@ const rows = SIZES.map((n) => [
   fmt(chrome.js[n]),
   fmt(npRef.times[n]),
   fmt(npOpen.times[n]),
+  fmt(npKept.times[n]),
   ...RATIOS.map((of) => ratioSpread(of, n)),
 ]);
 console.log(`| ${header.join(' | ')} |`);
@@ -388,7 +397,8 @@ for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 console.log(
   '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
     'the public compute() with its array-of-rows conversions and copies ("typed": compute(input,\n' +
-    '{ typed: true }), as the page calls it). Ratios compare runs in\n' +
+    '{ typed: true }), as the page calls it). "pages kept": numpy with glibc\'s malloc keeping freed\n' +
+    'memory, so its temporaries do not fault in fresh pages on every call. Ratios compare runs in\n' +
     'Chromium (the page\'s runtime) with native and numpy.',
 );
 
