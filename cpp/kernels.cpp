@@ -205,17 +205,26 @@ inline f64x2 exp_lanes(f64x2 x, const ExpConstants& e) {
   return (t + t * q) * scale;
 }
 
-// exp_lanes for any x <= 0: lanes below -708 (whose 2^m would be subnormal) are left to
-// std::exp, and -Infinity (masked) lanes get 0 without it.
-inline f64x2 exp_lanes_checked(f64x2 x, const ExpConstants& e) {
-  f64x2 y = exp_lanes(x, e);
-  const i64x2 tiny = x < e.tiny;  // all ones in a lane below -708
-  if (tiny[0] | tiny[1]) {        // one test for both lanes
+// Which lanes exp_row may meet beyond exp_lanes's range, and so what it must test for.
+enum class ExpRange {
+  kNormal,  // none: every x - max is within [-708, 0]
+  kMasked,  // -Infinity (masked keys) only, which get 0 without a branch
+  kAny,     // also finite x - max below -708, whose exp is subnormal: left to std::exp
+};
+
+// exp_lanes for x <= 0 that may hold -Infinity, or also (kAny) finite lanes below -708.
+template <ExpRange kRange>
+inline f64x2 exp_lanes_beyond(f64x2 x, const ExpConstants& e) {
+  const f64x2 y = exp_lanes(x, e);         // NaN in -Infinity lanes, wrong below -708
+  const u64x2 tiny = (u64x2)(x < e.tiny);  // all ones in a lane below -708
+  if (kRange == ExpRange::kAny && (tiny[0] | tiny[1])) {  // one test for both lanes
+    f64x2 z = y;
     for (int l = 0; l < 2; l++) {
-      if (tiny[l]) y[l] = std::isinf(x[l]) ? 0.0 : std::exp(x[l]);
+      if (tiny[l]) z[l] = std::exp(x[l]);  // exactly 0 for -Infinity
     }
+    return z;
   }
-  return y;
+  return from_bits(to_bits(y) & ~tiny);  // kMasked: the tiny lanes are -Infinity, exp 0
 }
 
 // Largest and smallest of x[0 … n), two lanes at a time (no NaN here: inputs are finite,
@@ -239,15 +248,30 @@ inline void row_range(const double* x, int n, double* max, double* min) {
   }
 }
 
-// out[j] = exp(in[j] - max) for j in [0, n), returning their sum. kChecked: some lane may be
-// below -708 or -Infinity.
-template <bool kChecked>
+// Smallest finite value of x[0 … n), two lanes at a time (+Infinity if there is none): for a
+// row with masked keys, whether its other scores keep every exp normal.
+inline double finite_min(const double* x, int n) {
+  const f64x2 inf = splat(std::numeric_limits<double>::infinity());
+  f64x2 lo = inf;
+  int j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const f64x2 v = load2(x + j);
+    const u64x2 take = (u64x2)(v < lo) & (u64x2)(v > -inf);
+    lo = from_bits((to_bits(v) & take) | (to_bits(lo) & ~take));
+  }
+  double min = lo[0] < lo[1] ? lo[0] : lo[1];
+  for (; j < n; j++) min = x[j] < min && !std::isinf(x[j]) ? x[j] : min;
+  return min;
+}
+
+// out[j] = exp(in[j] - max) for j in [0, n), returning their sum.
+template <ExpRange kRange>
 double exp_row(const double* in, int n, double max, const ExpConstants& e, double* out) {
   int j = 0;
   f64x2 sums = {};  // two partial sums, one per lane
   for (; j + 2 <= n; j += 2) {
     const f64x2 x = load2(in + j) - splat(max);
-    const f64x2 v = kChecked ? exp_lanes_checked(x, e) : exp_lanes(x, e);
+    const f64x2 v = kRange == ExpRange::kNormal ? exp_lanes(x, e) : exp_lanes_beyond<kRange>(x, e);
     store2(out + j, v);
     sums += v;
   }
@@ -307,9 +331,14 @@ void softmax_rows(const Matrix& x, Matrix* out) {
       std::fill(out_row, out_row + n, 0.0);
       continue;
     }
-    // the usual row: every x - max within [-708, 0], and no test per element
-    const double sum = min - max >= exp_constants[4] ? exp_row<false>(in_row, n, max, e, out_row)
-                                                     : exp_row<true>(in_row, n, max, e, out_row);
+    // the usual row keeps every x - max within [-708, 0] and needs no test per element; a
+    // row with masked keys zeroes them without a branch; only a spread of scores beyond 708
+    // tests every pair
+    const double tiny = exp_constants[4];
+    const double sum = min - max >= tiny ? exp_row<ExpRange::kNormal>(in_row, n, max, e, out_row)
+                       : std::isinf(min) && finite_min(in_row, n) - max >= tiny
+                           ? exp_row<ExpRange::kMasked>(in_row, n, max, e, out_row)
+                           : exp_row<ExpRange::kAny>(in_row, n, max, e, out_row);
     const f64x2 sum2 = splat(sum);
     int j = 0;
     for (; j + 2 <= n; j += 2) store2(out_row + j, load2(out_row + j) / sum2);

@@ -159,17 +159,25 @@ TEST_CASE("softmax subtracts the row max, so scores beyond exp's range still wor
 }
 
 TEST_CASE("softmax's vectorised exp agrees with std::exp over its whole range", "[softmax]") {
-  // Row 0 spans [-700, 0]: every exp is normal, the path without per-element tests. Row 1
-  // spans [-745, 0] with some -Infinity: subnormal results, zeros, and masked keys. Each
-  // row's max is 0, whose weight is 1 / sum, so weight / that weight is the exp itself, up to
-  // two roundings of the divisions. The odd length runs the scalar tail too.
+  // Each row takes one of the softmax's three ways to exp: spanning [-700, 0], every exp is
+  // normal and nothing is tested per element; with -Infinity too (masked keys), those are
+  // zeroed; spanning [-745, 0] with -Infinity, subnormal results go to std::exp. Each row's
+  // max is 0, whose weight is 1 / sum, so weight / that weight is the exp itself, up to two
+  // roundings of the divisions. The odd length runs the scalar tail too.
   const int n = 20001;
   const double eps = std::numeric_limits<double>::epsilon();
-  for (const double low : {-700.0, -745.0}) {
+  struct Case {
+    double low;
+    bool masked;
+  };
+  for (const Case c : {Case{-700.0, false}, Case{-700.0, true}, Case{-745.0, true}}) {
+    const double low = c.low;
     std::vector<double> row(n);
     for (int j = 0; j < n; j++) row[j] = low * std::fmod(j * 0.6180339887498949, 1.0);
-    if (low < -700) {
+    if (c.masked) {
       for (int j = 7; j < n; j += 97) row[j] = -std::numeric_limits<double>::infinity();
+    }
+    if (low < -708) {
       row[11] = -708.0;  // the edge between the two ways exp is computed
       row[12] = std::nextafter(-708.0, 0.0);
       row[13] = std::nextafter(-708.0, -1000.0);
@@ -193,7 +201,8 @@ TEST_CASE("softmax's vectorised exp agrees with std::exp over its whole range", 
         CHECK(std::fabs(w.at(0, j) - want_weight) <= 2 * std::numeric_limits<double>::denorm_min());
       }
     }
-    INFO("row down to " << low << ": worst relative error of exp " << worst);
+    INFO("row down to " << low << (c.masked ? ", masked" : "") << ": worst relative error of exp "
+                        << worst);
     CHECK(worst <= 3 * eps);
   }
 }
