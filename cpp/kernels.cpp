@@ -13,8 +13,9 @@ namespace {
 // extensions keep one source for both; each lane rounds exactly like scalar code (no FMA
 // contraction: the ISO C++ modes we build with keep a*b + c as two roundings).
 typedef double f64x2 __attribute__((vector_size(16)));
-typedef long long i64x2 __attribute__((vector_size(16)));           // lane masks of comparisons
-typedef unsigned long long u64x2 __attribute__((vector_size(16)));  // bits (shifts well defined)
+// Two 64-bit lanes of bits: doubles' bits, and comparisons' lane masks (all ones where true)
+// cast to it. Unsigned, so that shifts are defined for every bit pattern.
+typedef unsigned long long u64x2 __attribute__((vector_size(16)));
 
 inline f64x2 load2(const double* p) {
   f64x2 v;
@@ -187,8 +188,8 @@ ExpConstants load_exp_constants() {
   return k;
 }
 
-// exp on two lanes, to within ~1 ulp of std::exp, for -708 <= x <= 0 (softmax's x - max,
-// where 2^m below stays normal). x = k·ln2/64 + r with k an integer and |r| <= ln2/128, so
+// exp on two lanes, to within ~1 ulp of std::exp, for -708 <= x <= 0 (softmax's x - max;
+// 2^m below stays normal there). x = k·ln2/64 + r with k an integer and |r| <= ln2/128, so
 // exp(x) = 2^m · 2^(j/64) · exp(r) for k = 64m + j: 2^m is built in the exponent bits,
 // 2^(j/64) looked up, and exp(r) - 1 = r + r²/2 + … + r⁵/120 (the next term is below 4e-17
 // relative). The short polynomial is what makes it fast: a few short dependency chains.
@@ -201,7 +202,8 @@ inline f64x2 exp_lanes(f64x2 x, const ExpConstants& e) {
   const f64x2 q = r + r2 * (e.c[0] + e.c[1] * r) + (r2 * r2) * (e.c[2] + e.c[3] * r);
   const u64x2 j = ki & 63;  // always a valid index, whatever x is
   const f64x2 t = {exp2_table[j[0]], exp2_table[j[1]]};
-  const f64x2 scale = from_bits(((ki >> 6) + 1023) << 52);  // 2^m: m's low 11 bits and the bias
+  // 2^m: m + 1023 in the exponent field (the bits of ki above k's shift out)
+  const f64x2 scale = from_bits(((ki >> 6) + 1023) << 52);
   return (t + t * q) * scale;
 }
 
