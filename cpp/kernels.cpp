@@ -336,7 +336,7 @@ void softmax_rows(const Matrix& x, Matrix* out) {
     // the usual row keeps every x - max within [-708, 0] and needs no test per element; a
     // row with masked keys zeroes them without a branch; only a spread of scores beyond 708
     // tests every pair
-    const double tiny = exp_constants[4];
+    const double tiny = e.tiny[0];
     const double sum = min - max >= tiny ? exp_row<ExpRange::kNormal>(in_row, n, max, e, out_row)
                        : std::isinf(min) && finite_min(in_row, n) - max >= tiny
                            ? exp_row<ExpRange::kMasked>(in_row, n, max, e, out_row)

@@ -20,11 +20,12 @@ def filled(rows, cols, seed):
 
 
 def attention(x, wq, wk, wv):
+    """The output, and the operands of the products (q, k, v, weights) for products()."""
     q, k, v = x @ wq, x @ wk, x @ wv
     scaled = (q @ k.T) / np.sqrt(wq.shape[1])
     e = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)
-    return weights @ v
+    return weights @ v, (q, k, v, weights)
 
 
 def products(x, wq, wk, wv, q, k, weights, v):
@@ -55,12 +56,8 @@ def main():
     d = int(sys.argv[1])
     for n in map(int, sys.argv[2:]):
         x, wq, wk, wv = filled(n, d, 1.0), filled(d, d, 2.0), filled(d, d, 3.0), filled(d, d, 4.0)
-        out = attention(x, wq, wk, wv)
+        out, (q, k, v, weights) = attention(x, wq, wk, wv)
         all_ms = median_ms(lambda: attention(x, wq, wk, wv))
-        q, k, v = x @ wq, x @ wk, x @ wv
-        scaled = q @ k.T / np.sqrt(d)
-        e = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
-        weights = e / e.sum(axis=-1, keepdims=True)
         products_ms = median_ms(lambda: products(x, wq, wk, wv, q, k, weights, v))
         print(json.dumps({"n": n, "d": d, "median_ms": all_ms, "products_ms": products_ms,
                           "check": float(out[n - 1, d - 1]), "blas": blas_name()}), flush=True)
