@@ -4,6 +4,7 @@ import {
   createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, shapeOf,
 } from '../../web/src/model.js';
 import { PRESETS } from '../../web/src/presets.js';
+import { parseMatrixText } from '../../web/src/parse.js';
 
 const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
 
@@ -55,6 +56,17 @@ test('applying a whole matrix sets the dimension it stands for, or explains the 
   assert.equal(applyMatrix(model, 'wv', [[1], [2], [3]]), null);
   assert.equal(model.dims.dv, 1);
   assert.deepEqual(applyMatrix(model, 'wq', [[1, 2]]).key, 'errWRows');
+});
+
+test('an applied matrix keeps its numbers as typed, and reads back as their values', () => {
+  const model = tutorial();
+  const { rows, texts } = parseMatrixText('1.50 \u22120.5\n1e-3 +2\n-0 0');
+  assert.equal(applyMatrix(model, 'x', rows, texts), null);
+  assert.deepEqual(model.cells.x, [['1.50', '\u22120.5'], ['1e-3', '+2'], ['-0', '0']]);
+  assert.deepEqual(readModel(model).matrices.x, [[1.5, -0.5], [0.001, 2], [0, 0]]);
+  // without texts (JSON, files), each number gets its shortest text
+  assert.equal(applyMatrix(model, 'x', [[1.5, -0.5], [0.001, 2], [-0, 0]]), null);
+  assert.deepEqual(model.cells.x, [['1.5', '-0.5'], ['0.001', '2'], ['0', '0']]);
 });
 
 test('a pasted block fills from its cell and is clipped to the grid', () => {

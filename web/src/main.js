@@ -846,7 +846,7 @@ function matrixHandlers(field) {
       if (!/[\t\n,，[]/.test(text.trim())) return false;
       const parsed = parseMatrixText(text);
       if (!parsed.ok) return false;
-      if (r === 0 && c === 0) return applyText(field, parsed.rows);
+      if (r === 0 && c === 0) return applyText(field, parsed.rows, parsed.texts);
       pasteBlock(state.model, field, r, c, parsed.rows);
       delete state.applyErrors[field];
       update();
@@ -859,7 +859,7 @@ function matrixHandlers(field) {
         render();
         return false;
       }
-      return applyText(field, parsed.rows);
+      return applyText(field, parsed.rows, parsed.texts);
     },
   };
 }
@@ -875,8 +875,8 @@ function parseErrorMessage(field, error) {
   return { key: PARSE_KEYS[error.code], params };
 }
 
-function applyText(field, rows) {
-  const error = applyMatrix(state.model, field, rows);
+function applyText(field, rows, texts) {
+  const error = applyMatrix(state.model, field, rows, texts);
   if (error) state.applyErrors[field] = error;
   else delete state.applyErrors[field];
   update();

@@ -72,11 +72,16 @@ export function setCell(store, r, c, text) {
 // readMatrix), so a matrix applied, loaded or filled is not parsed again: at
 // n = 512 that is 32 768 cells. String(v) reads back as v, −0 (written "0") as 0.
 export function textsFromNumbers(matrix) {
-  return matrix.map((row) => {
-    const texts = Array.from(row, (v) => String(v));
-    if (row.every(Number.isFinite)) parsedRows.set(texts, { texts: [...texts], values: Array.from(row, (v) => v + 0) });
-    return texts;
+  return keptTexts(matrix.map((row) => Array.from(row, (v) => String(v))), matrix);
+}
+
+// The texts of a matrix, with its numbers (the texts' parse) remembered.
+function keptTexts(texts, matrix) {
+  texts.forEach((row, r) => {
+    const values = matrix[r];
+    if (values.every(Number.isFinite)) parsedRows.set(row, { texts: [...row], values: Array.from(values, (v) => v + 0) });
   });
+  return texts;
 }
 
 export function createModel({ tokens, x, wq, wk, wv }) {
@@ -194,8 +199,10 @@ export function parseHeads(text) {
 // A whole matrix typed or pasted as text replaces the field; its width sets
 // the dimension it stands for (X: d_model; C: d_context; W_Q, W_K: d_k;
 // W_V: d_v) while its height must fit what it is multiplied with. W_O's
-// shape is fixed by the others. Returns an error descriptor, or null once applied.
-export function applyMatrix(model, field, rows) {
+// shape is fixed by the others. Its cells then hold `texts` (the numbers as the user
+// typed them, parsed into `rows`) or, without them, the shortest text of each number.
+// Returns an error descriptor, or null once applied.
+export function applyMatrix(model, field, rows, texts) {
   const height = rows.length;
   const width = rows[0].length;
   const { base } = splitField(field);
@@ -210,7 +217,7 @@ export function applyMatrix(model, field, rows) {
     const key = base !== 'wq' && model.options.cross ? 'errWRowsContext' : 'errWRows';
     return { key, params: { name: fieldName(field), rows: height, expected: expectedRows } };
   }
-  model.cells[field] = textsFromNumbers(rows);
+  model.cells[field] = texts ? keptTexts(texts, rows) : textsFromNumbers(rows);
   if (base === 'x') model.dims.dModel = width;
   else if (base === 'c') model.dims.dCtx = width;
   else if (base === 'wv') model.dims.dv = width;

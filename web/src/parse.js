@@ -1,8 +1,9 @@
 // Parses a matrix typed as text: one row per line, numbers separated by
 // spaces, tabs or commas (ASCII or full-width), so rows pasted from a
 // spreadsheet or typed with a Chinese keyboard both work.
-// Returns {ok: true, rows} or {ok: false, error: {code, row, column, ...}}
-// with 0-based row and column, like the engine's errors.
+// Returns {ok: true, rows, texts} (texts: each cell as typed; not for JSON) or
+// {ok: false, error: {code, row, column, ...}} with 0-based row and column,
+// like the engine's errors.
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
@@ -26,22 +27,31 @@ export function parseMatrix(text) {
   if (lines.length === 0) return { ok: false, error: { code: 'empty' } };
 
   const rows = [];
+  const texts = []; // each cell as typed: what the matrix's cells then show
   for (let r = 0; r < lines.length; r++) {
     const line = lines[r].trim().replace(/[,，]$/u, '');
     if (line === '') return { ok: false, error: { code: 'empty_row', row: r } };
     const cells = line.split(SEPARATOR);
-    const row = [];
+    const row = new Array(cells.length);
     for (let c = 0; c < cells.length; c++) {
+      // a plain decimal number, the usual cell, costs one test; anything else (a U+2212
+      // minus, a bad cell, an overflow) goes through parseNumber for its meaning or error
+      const value = NUMBER.test(cells[c]) ? Number(cells[c]) : NaN;
+      if (Number.isFinite(value)) {
+        row[c] = value;
+        continue;
+      }
       const parsed = parseNumber(cells[c]);
       if (!parsed.ok) return { ok: false, error: { code: parsed.code, row: r, column: c, text: cells[c] } };
-      row.push(parsed.value);
+      row[c] = parsed.value;
     }
     if (r > 0 && row.length !== rows[0].length) {
       return { ok: false, error: { code: 'ragged', row: r, count: row.length, expected: rows[0].length } };
     }
     rows.push(row);
+    texts.push(cells);
   }
-  return { ok: true, rows };
+  return { ok: true, rows, texts };
 }
 
 // A whole matrix pasted or typed as text: JSON (an array of rows of numbers)
