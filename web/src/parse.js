@@ -10,6 +10,11 @@ const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
 const SEPARATOR = /\s*[,，]\s*|\s+/u;
 
 export function parseNumber(text) {
+  // the usual cell, a plain decimal number, costs one test
+  if (NUMBER.test(text)) {
+    const value = Number(text);
+    if (Number.isFinite(value)) return { ok: true, value };
+  }
   // A minus sign pasted from a document (U+2212) means the same as '-'.
   const normalised = text.replace(/\u2212/g, '-');
   if (NON_FINITE.test(normalised)) return { ok: false, code: 'not_finite' };
@@ -34,13 +39,6 @@ export function parseMatrix(text) {
     const cells = line.split(SEPARATOR);
     const row = new Array(cells.length);
     for (let c = 0; c < cells.length; c++) {
-      // a plain decimal number, the usual cell, costs one test; anything else (a U+2212
-      // minus, a bad cell, an overflow) goes through parseNumber for its meaning or error
-      const value = NUMBER.test(cells[c]) ? Number(cells[c]) : NaN;
-      if (Number.isFinite(value)) {
-        row[c] = value;
-        continue;
-      }
       const parsed = parseNumber(cells[c]);
       if (!parsed.ok) return { ok: false, error: { code: parsed.code, row: r, column: c, text: cells[c] } };
       row[c] = parsed.value;
