@@ -40,6 +40,11 @@ inline f64x2 from_bits(u64x2 b) {
   return v;
 }
 
+// a where the lane mask is all ones, else b (a comparison's result cast to u64x2)
+inline f64x2 select(u64x2 mask, f64x2 a, f64x2 b) {
+  return from_bits((to_bits(a) & mask) | (to_bits(b) & ~mask));
+}
+
 // Scratch space for packed panels, kept between calls: no allocation (and no fresh pages to
 // fault in) on every product.
 std::vector<double>& panel_buffer() {
@@ -237,10 +242,8 @@ inline void row_range(const double* x, int n, double* max, double* min) {
   int j = 0;
   for (; j + 2 <= n; j += 2) {
     const f64x2 v = load2(x + j);
-    const u64x2 greater = (u64x2)(v > hi);
-    const u64x2 less = (u64x2)(v < lo);
-    hi = from_bits((to_bits(v) & greater) | (to_bits(hi) & ~greater));
-    lo = from_bits((to_bits(v) & less) | (to_bits(lo) & ~less));
+    hi = select((u64x2)(v > hi), v, hi);
+    lo = select((u64x2)(v < lo), v, lo);
   }
   *max = hi[0] > hi[1] ? hi[0] : hi[1];
   *min = lo[0] < lo[1] ? lo[0] : lo[1];
@@ -258,8 +261,7 @@ inline double finite_min(const double* x, int n) {
   int j = 0;
   for (; j + 2 <= n; j += 2) {
     const f64x2 v = load2(x + j);
-    const u64x2 take = (u64x2)(v < lo) & (u64x2)(v > -inf);
-    lo = from_bits((to_bits(v) & take) | (to_bits(lo) & ~take));
+    lo = select((u64x2)(v < lo) & (u64x2)(v > -inf), v, lo);
   }
   double min = lo[0] < lo[1] ? lo[0] : lo[1];
   for (; j < n; j++) min = x[j] < min && !std::isinf(x[j]) ? x[j] : min;
