@@ -44,6 +44,7 @@ const DEBIAN = [
     'test',
   ],
   ['numpy for /usr/bin/python3', 'python3-numpy', pythonHasNumpy, 'test'],
+  ['pandoc (renders the Markdown export in its test)', 'pandoc', () => hasCommand('pandoc'), 'test'],
   ['clang 14 for the sanitizer build', 'clang-14', () => hasCommand('clang++-14'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],
