@@ -19,10 +19,13 @@ import { cellColor, largestMagnitude, textColorFor, rgbCss } from './color.js';
 // U+FFFE/U+FFFF (not allowed in XML) become U+FFFD; C0 controls and DEL (XML
 // forbids most of them; a newline would end a Markdown table row) become
 // their visible Control Pictures, U+2400–U+241F and U+2421 (a newline: ␊).
-export function plainText(text) {
-  return String(text)
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g, '\uFFFD')
-    .replace(/[\u0000-\u001F\u007F]/g, (ch) => String.fromCharCode(ch === '\u007F' ? 0x2421 : 0x2400 + ch.charCodeAt(0)));
+function plainText(text) {
+  return Array.from(String(text), (ch) => {
+    const code = ch.codePointAt(0); // a lone surrogate half comes alone, as its own code
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff ? '\ufffd' : ch;
+  }).join('');
 }
 
 const full = (v) => (v === -Infinity ? '-inf' : String(v));
@@ -45,7 +48,7 @@ export function toLatex(data, decimals) {
 // other ASCII punctuation character backslash-escaped (CommonMark: then it is
 // literal, so no emphasis, code, link, heading, list or table cell syntax).
 const MD_ENTITIES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
-export const markdownText = (text) => plainText(text).replace(/[!-/:-@[-`{-~]/g, (ch) => MD_ENTITIES[ch] || `\\${ch}`);
+const markdownText = (text) => plainText(text).replace(/[!-/:-@[-`{-~]/g, (ch) => MD_ENTITIES[ch] || `\\${ch}`);
 
 export function toMarkdown(data, { rowLabels, colLabels, corner = '' }, decimals) {
   const lines = [
