@@ -131,7 +131,7 @@ const py = (v) => {
   const text = String(v);
   return /^-?\d+$/.test(text) ? `${text}.0` : text; // JS prints 1 for 1.0; Python reads both, but keep floats visible
 };
-const pyMatrix = (m, indent = '    ') => `np.array([\n${m.map((row) => `${indent}[${row.map(py).join(', ')}],`).join('\n')}\n])`;
+const pyMatrix = (m, indent = '    ') => `np.array([\n${m.map((row) => `${indent}[${Array.from(row, py).join(', ')}],`).join('\n')}\n])`;
 const pyBool = (b) => (b ? 'True' : 'False');
 const pyString = (s) => JSON.stringify(s); // a JSON string literal is a valid Python str literal
 

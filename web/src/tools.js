@@ -102,7 +102,8 @@ export function withMatrix(state, target, rows) {
 // steps' context (steps.js): tokens, keyTokens, inputs, result, full, options, head.
 export function exportables(ctx) {
   const { tokens, keyTokens, inputs, result, full } = ctx;
-  const dims = (m) => m[0].map((_, c) => dimLabel(c));
+  // Array.from: m[0] may be a typed row (the page's results), whose map would make numbers of the labels
+  const dims = (m) => Array.from(m[0], (_, c) => dimLabel(c));
   const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
   const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
   const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
