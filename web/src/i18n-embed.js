@@ -31,6 +31,27 @@ export const EMBED_STRINGS = {
   copied: { zh: '已复制到剪贴板。', en: 'Copied to the clipboard.' },
   copyFallback: { zh: '无法访问剪贴板，请手动复制下面的文字：', en: 'The clipboard is not available; copy the text below:' },
   downloaded: { zh: '已生成文件 {name}。', en: 'Saved {name}.' },
+  downloadedHeatmap: {
+    zh: '已生成文件 {name}：矩阵太大，写不下数值，图中是与页面上相同的热力图。',
+    en: 'Saved {name}: too large to write its values, it is the heatmap as on screen.',
+  },
+  downloadedHeatmapBinned: {
+    zh: '已生成文件 {name}：与页面上相同的热力图，每个像素是 {rows}×{cols} 个格子的平均值。',
+    en: 'Saved {name}: the heatmap as on screen, each pixel the mean of a {rows} × {cols} block of cells.',
+  },
+  errExport: { zh: '无法生成 {name}（浏览器内存不足或无法绘图），没有保存任何文件。', en: '{name} could not be made (the browser ran out of memory or could not draw it); nothing was saved.' },
+  errExportSvgLarge: {
+    zh: '{name} 是 {rows} × {cols}：热力图 SVG 要写出每个数值，最多 {max} 个格子。请用热力图 PNG（与页面上相同的热力图）或 CSV/JSON（全部数值）。',
+    en: '{name} is {rows} × {cols}: a heatmap SVG writes every value, for at most {max} cells. Use Heatmap PNG (the heatmap as on screen) or CSV/JSON (every number).',
+  },
+  errExportTextLarge: {
+    zh: '{name} 是 {rows} × {cols}：LaTeX 和 Markdown 供人阅读，最多 {max} 个格子。全部数值请用 CSV 或 JSON。',
+    en: '{name} is {rows} × {cols}: LaTeX and Markdown are for reading, at most {max} cells. Use CSV or JSON for every number.',
+  },
+  errExportLines: {
+    zh: '连线图最多画 {max} 个词元，这里有 {count} 个，连线太密无法阅读。请导出热力图。',
+    en: 'The lines view is drawn for at most {max} tokens; there are {count}, too dense to read. Export a heatmap instead.',
+  },
   importTitle: { zh: '导入', en: 'Import' },
   importInto: { zh: '导入到', en: 'Import into' },
   importChoose: { zh: '选择文件…', en: 'Choose a file…' },
