@@ -3,7 +3,8 @@
 // checked with numpy ("it" → "animal", the previous token, the same word),
 // its note in both languages, the near-uniform hint only where the weights
 // are near-uniform, and the tutorial's misprints folded into a <details> on
-// the tutorial's numbers alone.
+// the tutorial's numbers alone; the heads grid's tiles, named by their
+// tokens, with the values on hover, focus and tap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -132,6 +133,53 @@ test('a lower temperature removes the near-uniform hint and keeps the note; an e
     assert.equal(await page.locator('#step-5 .preset-note').count(), 0);
     assert.equal(await page.locator('[data-preset][aria-current]').count(), 0);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('heads grid: tiles labelled with the tokens, a weight on hover, arrow keys and tap, a button that opens the head', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US', hasTouch: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  try {
+    await page.goto(local.at('index.html'));
+    await page.waitForSelector('#step-1 table');
+    await page.click('[data-preset="animal"]');
+    await page.fill('#heads', '2');
+    await page.click('#step-nav li:nth-child(7) button');
+    const tile = '#steps [data-step="heads"] .head-tile[data-head="0"]';
+    await page.waitForSelector(tile);
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-computing'));
+    await page.locator(tile).scrollIntoViewIfNeeded();
+    const { tokens, weights } = FIXTURE.presets.animal;
+    assert.deepEqual(await page.$$eval(`${tile} .head-queries li`, (lis) => lis.map((li) => li.textContent)), tokens);
+    assert.deepEqual(await page.$$eval(`${tile} .head-keys li`, (lis) => lis.map((li) => li.textContent)), tokens);
+    const it = tokens.indexOf('it');
+    const animal = tokens.indexOf('animal');
+    const expected = `it → animal: ${weights[it][animal].toFixed(4)}`;
+
+    // hover: the cell under the pointer
+    const box = await page.locator(`${tile} .head-box`).boundingBox();
+    const at = (r, c) => [box.x + ((c + 0.5) / tokens.length) * box.width, box.y + ((r + 0.5) / tokens.length) * box.height];
+    await page.mouse.move(...at(it, animal));
+    assert.equal(await page.textContent(`${tile} .head-readout`), expected);
+    // a tap
+    await page.touchscreen.tap(...at(animal, it));
+    assert.equal(await page.textContent(`${tile} .head-readout`), `animal → it: ${weights[animal][it].toFixed(4)}`);
+    // keyboard: the heatmap takes focus, the arrows walk its cells
+    const second = '#steps [data-step="heads"] .head-tile[data-head="1"]';
+    await page.focus(`${second} .head-box`);
+    assert.match(await page.textContent(`${second} .head-readout`), /^The → The: 0\.\d{4}$/);
+    for (let i = 0; i < it; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.textContent(`${second} .head-readout`), /^it → animal: 0\.\d{4}$/);
+
+    // the button says what it does, and does it
+    assert.equal(await page.textContent(`${second} .head-open`), 'Open head 2 in the steps');
+    await page.click(`${second} .head-open`);
+    assert.equal(await page.getAttribute('#steps > li', 'data-step'), 'softmax');
+    assert.match(await page.textContent('#steps [data-step="softmax"] caption'), /head 2/);
   } finally {
     await context.close();
   }

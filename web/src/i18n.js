@@ -298,7 +298,12 @@ export const STRINGS = {
   editHeadLabel: { zh: '正在编辑的头', en: 'Editing the matrices of' },
   viewHeadLabel: { zh: '步骤里显示的头', en: 'Head shown in the steps' },
   headN: { zh: '头 {n}', en: 'head {n}' },
-  openHead: { zh: '打开头 {n}', en: 'Open head {n}' },
+  openHead: { zh: '在步骤中打开头 {n}', en: 'Open head {n} in the steps' },
+  headTileLabel: {
+    zh: '头 {n} 的注意力权重：指向、轻点或用方向键看每一格的值',
+    en: 'Head {n}’s attention weights: point, tap or use the arrow keys for each value',
+  },
+  headTileReadout: { zh: '{query} → {key}：{value}', en: '{query} → {key}: {value}' },
   headHasError: { zh: '头 {n}：', en: 'Head {n}: ' },
   defaultContext: { zh: 'I love you .', en: 'I love you .' },
 
@@ -326,8 +331,8 @@ export const STRINGS = {
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
-    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。点一个头，就按这个头重走一遍前面的步骤。',
-    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Click a head to walk the steps above for it.',
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
   },
   stepConcatShort: { zh: '拼接', en: 'Concat' },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },

@@ -11,7 +11,7 @@ import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
 import { el, headerRow } from './dom.js';
-import { createMatrixView, paintHeatmap } from './view.js';
+import { createMatrixView, paintHeatmap, walkCells } from './view.js';
 import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { difference } from './variant.js';
@@ -373,26 +373,71 @@ function describeChange(lang, { option, before, after }, tokens, keyTokens) {
   return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
 }
 
-// All heads' weights side by side (BertViz's model view); a click opens a head.
+// Up to this many tokens a side, a head's tile names them along its heatmap.
+const TILE_LABELS = 12;
+
+// All heads' weights side by side (BertViz's model view). Each tile: the
+// heatmap with the query tokens down its side and the key tokens across its
+// top, the weight under the pointer, a tap or the arrow keys read out below
+// it, and a button that opens the head in the steps.
 function headsGrid(ctx) {
-  const { lang, full } = ctx;
+  const { lang, full, tokens, decimals } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
   const t = (key, params) => translate(lang, key, params);
   const grid = el('div', 'heads-grid');
   const n = full.heads[0].weights.length;
   const m = full.heads[0].weights[0].length;
-  const cell = Math.max(1, Math.min(24, Math.floor(160 / Math.max(n, m))));
+  const cell = Math.max(1, Math.min(32, Math.floor(160 / Math.max(n, m))));
+  const labelled = Math.max(n, m) <= TILE_LABELS;
+  const tokenList = (className, list) => {
+    const ol = el('ol', className);
+    ol.setAttribute('aria-hidden', 'true'); // the readout names the tokens
+    for (const token of list) ol.append(el('li', '', token));
+    return ol;
+  };
   full.heads.forEach((head, h) => {
-    const button = el('button', 'head-tile');
-    button.type = 'button';
-    button.dataset.head = h;
-    button.setAttribute('aria-label', t('openHead', { n: h + 1 }));
-    if (h === ctx.head) button.setAttribute('aria-current', 'true');
+    const name = t('headN', { n: h + 1 });
+    const tile = el('div', 'head-tile');
+    tile.dataset.head = h;
+    const open = el('button', 'button-small head-open', t('openHead', { n: h + 1 }));
+    open.type = 'button';
+    open.dataset.head = h;
+    if (h === ctx.head) {
+      open.setAttribute('aria-current', 'true');
+      tile.classList.add('current');
+    }
+    open.addEventListener('click', () => ctx.onOpenHead(h));
+    const top = el('div', 'head-tile-top');
+    top.append(el('span', 'head-tile-name', name), open);
+
     const canvas = el('canvas', 'head-canvas');
     paintHeatmap(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
     canvas.setAttribute('aria-hidden', 'true');
-    button.append(el('span', 'head-tile-name', t('headN', { n: h + 1 })), canvas);
-    button.addEventListener('click', () => ctx.onOpenHead(h));
-    grid.append(button);
+    canvas.style.width = `${m * cell}px`;
+    canvas.style.height = `${n * cell}px`;
+    const mark = el('div', 'heat-mark mark-selected');
+    mark.hidden = true;
+    const box = el('div', 'head-box');
+    box.append(canvas, mark);
+    const readout = el('p', 'head-readout');
+    readout.setAttribute('aria-live', 'polite');
+    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
+      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
+      mark.hidden = false;
+      readout.textContent = t('headTileReadout', {
+        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
+      });
+    });
+
+    const map = el('div', 'head-map');
+    map.style.setProperty('--cell', `${cell}px`);
+    // key tokens of one character stand upright, longer ones are turned to run up the column
+    const keysClass = keyTokens.every((token) => Array.from(token).length === 1) ? 'head-keys' : 'head-keys turned';
+    if (labelled) map.append(el('span', 'head-corner'), tokenList(keysClass, keyTokens), tokenList('head-queries', tokens));
+    else map.classList.add('unlabelled');
+    map.append(box);
+    tile.append(top, map, readout);
+    grid.append(tile);
   });
   const box = el('div', 'heads-view');
   box.append(grid, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
