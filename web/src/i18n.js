@@ -20,7 +20,30 @@ export const STRINGS = {
   presetsLabel: { zh: '示例', en: 'Presets' },
   presetTutorial: { zh: '教程示例：我爱你', en: 'Tutorial: 我爱你' },
   presetEnglish: { zh: '英文对照：I love you', en: 'English: I love you' },
-  presetLong: { zh: '长一点的句子', en: 'A longer sentence' },
+  presetAnimal: { zh: 'it 指的是谁', en: 'What “it” refers to' },
+  presetPrevious: { zh: '看前一个词', en: 'The previous token' },
+  presetSame: { zh: '看同一个词', en: 'The same word' },
+  presetNoteTitle: { zh: '看点', en: 'What to look at' },
+  presetNote_tutorial: {
+    zh: '教程的原例：每个注意力权重都接近 1/3——这组数字太接近，几乎分不出谁更相关。',
+    en: 'The tutorial’s own example: every attention weight is close to 1/3 — these numbers are too close to tell the tokens apart.',
+  },
+  presetNote_english: {
+    zh: '教程的数字配上英文词元：权重和教程一样，每个都接近 1/3。',
+    en: 'The tutorial’s numbers with English tokens: the same weights, each close to 1/3.',
+  },
+  presetNote_animal: {
+    zh: '看注意力权重中 it 这一行：最大的权重在 animal 上（it 要找活的名词；street 是名词但不是活的，只分到一点）。',
+    en: 'Look at row “it” of the attention weights: its largest weight is on “animal” (it looks for a noun that is alive; “street” is a noun but not alive, so it gets less).',
+  },
+  presetNote_previous: {
+    zh: '每个词元把最大的权重给它前面那个词元（第一个前面没有，就给自己）：由位置决定，与词无关——两个 the 看向不同的地方。',
+    en: 'Each token gives its largest weight to the token before it (the first, with none before it, to itself): position decides, not the word — the two “the”s look at different places.',
+  },
+  presetNote_same: {
+    zh: '每个词元看向同一个词的每一次出现：三个 the 互相看，两个 cat 互相看；只出现一次的词只看自己。',
+    en: 'Each token looks at every copy of its own word: the three “the”s at each other, the two “cat”s at each other; a word that occurs once looks at itself.',
+  },
   undo: { zh: '↶ 撤销', en: '↶ Undo' },
   redo: { zh: '↷ 重做', en: '↷ Redo' },
   undoTitle: { zh: '撤销上一次修改（Ctrl+Z / ⌘Z；在文本框里则撤销框内的输入）', en: 'Undo the last edit (Ctrl+Z / ⌘Z; inside a text box it undoes the typing there)' },
@@ -177,7 +200,14 @@ export const STRINGS = {
     zh: '颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
     en: 'Colours: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
   },
-  legendWeights: { zh: '权重的颜色，从 0 到 1', en: 'Weight colour, from 0 to 1' },
+  legendWeights: {
+    zh: '颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
+    en: 'Colour is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  },
+  nearUniformHint: {
+    zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
+    en: 'The scores are close together, so the weights are nearly even: try a lower temperature T (say 0.1) to pull them apart.',
+  },
   scaleNote: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
 
   workHint: {
@@ -220,7 +250,7 @@ export const STRINGS = {
   linesFocus: { zh: '只看 {token} 的注意力', en: 'Show where {token} attends' },
   linesReadout: { zh: '{token} 的注意力：{list}', en: '{token} attends: {list}' },
 
-  misprintTitle: { zh: '教程里印错的数字', en: 'The tutorial’s misprinted digits' },
+  misprintSummary: { zh: '教程这一步印出的八位小数有误：点开对照真实值', en: 'The tutorial misprints this step’s eight-digit values: compare with the true ones' },
   misprint_scaled: {
     zh: '教程“步骤3”印出的 Scaled[爱][爱] 是 0.20506082，但 0.29 / √2 = 0.20506097。划掉的是教程印的，下面是真实值（与教程自己的 numpy 代码一致）。',
     en: 'The tutorial’s “step 3” prints Scaled[爱][爱] as 0.20506082, but 0.29 / √2 = 0.20506097. Struck out: what it prints; below: the true value (what its own numpy code gives).',
@@ -268,7 +298,12 @@ export const STRINGS = {
   editHeadLabel: { zh: '正在编辑的头', en: 'Editing the matrices of' },
   viewHeadLabel: { zh: '步骤里显示的头', en: 'Head shown in the steps' },
   headN: { zh: '头 {n}', en: 'head {n}' },
-  openHead: { zh: '打开头 {n}', en: 'Open head {n}' },
+  openHead: { zh: '在步骤中打开头 {n}', en: 'Open head {n} in the steps' },
+  headTileLabel: {
+    zh: '头 {n} 的注意力权重：指向、轻点或用方向键看每一格的值',
+    en: 'Head {n}’s attention weights: point, tap or use the arrow keys for each value',
+  },
+  headTileReadout: { zh: '{query} → {key}：{value}', en: '{query} → {key}: {value}' },
   headHasError: { zh: '头 {n}：', en: 'Head {n}: ' },
   defaultContext: { zh: 'I love you .', en: 'I love you .' },
 
@@ -296,8 +331,8 @@ export const STRINGS = {
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
-    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。点一个头，就按这个头重走一遍前面的步骤。',
-    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Click a head to walk the steps above for it.',
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
   },
   stepConcatShort: { zh: '拼接', en: 'Concat' },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },

@@ -7,7 +7,7 @@ import { DEFAULT_DECIMALS, MIN_DECIMALS, MAX_DECIMALS } from './format.js';
 import { tokenize, joinTokens, defaultMode } from './tokenize.js';
 import { parseMatrixText } from './parse.js';
 import { randomInputs, randomHead, randomStream, STREAM_WO, STREAM_CONTEXT } from './random.js';
-import { PRESETS, TUTORIAL } from './presets.js';
+import { PRESETS, TUTORIAL, presetOf } from './presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
   setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
@@ -505,6 +505,8 @@ function stepsContext() {
   return {
     lang: state.lang, decimals: state.decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
     tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+    // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
+    preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
     compare: before && changes.length > 0 ? {
       before: { weights: before.heads[head].weights, masked: before.masked },
       after: { weights: result.heads[head].weights, masked: result.masked },
@@ -522,6 +524,7 @@ function renderSteps() {
     return;
   }
   const ctx = stepsContext();
+  renderPresetNote(ctx.preset);
   const steps = currentSteps();
   const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
   // Steps of the same layout as those on screen get the new numbers in place.
@@ -973,13 +976,21 @@ function fillRandomly() {
   update();
 }
 
+// The preset on screen: its button marked, its note under the buttons.
+function renderPresetNote(name) {
+  for (const button of document.querySelectorAll('[data-preset]')) {
+    if (button.dataset.preset === name) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+  }
+  $('preset-note').textContent = name ? translate(state.lang, `presetNote_${name}`) : '';
+}
+
 function loadPreset(name) {
   const preset = PRESETS[name];
   state.mode = preset.mode;
   $('token-mode').value = preset.mode;
   $('sentence').value = preset.sentence;
   $('context-sentence').value = '';
-  if (preset.seed !== undefined) $('seed').value = String(preset.seed);
   state.model = createModel({ tokens: tokenize(preset.sentence, preset.mode), ...preset });
   state.head = 0;
   showNewModel();
