@@ -37,7 +37,21 @@ export const STRINGS = {
     zh: '上次保存在这个浏览器里的内容无法读取：{detail}它已另存为“{key}”，没有删除。',
     en: 'What was saved in this browser could not be read: {detail} It has been set aside under “{key}”, not deleted.',
   },
+  storageDamagedKept: {
+    zh: '上次保存在这个浏览器里的内容无法读取：{detail}浏览器的存储已满（或另存的内容已太多），无法另存：它留在原处“{key}”，本页不会覆盖它，这期间你的修改只保存在地址栏的链接里。请现在下载一份。',
+    en: 'What was saved in this browser could not be read: {detail} It could not be set aside (the browser’s storage is full, or holds too many set-aside states), so it stays where it was (“{key}”) and this page will not save over it; meanwhile your work is kept only in the link in the address bar. Download it now to keep a copy.',
+  },
   storageDamagedDownload: { zh: '下载这份内容', en: 'Download it' },
+  previousWork: {
+    zh: '你之前的内容（“{sentence}”，{n} 个词元）在打开链接、文件或示例时被替换，已另存为“{key}”，没有删除。',
+    en: ({ sentence, n, key }) => `Your previous work (“${sentence}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
+  },
+  previousNotKept: {
+    zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。可以恢复它，或现在下载一份。',
+    en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Restore it, or download it now.',
+  },
+  previousRestore: { zh: '恢复之前的内容', en: 'Restore it' },
+  previousDiscard: { zh: '删除这份备份', en: 'Discard it' },
   sentenceLabel: { zh: '句子', en: 'Sentence' },
   tokenModeLabel: { zh: '切分方式', en: 'Split into tokens' },
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
