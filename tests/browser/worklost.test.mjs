@@ -133,14 +133,17 @@ test('the previous-work notice at 375 px, in both languages', async () => {
   for (const locale of ['zh-CN', 'en-US']) {
     const { context, page } = await withWork(locale, { width: 375, height: 740 });
     try {
-      await page.evaluate((hash) => { location.hash = hash; }, encodeHash(LINK_STATE));
+      const lang = locale.slice(0, 2);
+      await page.evaluate((hash) => { location.hash = hash; }, encodeHash({ ...LINK_STATE, view: { ...LINK_STATE.view, lang } }));
       const notice = page.locator('#storage-notice .storage-previous');
       await notice.waitFor();
       const box = await notice.boundingBox();
       assert.ok(box.x >= 0 && box.x + box.width <= 375, JSON.stringify(box));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(overflow <= 375, `page width ${overflow}`);
-      await page.screenshot({ path: `/tmp/previous-work-${locale.slice(0, 2)}-375.png` });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      assert.match(await notice.textContent(), lang === 'zh' ? /^你之前的内容/ : /^Your previous work/);
+      await page.screenshot({ path: `/tmp/previous-work-${lang}-375.png` });
     } finally {
       await context.close();
     }

@@ -680,6 +680,8 @@ function replaceWork(show, made = false) {
   if (state.lastGood) {
     writeHash(); // the latest edit is recorded and kept first
     if (edits.current() !== state.arrival) store.setAsideWork(store.latest);
+  } else if (!state.arriving && store.stored) {
+    store.setAsideWork(store.stored.text); // the engine still loading: the stored work is on screen
   }
   state.arriving = !made;
   if (made) state.arrival = null;
@@ -692,7 +694,8 @@ function restoreWork(restored, key) {
   replaceWork(() => loadState(restored), true);
 }
 
-const showStorageNotice = () => renderStorageNotice($('storage-notice'), state.lang, store, restoreWork);
+const linked = () => !store.latest || store.latest.length <= HASH_MAX_JSON_CHARS;
+const showStorageNotice = () => renderStorageNotice($('storage-notice'), state.lang, store, { restore: restoreWork, linked: linked() });
 
 // Every state shown is kept in the history (if its inputs changed) and in
 // storage, marked as the user's work unless it is the one that arrived.
@@ -702,9 +705,9 @@ function keepState(current, text) {
     state.arrival = edits.current();
     state.arriving = false;
   }
-  const problem = store.problem;
+  const shown = [store.problem, linked()];
   store.save(text, edits.current() !== state.arrival);
-  if (store.problem !== problem) showStorageNotice();
+  if (store.problem !== shown[0] || (store.problem && linked() !== shown[1])) showStorageNotice();
   renderUndo();
 }
 

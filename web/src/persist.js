@@ -216,14 +216,16 @@ const downloadButton = (lang, key, name, text) => button(translate(lang, key), (
 // The notice about storage above the inputs (not a live region: it is said
 // once, not on every render). Empty when all is well. restore(state, key)
 // brings set-aside work back; the notice is rendered again after a choice.
-export function renderStorageNotice(container, lang, store, restore) {
+// linked: the work on screen is in the address bar's link (not too large for one).
+export function renderStorageNotice(container, lang, store, { restore, linked }) {
   const nodes = [];
-  const again = () => renderStorageNotice(container, lang, store, restore);
+  const again = () => renderStorageNotice(container, lang, store, { restore, linked });
   if (store.problem === 'unavailable' || store.problem === 'full') {
-    nodes.push(el('p', 'hint', translate(lang, store.problem === 'full' ? 'storageFull' : 'storageOff')));
+    const key = { full: ['storageFull', 'storageFullNoLink'], unavailable: ['storageOff', 'storageOffNoLink'] }[store.problem][linked ? 0 : 1];
+    nodes.push(el('p', 'hint', translate(lang, key)));
   }
   for (const { key, state } of store.previousWork()) {
-    const p = el('p', 'storage-previous', translate(lang, 'previousWork', { sentence: sentenceOf(state), n: state.tokens.length, key }));
+    const p = el('p', 'storage-previous', translate(lang, 'previousWork', { text: sentenceOf(state), n: state.tokens.length, key }));
     p.append(' ', button(translate(lang, 'previousRestore'), () => {
       restore(state, key);
       again();
