@@ -9,7 +9,8 @@
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
 // steps, step, head, panels, editable, decimals, theme.
 // Property `state` (read: a copy; write: a whole or partial state, merged and
-// validated); property `result` (the engine's result, read only); event
+// validated; a state refused, by the checks or by the engine, throws a
+// TypeError with .descriptor and changes nothing); property `result` (the engine's result, read only); event
 // `change` with detail {state} after every edit and step change, `ready` once
 // the first result is on screen.
 
@@ -148,6 +149,13 @@ function stepId(state, text) {
   return steps[Math.min(steps.length, Math.max(1, Number(text))) - 1].id;
 }
 
+// A refused state as an error: the English text, and the descriptor for either language.
+function refusal(descriptor) {
+  const error = new TypeError(sayMessage('en', descriptor));
+  error.descriptor = descriptor;
+  return error;
+}
+
 // ---- the element ----
 
 export class AttentionVisualizer extends HTMLElement {
@@ -240,12 +248,8 @@ export class AttentionVisualizer extends HTMLElement {
     const merged = { ...(this._state || tutorialState(this._lang())), ...value };
     if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
     const result = validateState(merged);
-    if (!result.ok) {
-      const error = new TypeError(sayMessage('en', result.message));
-      error.descriptor = result.message; // for a message in either language
-      throw error;
-    }
-    this._apply(result.state);
+    if (!result.ok) throw refusal(result.message);
+    this._apply(result.state, { strict: true });
   }
 
   get result() {
@@ -275,10 +279,19 @@ export class AttentionVisualizer extends HTMLElement {
     this._compute();
   }
 
-  _apply(state, { notify = true } = {}) {
+  // strict: a state the engine refuses (an overflow, say) throws and the
+  // element stays as it was (the `state` property); otherwise it is shown with
+  // its error over the last result, as while editing.
+  _apply(state, { notify = true, strict = false } = {}) {
+    const before = strict && [this._state, this._pending, this._result, this._engineErrorMessage];
     this._state = state;
     this._pending = {};
     this._compute();
+    if (strict && this._engineErrorMessage) {
+      const message = this._engineErrorMessage;
+      [this._state, this._pending, this._result, this._engineErrorMessage] = before;
+      throw refusal(message);
+    }
     this._render();
     if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
   }

@@ -8,8 +8,12 @@
 //                 { type: 'attention-visualizer:change', state, result }    after every change
 //                 { type: 'attention-visualizer:state', id, state, result } the reply to get and set
 //                 { type: 'attention-visualizer:error', id, message: { zh, en } }
+//                     a message not understood, or a set the state checks or the
+//                     engine refuse (an overflow, say): the state stays as it was
 //
-// Messages are checked field by field and only ever read as data.
+// Only the parent window (the host page; the page itself when not framed) is
+// listened to: another window (an opener, a popup, another frame) gets no
+// answer. Messages are checked field by field and only ever read as data.
 
 import { encodeHash, decodeHash } from './share.js';
 import { say, sayMessage } from './i18n-embed.js';
@@ -70,8 +74,9 @@ function readMessage(data) {
 }
 
 window.addEventListener('message', (event) => {
+  if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
-  if (!message || !event.source) return;
+  if (!message) return;
   const reply = (body) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
     event.origin && event.origin !== 'null' ? event.origin : '*');
   const both = (descriptor) => ({ zh: sayMessage('zh', descriptor), en: sayMessage('en', descriptor) });

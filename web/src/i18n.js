@@ -56,11 +56,34 @@ export const STRINGS = {
     zh: '这组输入太大，浏览器存不下：你的修改只保存在地址栏的链接里。',
     en: 'This input is too large for the browser’s storage: your work is kept only in the link in the address bar.',
   },
+  // A state too large for a link (persist.js): the link cannot keep it either.
+  storageOffNoLink: {
+    zh: '这个浏览器不允许本页保存数据，这组输入也太大，放不进链接：关闭页面前，请用“导出与分享”里的“全部状态 JSON”下载保存。',
+    en: 'This browser does not let the page store data, and this input is too large for a link: before closing the tab, download it (Export and share → Whole state as JSON) to keep it.',
+  },
+  storageFullNoLink: {
+    zh: '这组输入太大，浏览器存不下，也放不进链接：请用“导出与分享”里的“全部状态 JSON”下载保存。',
+    en: 'This input is too large for the browser’s storage and for a link: download it (Export and share → Whole state as JSON) to keep it.',
+  },
   storageDamaged: {
     zh: '上次保存在这个浏览器里的内容无法读取：{detail}它已另存为“{key}”，没有删除。',
     en: 'What was saved in this browser could not be read: {detail} It has been set aside under “{key}”, not deleted.',
   },
+  storageDamagedKept: {
+    zh: '上次保存在这个浏览器里的内容无法读取：{detail}浏览器的存储已满（或另存的内容已太多），无法另存：它留在原处“{key}”，本页不会覆盖它，这期间你的修改只保存在地址栏的链接里。请现在下载一份。',
+    en: 'What was saved in this browser could not be read: {detail} It could not be set aside (the browser’s storage is full, or holds too many set-aside states), so it stays where it was (“{key}”) and this page will not save over it; meanwhile your work is kept only in the link in the address bar. Download it now to keep a copy.',
+  },
   storageDamagedDownload: { zh: '下载这份内容', en: 'Download it' },
+  previousWork: {
+    zh: '你之前的内容（“{text}”，{n} 个词元）在打开链接、文件或示例时被替换，已另存为“{key}”，没有删除。',
+    en: ({ text, n, key }) => `Your previous work (“${text}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
+  },
+  previousNotKept: {
+    zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。可以恢复它，或现在下载一份。',
+    en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Restore it, or download it now.',
+  },
+  previousRestore: { zh: '恢复之前的内容', en: 'Restore it' },
+  previousDiscard: { zh: '删除这份备份', en: 'Discard it' },
   sentenceLabel: { zh: '句子', en: 'Sentence' },
   tokenModeLabel: { zh: '切分方式', en: 'Split into tokens' },
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },

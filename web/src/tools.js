@@ -2,7 +2,8 @@
 // a matrix (CSV, JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the
 // state and the numpy script; copy a link or the embed code; import files
 // (state JSON, CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang),
-// editable(), apply(state), rerender(), config(), baseUrl()}.
+// editable(), apply(state, {whole}), rerender(), config(), baseUrl()}; whole: a
+// state file replaces everything (the full page sets the work it replaces aside).
 // Every export either saves (or copies) its file or says in the panel why not.
 
 import { translate } from './i18n.js';
@@ -352,7 +353,7 @@ export class Tools {
     if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
       const parsed = parseStateJson(data);
       if (!parsed.ok) return fileError(parsed.message);
-      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } });
+      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } }, { whole: true });
       return this.showMessage({ key: 'importedState', params: { file: name } });
     }
     let rows;
