@@ -65,7 +65,7 @@ test('validation names the field and the problem', () => {
     [{ ...tutorialState(), x: [[1, 0], [0.5, -Infinity], [0, 1]] }, '“x” has -Infinity at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], [0.5, '0.5'], [0, 1]] }, '“x” has "0.5" at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], [0.5, '<img src=x onerror=alert(1)>'.repeat(9)], [0, 1]] },
-      '“x” has "<img src=x onerror=alert(1)><img src=x … at row 2, column 2: a finite number is expected.'],
+      '“x” has "<img src=x onerror=alert(1)><img src=x o…" at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], 'row', [0, 1]] }, '“x” must be a matrix: row 2 is not a non-empty array of numbers.'],
     [{ ...tutorialState(), x: [] }, '“x” must be a matrix: rows of finite numbers, all the same length.'],
     [{ ...tutorialState(), heads: [{ wq: [[1, 0], [0, null]], wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }] },
