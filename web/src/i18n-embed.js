@@ -50,6 +50,7 @@ export const EMBED_STRINGS = {
   },
   errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
   errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
+  errIn: { zh: '{name}：{detail}', en: '{name}: {detail}' },
   errCsv: {
     zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
     en: 'row {row}, column {col} is not a number (“{text}”).',
