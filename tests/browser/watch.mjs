@@ -2,14 +2,19 @@
 // that feed such inputs (security.test.mjs, hostile.test.mjs).
 import assert from 'node:assert/strict';
 
-// A context whose pages record dialogs, CSP violations, page errors and
-// whether a payload ran (window.__pwned). local: browserAndServer()'s.
+// A context whose pages record dialogs, CSP violations, page errors,
+// whether a payload ran (window.__pwned) and the longest task that blocked
+// the main thread (window.__longest, ms). local: browserAndServer()'s.
 export async function watchedContext(local, { bypassCSP = false, locale = 'en-US' } = {}) {
   const context = await local.browser.newContext({ locale, bypassCSP });
   const seen = { dialogs: [], errors: [] };
   await context.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
   });
   context.on('page', (page) => {
     page.on('dialog', (dialog) => { seen.dialogs.push(dialog.message()); dialog.dismiss(); });
@@ -37,4 +42,15 @@ export async function assertInert(page, seen, label) {
 // shown cut short (their title).
 export function shownText(node) {
   return [node.textContent, ...[...node.querySelectorAll('[title]')].map((n) => n.title)].join('\n');
+}
+
+// The longest task since the last call (or the page's start), in ms, once
+// the tasks running now have ended and been reported.
+export async function longestTask(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    setTimeout(() => {
+      resolve(window.__longest);
+      window.__longest = 0;
+    }, 50);
+  }));
 }

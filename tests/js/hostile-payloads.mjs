@@ -3,6 +3,24 @@
 // field replaced by an array or object nested thousands deep, long texts,
 // control characters, lone surrogates and bad encodings.
 
+// A valid state with every field present (context, W_O, key padding, view).
+export function fullState() {
+  return {
+    version: 1,
+    tokens: ['I', 'love', 'you'],
+    x: [[1, 0], [0.5, 0.5], [0, 1]],
+    heads: [{ wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]] }],
+    wo: [[1, 0], [0, 1]],
+    context: { tokens: ['k1', 'k2'], x: [[1, 0], [0, 1]] },
+    causal: false,
+    keyPadding: [false, true],
+    scaleBySqrtDk: true,
+    temperature: 1,
+    positionalEncoding: false,
+    view: { step: 'softmax', head: 0, lang: 'en', decimals: 4 },
+  };
+}
+
 // Every field of a state, and a field no state has.
 export const FIELDS = [
   'version', 'tokens', 'tokens[0]', 'x', 'x[0]', 'x[0][0]', 'heads', 'heads[0]', 'heads[0].wq', 'heads[0].wq[0][0]',
@@ -10,8 +28,13 @@ export const FIELDS = [
   'temperature', 'positionalEncoding', 'view', 'view.step', 'view.head', 'view.lang', 'view.decimals', 'extra',
 ];
 
-export const nestedArrayText = (depth) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
-export const nestedObjectText = (depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+// The field a validation message names when `path` holds a wrong value: the
+// matrix for a cell, the list for an entry.
+export const namedField = (path) => (path.startsWith('heads[0].wq') ? 'heads[0].wq' : path.replace(/\[\d+\].*$/, ''));
+
+// leaf: JSON text at the bottom (a payload string, say).
+export const nestedArrayText = (depth, leaf = '1') => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
+export const nestedObjectText = (depth, leaf = '1') => `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
 
 // The value itself (for postMessage and the `state` property), built without recursion.
 export function nestedArray(depth) {
@@ -38,10 +61,11 @@ export function withFieldText(state, path, valueText) {
   return JSON.stringify(copy).replace(JSON.stringify(MARK), valueText);
 }
 
-// Every field nested `depth` deep, as arrays and as objects: [{field, kind, text}].
-export function nestedStates(state, depth) {
-  const array = nestedArrayText(depth);
-  const object = nestedObjectText(depth);
+// Every field of fullState() nested `depth` deep, as arrays and as objects: [{field, kind, text}].
+export function nestedStates(depth, leaf = '1') {
+  const state = fullState();
+  const array = nestedArrayText(depth, leaf);
+  const object = nestedObjectText(depth, leaf);
   return FIELDS.flatMap((field) => [
     { field, kind: 'array', text: withFieldText(state, field, array) },
     { field, kind: 'object', text: withFieldText(state, field, object) },

@@ -103,6 +103,7 @@ export const EMBED_STRINGS = {
   },
   probDecimalComma: { zh: '要用小数点书写：写 0.5，不写 0,5。', en: 'must be written with a decimal point: 0.5, not 0,5.' },
   probContext: { zh: '要是 { tokens, x } 对象。', en: 'must be an object { tokens, x }.' },
+  probView: { zh: '要是 { step, head, lang, decimals } 对象。', en: 'must be an object { step, head, lang, decimals }.' },
   probMatrixRow: { zh: '的第 {row} 行要是非空的数字数组。', en: 'must be a matrix: row {row} is not a non-empty array of numbers.' },
   probMatrixRagged: {
     zh: '的第 {row} 行有 {count} 个数，第 1 行有 {expected} 个：每行长度要相同。',

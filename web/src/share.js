@@ -137,7 +137,7 @@ export function validateState(input) {
   const temperature = input.temperature ?? 1;
   if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature <= 0) return fail(field('temperature', 'probTemperature'));
   const view = input.view ?? {};
-  if (typeof view !== 'object' || Array.isArray(view)) return fail(field('view', 'probUnknown'));
+  if (typeof view !== 'object' || Array.isArray(view)) return fail(field('view', 'probView'));
   for (const key of Object.keys(view)) if (!VIEW_KEYS.includes(key)) return fail(field(`view.${excerpt(key)}`, 'probUnknown'));
   if (view.step !== undefined && (typeof view.step !== 'string' || !/^[a-z]{1,16}$/.test(view.step))) return fail(field('view.step', 'probStep'));
   if (view.lang !== undefined && !LANGUAGES.includes(view.lang)) return fail(field('view.lang', 'probOneOf', { list: LANGUAGES.join(', ') }));
