@@ -235,3 +235,231 @@ test('element `state` property: nesting and megabyte tokens throw the documented
     await context.close();
   }
 });
+
+test('embed.html: a link nested 10 000 deep still starts the postMessage interface; nested, 5 MB and burst messages are answered without blocking', async () => {
+  const { context, seen } = await watchedContext(local);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${at('embed.html')}${hashOf(withFieldText(fullState(), 'version', nestedArrayText(DEPTH, IMG_JSON)))}`);
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
+    const shadowError = () => page.evaluate(() => document.querySelector('attention-visualizer').shadowRoot.querySelector('.status-error')?.textContent);
+    // in the tutorial's language, Chinese, as the link gave none
+    assert.match(await shadowError(), /属性 state 无效：状态无效：版本 \[…\] 不受支持/);
+    await assertQuick(page, 'load');
+    // the host's side: send, and wait for the replies to these ids
+    await page.evaluate(() => {
+      window.__replies = new Map();
+      window.addEventListener('message', (e) => { if (e.data && /:(state|error)$/.test(e.data.type)) window.__replies.set(e.data.id, e.data); });
+    });
+    const replies = (ids) => page.evaluate(async (list) => {
+      while (!list.every((id) => window.__replies.has(id))) await new Promise((resolve) => { setTimeout(resolve, 20); });
+      return list.map((id) => window.__replies.get(id));
+    }, ids);
+    const ask = async (messages) => {
+      await page.evaluate((list) => { for (const m of list) window.postMessage(m, '*'); }, messages);
+      return replies(messages.map((m) => m.id));
+    };
+    const [start] = await ask([{ type: 'attention-visualizer:get', id: 'start' }]);
+    assert.equal(start.type, 'attention-visualizer:state');
+    assert.deepEqual(start.state.tokens, tutorialState().tokens);
+
+    // As deep as a host can send: Chromium's postMessage refuses to serialise 10 000 levels itself.
+    const sent = await page.evaluate(async ([depth, payload]) => {
+      const nested = (n) => {
+        let v = payload;
+        for (let i = 0; i < n; i++) v = [v];
+        return v;
+      };
+      let n = depth;
+      for (;;) {
+        try {
+          structuredClone(nested(n));
+          break;
+        } catch {
+          n = Math.floor(n * 0.8);
+        }
+      }
+      const deep = nested(n);
+      for (const [id, state] of [['version', { version: deep }], ['cell', { x: [[deep, 0], [0, 1], [1, 1]] }], ['tokens', { tokens: deep }],
+        ['view', { view: { step: deep, lang: deep } }]]) {
+        window.postMessage({ type: 'attention-visualizer:set', state, id }, '*');
+      }
+      window.postMessage({ type: 'attention-visualizer:set', state: { tokens: ['x'.repeat(5_000_000), 'b', 'c'] }, id: '5 MB' }, '*');
+      return n;
+    }, [DEPTH, IMG]);
+    assert.ok(sent >= 1000, `nested ${sent} deep`);
+    const refused = await replies(['version', 'cell', 'tokens', 'view', '5 MB']);
+    for (const reply of refused) {
+      assert.equal(reply.type, 'attention-visualizer:error', reply.id);
+      assert.ok(reply.message.en.length < 300 && reply.message.zh.length < 300, reply.id);
+    }
+    assert.match(refused[0].message.en, /version \[…\] is not supported/);
+    assert.match(refused[1].message.en, /“x” has \[…\] at row 1, column 1/);
+    assert.match(refused[4].message.en, /at most 100 characters: token 1 has 5000000/);
+    assert.match(refused[4].message.zh, /最多 100 个字符：第 1 个有 5000000 个/);
+    await assertQuick(page, 'nested and 5 MB messages');
+
+    // a burst: 300 sets in one task, each answered, the last one wins
+    const burst = Array.from({ length: 300 }, (_, i) => ({ type: 'attention-visualizer:set', state: { temperature: 0.5 + i / 100 }, id: `burst ${i}` }));
+    const answers = await ask(burst);
+    assert.ok(answers.every((r) => r.type === 'attention-visualizer:state'));
+    assert.equal(answers.at(-1).state.temperature, 0.5 + 299 / 100);
+    await assertQuick(page, 'a burst of 300 messages');
+
+    // control characters and lone surrogates are tokens like any other, shown as text
+    const odd = [CONTROL, LONE_SURROGATES.join(''), IMG];
+    const [reply] = await ask([{ type: 'attention-visualizer:set', state: { tokens: odd }, id: 'odd' }]);
+    assert.deepEqual(reply.state.tokens, odd);
+    const [end] = await ask([{ type: 'attention-visualizer:get', id: 'end' }]);
+    assert.deepEqual(end.state.tokens, odd);
+    assert.equal(end.state.temperature, 0.5 + 299 / 100, 'nothing refused changed the state');
+    await assertInert(page, seen, 'embed.html');
+  } finally {
+    await context.close();
+  }
+});
+
+// Files dropped on the page (texts, or bytes as arrays of numbers).
+const drop = (page, files) => page.evaluate((list) => {
+  const transfer = new DataTransfer();
+  for (const [name, data] of list) transfer.items.add(new File([typeof data === 'string' ? data : new Uint8Array(data)], name));
+  document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+}, files);
+
+test('dropped files: nested, long, badly encoded and decimal-comma files get a message naming the file; the result stays', async () => {
+  const { context, seen } = await watchedContext(local);
+  try {
+    const page = await fullPage(context);
+    const shown = await stepsText(page);
+    const files = [
+      ['deep.json', withFieldText(fullState(), 'version', nestedArrayText(DEPTH, IMG_JSON)), 'deep.json: The state is not valid: version […] is not supported'],
+      ['cell.json', withFieldText(fullState(), 'heads[0].wq[0][0]', nestedArrayText(DEPTH, IMG_JSON)), 'cell.json: The state is not valid: “heads[0].wq” has […]'],
+      ['matrix.json', nestedArrayText(DEPTH, IMG_JSON), 'matrix.json: row 1, column 1 is not a number (“[…]”).'],
+      ['long.json', JSON.stringify(longTokens(150_000)), 'long.json: The state is not valid: “tokens” must hold tokens of at most 100 characters: token 1 has 150000.'],
+      ['x.csv', `1,${'5'.repeat(100_000)}\n1,0\n0,1\n`, 'x.csv: Row 1, column 2 holds 100000 characters: too long for a number (at most 100).'],
+      ['sheet.csv', '1,5\t2,5\n3,5\t4,5\n0\t1\n', 'sheet.csv: Row 1, column 1: “1,5” has a decimal comma.'],
+      ['controls.csv', `1 2\n3 ${CONTROL}\n0 1\n`, 'controls.csv: row 2, column 2 is not a number'],
+      ['bytes.csv', [0x31, 0x2c, ...INVALID_UTF8, 0x0a], 'bytes.csv: row 1, column 2 is not a number (“\ufffd(\ufffd\ufffd\ufffd\ufffd\ufffd”).'],
+    ];
+    for (const [name, data, message] of files) {
+      await drop(page, [[name, data]]);
+      await page.waitForFunction((n) => document.querySelector('#share-tools .av-message')?.textContent.startsWith(n), name);
+      assert.equal(await page.$eval('#share-tools .av-message', (p) => p.className), 'av-message error', name);
+      const text = await page.textContent('#share-tools .av-message');
+      assert.ok(text.startsWith(message), `${name}: ${text.slice(0, 200)}`);
+      assert.equal(await stepsText(page), shown, `${name}: the result stays`);
+      await assertQuick(page, name);
+    }
+    // a state written with a BOM reads as the state
+    const odd = { ...tutorialState('en'), tokens: [CONTROL.replace(/\s/g, ''), LONE_SURROGATES.join(''), IMG] };
+    await drop(page, [['bom.json', `\ufeff${JSON.stringify(odd)}`]]);
+    await page.waitForFunction(() => document.querySelector('#share-tools .av-message')?.textContent.includes('bom.json'));
+    assert.equal(await page.textContent('#share-tools .av-message'), 'Imported the state bom.json.');
+    assert.deepEqual(await page.$$eval('#token-list input', (inputs) => inputs.map((i) => i.value)), odd.tokens);
+    await assertQuick(page, 'bom.json');
+    await assertInert(page, seen, 'dropped files');
+  } finally {
+    await context.close();
+  }
+});
+
+// A paste as the browser does it: the page's handler first; unless it took
+// the text, the text goes into the field (which fires input).
+const paste = (page, selector, text) => page.locator(selector).evaluate((input, data) => {
+  input.focus();
+  input.select();
+  const transfer = new DataTransfer();
+  transfer.setData('text/plain', data);
+  const event = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true });
+  if (input.dispatchEvent(event)) document.execCommand('insertText', false, data);
+}, text);
+
+const cellValues = (page, editor) => page.$$eval(`${editor} input[data-r]`, (inputs) => inputs.map((i) => i.value));
+
+test('pasting and typing into the page: a 100 KB cell, a 100 KB block, decimal commas and a 150 000-character word get a message by the field; nothing typed is lost', async () => {
+  const { context, seen } = await watchedContext(local);
+  try {
+    const page = await fullPage(context);
+    const shown = await stepsText(page);
+    const cells = await cellValues(page, '#editor-x');
+    const first = '#editor-x input[data-r="0"][data-c="0"]';
+    const xError = () => page.textContent('#x-error');
+    const stale = () => page.$eval('#steps', (steps) => steps.classList.contains('stale'));
+
+    // one cell's own text: kept in the cell, with the message under the grid
+    for (const [text, message] of [['5'.repeat(100_000), 'Row 1 (我), column 1 holds 100000 characters: too long for a number (at most 100).'],
+      ['0,5', 'Row 1 (我), column 1: “0,5” has a decimal comma. Write decimals with a point (0.5, not 0,5)']]) {
+      await paste(page, first, text);
+      await page.waitForFunction(() => document.querySelector('#x-error').textContent !== '');
+      assert.ok((await xError()).startsWith(message), await xError());
+      assert.equal(await page.inputValue(first), text, 'the cell keeps what was pasted');
+      assert.equal(await stale(), true);
+      assert.equal(await stepsText(page), shown, 'the last result stays');
+      await assertQuick(page, `a pasted cell of ${text.length} characters`);
+      await page.fill(first, '1');
+      await page.waitForFunction(() => document.querySelector('#x-error').textContent === '');
+    }
+    // blocks that do not read: refused whole, the grid as it was
+    for (const [text, message] of [[`${Array(50_000).fill('1').join(' ')} ${IMG}`, 'Row 1 (我), column 50001: “<img'],
+      ['1,5\t2,5\n3,5\t4,5\n0\t1', 'Row 1 (我), column 1: “1,5” has a decimal comma.']]) {
+      await paste(page, first, text);
+      await page.waitForFunction(() => document.querySelector('#x-error').textContent !== '');
+      assert.ok((await xError()).startsWith(message), await xError());
+      assert.deepEqual(await cellValues(page, '#editor-x'), cells);
+      await assertQuick(page, `a pasted block of ${text.length} characters`);
+      await page.fill(first, '1');
+      await page.waitForFunction(() => document.querySelector('#x-error').textContent === '');
+    }
+    // the temperature is a single number
+    await page.fill('#temperature', '0,5');
+    await page.waitForFunction(() => document.querySelector('#temperature-error').textContent !== '');
+    assert.equal(await page.textContent('#temperature-error'), 'Write the temperature with a decimal point: 0.5, not 0,5.');
+    await page.fill('#temperature', '1');
+    // a 150 000-character word: refused with its length; its chip and row label show it cut short
+    await page.selectOption('#token-mode', 'space');
+    await page.fill('#sentence', 'I love you');
+    await page.waitForFunction(() => document.querySelector('#editor-x tbody th').textContent === 'I');
+    const sentenceShown = await stepsText(page);
+    const word = `<img/src=x/onerror=${RUN}>${'y'.repeat(150_000)}`; // one word: no spaces
+    await page.fill('#sentence', `I love ${word}`);
+    await page.waitForFunction(() => document.querySelector('#tokens-error').textContent !== '');
+    assert.equal(await page.textContent('#tokens-error'), `Token 3 has ${word.length} characters; at most 100 are allowed.`);
+    assert.equal(await page.inputValue('#sentence'), `I love ${word}`);
+    const label = await page.$eval('#editor-x tbody tr:nth-child(3) th', (th) => [th.textContent, th.title, th.getAttribute('aria-label')]);
+    assert.deepEqual(label, [`${word.slice(0, 24)}…`, word, word]);
+    assert.equal(await stepsText(page), sentenceShown);
+    await assertQuick(page, 'a 150 000-character word');
+    await assertInert(page, seen, 'pasting and typing');
+  } finally {
+    await context.close();
+  }
+});
+
+test('editing an element: a decimal-comma block, a long word and a decimal-comma temperature get a message in its status; its state stays', async () => {
+  const { context, seen } = await watchedContext(local);
+  try {
+    const page = await elementPage(context);
+    const playground = page.locator('#playground');
+    const before = await playground.evaluate((v) => JSON.stringify(v.state));
+    const status = () => playground.evaluate((v) => v.shadowRoot.querySelector('.status-error')?.textContent ?? '');
+    await paste(page, '#playground >> input[aria-label="X[我, d1]"]', '1,5\t2,5\n3,5\t4,5\n0\t1');
+    assert.equal(await status(), 'X：第 1 行第 1 列：“1,5”用了逗号作小数点。请用小数点（写 0.5，不写 0,5），也不要用千位分隔符；几个数之间用空格或制表符隔开。');
+    await paste(page, '#playground >> input[aria-label="X[爱, d2]"]', '0,5');
+    assert.match(await status(), /^X：第 2 行（爱）第 2 列：“0,5”用了逗号作小数点。/);
+    await playground.locator('input[aria-label="X[爱, d2]"]').fill('0.5');
+    assert.equal(await status(), '');
+    await playground.locator('.av-field-inline input').fill('0,5');
+    await playground.locator('.av-field-inline input').press('Enter');
+    assert.equal(await status(), '温度请用小数点书写：写 0.5，不写 0,5。');
+    const sentence = playground.locator('.av-sentence');
+    await sentence.fill(`I love ${'y'.repeat(150_000)}`);
+    await sentence.press('Tab'); // change fires; the text stays though the focus left
+    assert.equal(await status(), '第 3 个词元有 150000 个字符，最多 100 个。');
+    assert.equal(await sentence.inputValue(), `I love ${'y'.repeat(150_000)}`);
+    assert.equal(await playground.evaluate((v) => JSON.stringify(v.state)), before);
+    await assertQuick(page, 'editing an element');
+    await assertInert(page, seen, 'editing an element');
+  } finally {
+    await context.close();
+  }
+});

@@ -609,6 +609,7 @@ export class AttentionVisualizer extends HTMLElement {
     };
     return {
       onCell: (r, c, text) => {
+        this._editError = null; // this edit's problem, if any, is the one to show
         const parsed = parseNumber(text.trim());
         const pending = { ...(this._pending[target.id] || {}) };
         if (parsed.ok) {
