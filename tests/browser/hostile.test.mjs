@@ -13,9 +13,9 @@ import path from 'node:path';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { STATE_KEY, DAMAGED_KEY } from '../../web/src/persist.js';
 import { browserAndServer } from './local.mjs';
-import { watchedContext, assertInert, longestTask, shownText } from './watch.mjs';
+import { watchedContext, assertInert, longestTask } from './watch.mjs';
 import {
-  nestedStates, nestedArrayText, nestedArray, withFieldText, fullState, namedField, CONTROL, LONE_SURROGATES, INVALID_UTF8,
+  nestedStates, nestedArrayText, withFieldText, fullState, namedField, CONTROL, LONE_SURROGATES, INVALID_UTF8,
 } from '../js/hostile-payloads.mjs';
 
 const DIST = path.resolve('dist');
