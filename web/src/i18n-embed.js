@@ -71,6 +71,7 @@ export const EMBED_STRINGS = {
   },
   errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
   errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
+  errIn: { zh: '{name}：{detail}', en: '{name}: {detail}' },
   errCsv: {
     zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
     en: 'row {row}, column {col} is not a number (“{text}”).',
@@ -111,9 +112,19 @@ export const EMBED_STRINGS = {
   probMatrix: { zh: '要是由数字行组成的矩阵（每行长度相同，都是有限的数）。', en: 'must be a matrix: rows of finite numbers, all the same length.' },
   probTokens: { zh: '要是非空字符串组成的数组。', en: 'must be an array of non-empty strings.' },
   probToken: { zh: '的第 {n} 个词元要是非空字符串。', en: 'must hold non-empty strings: token {n} is not one.' },
+  probTokenLong: {
+    zh: '的词元最多 {max} 个字符：第 {n} 个有 {length} 个。',
+    en: 'must hold tokens of at most {max} characters: token {n} has {length}.',
+  },
   probTooMany: { zh: '有 {count} 个词元，最多 {max} 个。', en: 'has {count} tokens; at most {max} are allowed.' },
   probStep: { zh: '要是步骤的标识，例如 softmax。', en: 'must be a step id such as softmax.' },
+  probStepOf: {
+    zh: '要是 all、1 到 {count} 的步骤序号，或 {list} 之一。',
+    en: 'must be all, a step number from 1 to {count}, or one of {list}.',
+  },
+  probDecimalComma: { zh: '要用小数点书写：写 0.5，不写 0,5。', en: 'must be written with a decimal point: 0.5, not 0,5.' },
   probContext: { zh: '要是 { tokens, x } 对象。', en: 'must be an object { tokens, x }.' },
+  probView: { zh: '要是 { step, head, lang, decimals } 对象。', en: 'must be an object { step, head, lang, decimals }.' },
   probMatrixRow: { zh: '的第 {row} 行要是非空的数字数组。', en: 'must be a matrix: row {row} is not a non-empty array of numbers.' },
   probMatrixRagged: {
     zh: '的第 {row} 行有 {count} 个数，第 1 行有 {expected} 个：每行长度要相同。',

@@ -445,6 +445,7 @@ export const STRINGS = {
   workAddPe: { zh: '{name} 的数加上同一格 {pe} 的数。', en: 'The number of {name} plus the same cell of {pe}.' },
 
   errTemperature: { zh: '温度要是大于 0 的有限数，比如 0.5 或 2。', en: 'The temperature must be a finite number above 0, such as 0.5 or 2.' },
+  errTemperatureComma: { zh: '温度请用小数点书写：写 0.5，不写 0,5。', en: 'Write the temperature with a decimal point: 0.5, not 0,5.' },
   errHeads: { zh: '头数要是 1 到 {max} 之间的整数。', en: 'The number of heads must be a whole number from 1 to {max}.' },
   errCRows: {
     zh: 'C 有 {rows} 行，但第二个句子有 {tokens} 个词元：C 需要每个词元正好一行。',
@@ -474,6 +475,7 @@ export const STRINGS = {
   rowWithToken: { zh: '第 {row} 行（{token}）', en: 'Row {row} ({token})' },
   errSentenceEmpty: { zh: '请至少输入一个字：句子里还没有词元。', en: 'Type at least one character: the sentence has no tokens yet.' },
   errTokenEmpty: { zh: '第 {n} 个词元是空的：请填上文字或删掉它。', en: 'Token {n} is empty: type a label or remove it.' },
+  errTokenLong: { zh: '第 {n} 个词元有 {length} 个字符，最多 {max} 个。', en: 'Token {n} has {length} characters; at most {max} are allowed.' },
   errMatrixEmpty: { zh: '请至少输入一行数字。', en: 'Enter at least one row of numbers.' },
   errEmptyRow: {
     zh: '{where}是空的：请删掉这一空行，或者填上数字。',
@@ -487,6 +489,14 @@ export const STRINGS = {
   errNotNumber: {
     zh: '{where}第 {col} 列：“{text}”不是数字，请写成 0.5 或 -2 这样的形式。',
     en: '{where}, column {col}: “{text}” is not a number; write it like 0.5 or -2.',
+  },
+  errDecimalComma: {
+    zh: '{where}第 {col} 列：“{text}”用了逗号作小数点。请用小数点（写 0.5，不写 0,5），也不要用千位分隔符；几个数之间用空格或制表符隔开。',
+    en: '{where}, column {col}: “{text}” has a decimal comma. Write decimals with a point (0.5, not 0,5) and no thousands separators; separate several numbers with spaces or tabs.',
+  },
+  errCellLong: {
+    zh: '{where}第 {col} 列有 {length} 个字符，作为数字太长了（最多 {max} 个）。',
+    en: '{where}, column {col} holds {length} characters: too long for a number (at most {max}).',
   },
   errNotFinite: {
     zh: '{where}第 {col} 列：“{text}”不是有限的数，请输入普通数字。',

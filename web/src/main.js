@@ -11,7 +11,7 @@ import { PRESETS, TUTORIAL, presetOf } from './presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
   setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
-  textsFromNumbers, usesWo,
+  textsFromNumbers, usesWo, cellMessage,
 } from './model.js';
 import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
 import { resultRowViews } from './rows.js';
@@ -907,11 +907,15 @@ function matrixHandlers(field) {
       scheduleUpdate();
     },
     // A block (several cells) pasted into a cell: from the first cell it
-    // replaces the whole matrix, elsewhere it fills from that cell on.
+    // replaces the whole matrix, elsewhere it fills from that cell on. A
+    // block that does not read is refused whole, with the message under the grid.
     onPaste(r, c, text) {
-      if (!/[\t\n,，[]/.test(text.trim())) return false;
       const parsed = parseMatrixText(text);
-      if (!parsed.ok) return false;
+      if (!parsed.ok) {
+        state.applyErrors[field] = parseErrorMessage(field, parsed.error);
+        render();
+        return true;
+      }
       if (r === 0 && c === 0) return applyText(field, parsed.rows, parsed.texts);
       pasteBlock(state.model, field, r, c, parsed.rows);
       delete state.applyErrors[field];
@@ -931,12 +935,14 @@ function matrixHandlers(field) {
 }
 
 const PARSE_KEYS = {
-  empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', not_number: 'errNotNumber',
-  not_finite: 'errNotFinite', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
+  empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
 };
 
 function parseErrorMessage(field, error) {
-  const params = locate(field, error.row, error.column, field === 'c' ? state.model.contextTokens : state.model.tokens);
+  const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
+  // a bad cell in the grid's words; an empty one in a text box is between two commas (errEmptyCell)
+  if (!PARSE_KEYS[error.code]) return cellMessage(field, error, tokens);
+  const params = locate(field, error.row, error.column, tokens);
   for (const name of ['text', 'count', 'expected']) if (error[name] !== undefined) params[name] = error[name];
   return { key: PARSE_KEYS[error.code], params };
 }

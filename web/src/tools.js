@@ -16,6 +16,7 @@ import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript }
 import { parseNpy } from './npy.js';
 import { paintHeatmap, heatmapBin } from './view.js';
 import { LINES_LIMIT } from './lines.js';
+import { cellMessage, CELL_CODES } from './model.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
 const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
@@ -87,6 +88,14 @@ export function importTargets(state) {
   if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
   if (state.context) targets.push({ id: 'c', label: 'C' });
   return targets;
+}
+
+// A matrix as text (a file, a paste, the text box) that parse.js could not read, as a message.
+export function textProblem(error) {
+  const { code, row, column, text } = error;
+  if (code === 'not_number' || code === 'not_finite') return { key: 'errCsv', params: { row: row + 1, col: column + 1, text } };
+  if (CELL_CODES.includes(code)) return cellMessage(null, error, []);
+  return { key: 'errCsvShape', params: {} };
 }
 
 // The matrix an import target names, replaced by `rows` in a copy of the state.
@@ -363,11 +372,7 @@ export class Tools {
       rows = parsed.rows;
     } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
       const parsed = parseMatrixText(data);
-      if (!parsed.ok) {
-        const { row, column, text } = parsed.error;
-        return fileError(parsed.error.code === 'not_number' || parsed.error.code === 'not_finite'
-          ? { key: 'errCsv', params: { row: row + 1, col: column + 1, text } } : { key: 'errCsvShape', params: {} });
-      }
+      if (!parsed.ok) return fileError(textProblem(parsed.error));
       rows = parsed.rows;
     } else {
       return this.showMessage({ key: 'errImportType', params: { file: name } }, true);

@@ -9,7 +9,7 @@ import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData } from './rows.js';
-import { el, headerRow } from './dom.js';
+import { el, headerRow, labelNode } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -50,7 +50,7 @@ function tableView(opts, rows, cols) {
   const sums = [];
   data.forEach((row, r) => {
     const tr = el('tr');
-    const th = el('th', 'row-label', rowLabels[r]);
+    const th = labelNode('th', 'row-label', rowLabels[r]);
     th.scope = 'row';
     tr.append(th);
     const cellRow = [];
