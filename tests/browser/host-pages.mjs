@@ -59,12 +59,13 @@ export async function openHost(browser, url, { site = new URL('/', url).href, co
 }
 
 // Every element on the page has its result; the first shows the worked example's output.
-export async function assertWorkedExample(page, frame = page) {
-  await frame.waitForFunction(() => {
+export async function assertWorkedExample(page) {
+  await page.waitForFunction(() => {
     const all = [...document.querySelectorAll('attention-visualizer')];
-    return all.length > 0 && all.every((v) => v.result && v.shadowRoot.querySelector('table.matrix[data-matrix="Output"] td[data-r]'));
-  }, null, { timeout: 60000 });
-  const { value, shown } = await frame.evaluate(() => {
+    return all.length > 0 && all.every((v) => v.result && v.shadowRoot.querySelector('table.matrix'))
+      && all[0].shadowRoot.querySelector('table.matrix[data-matrix="Output"] td[data-r]');
+  }, null, { timeout: 30000 });
+  const { value, shown } = await page.evaluate(() => {
     const v = document.querySelector('attention-visualizer');
     const cell = v.shadowRoot.querySelector('table.matrix[data-matrix="Output"] td[data-r]');
     return { value: v.result.output[0][0], shown: cell.textContent };

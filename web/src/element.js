@@ -4,7 +4,7 @@
 // createAttentionEngine() caches. Shadow DOM with adopted stylesheets, so
 // the host page's CSS neither breaks it nor is touched by it.
 //
-// Attributes (README, "For tutorial authors"): state, sentence, tokenize,
+// Attributes (docs/authoring.md): state, sentence, tokenize,
 // tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
 // steps, step, head, panels, editable, decimals, theme.
