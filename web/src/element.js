@@ -4,7 +4,7 @@
 // createAttentionEngine() caches. Shadow DOM with adopted stylesheets, so
 // the host page's CSS neither breaks it nor is touched by it.
 //
-// Attributes (README, "For tutorial authors"): state, sentence, tokenize,
+// Attributes (docs/authoring.md): state, sentence, tokenize,
 // tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
 // steps, step, head, panels, editable, decimals, theme.
@@ -17,7 +17,7 @@
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
-import { say, sayMessage } from './i18n-embed.js';
+import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
 import { stepsFor, renderStep } from './steps.js';
 import { engineInput, normalizeResult } from './variant.js';
 import { sameNumbers, tokenErrors, parseTemperature, cellMessage } from './model.js';
@@ -181,6 +181,25 @@ function refusal(descriptor) {
   return error;
 }
 
+// ---- the host page's colours ----
+
+let probe = null;
+// [r, g, b, alpha] (0–255) of any CSS colour (rgb(), oklch(), color(display-p3 …)): painted on a
+// one-pixel canvas and read back.
+function rgba(color) {
+  if (!probe) probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  probe.clearRect(0, 0, 1, 1);
+  probe.fillStyle = color;
+  probe.fillRect(0, 0, 1, 1);
+  return probe.getImageData(0, 0, 1, 1).data;
+}
+
+// WCAG relative luminance of an sRGB colour (0–255 channels).
+function luminance(r, g, b) {
+  const linear = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
 // ---- the element ----
 
 export class AttentionVisualizer extends HTMLElement {
@@ -214,9 +233,15 @@ export class AttentionVisualizer extends HTMLElement {
       config: () => this._displayAttributes(),
       baseUrl: () => SCRIPT_URL || location.href,
     });
+    this._keptKeys = new Set(); // codes of keys whose keydown stayed inside: their keyup stays too
+    for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
     this._fromAttributes = true;
     this._dark = window.matchMedia('(prefers-color-scheme: dark)');
     this._onScheme = () => this._render();
+    // a host page that switches its own theme does it on <html> or <body>
+    this._hostTheme = new MutationObserver(() => {
+      if (this._state && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
+    });
     this._root.addEventListener('keydown', (event) => this._onKeydown(event));
     for (const type of ['dragenter', 'dragover']) {
       this._root.addEventListener(type, (event) => {
@@ -238,10 +263,13 @@ export class AttentionVisualizer extends HTMLElement {
 
   connectedCallback() {
     this._dark.addEventListener('change', this._onScheme);
+    for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
     this._readAttributes();
     if (!this._engine && !this._engineError) {
       const create = globalThis.createAttentionEngine;
-      const loading = typeof create === 'function' ? create() : Promise.reject(new Error('createAttentionEngine is missing'));
+      // missing: a page or bundle with the element's code but without the engine's
+      const missing = Object.assign(new Error('createAttentionEngine is missing'), { code: 'missing' });
+      const loading = typeof create === 'function' ? create() : Promise.reject(missing);
       loading.then(
         (engine) => {
           this._engine = engine;
@@ -249,7 +277,10 @@ export class AttentionVisualizer extends HTMLElement {
           this._render();
           this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
         },
-        (error) => { this._engineError = error && error.message ? error.message : String(error); this._render(); },
+        (error) => {
+          this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
+          this._render();
+        },
       );
     }
     this._render();
@@ -257,6 +288,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   disconnectedCallback() {
     this._dark.removeEventListener('change', this._onScheme);
+    this._hostTheme.disconnect();
   }
 
   attributeChangedCallback(name, before, after) {
@@ -380,7 +412,7 @@ export class AttentionVisualizer extends HTMLElement {
     root.lang = htmlLang(lang);
     root.setAttribute('aria-label', say(lang, 'elementLabel'));
     root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
-      (config.theme === 'dark' || (config.theme !== 'light' && this._dark.matches)) ? 'dark' : ''].filter(Boolean).join(' ');
+      this._isDark(config.theme) ? 'dark' : ''].filter(Boolean).join(' ');
     const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
     // The editor stays in place (typing must keep its focus); the rest is drawn anew.
     if (this._editable()) this._renderEditor(lang);
@@ -404,6 +436,36 @@ export class AttentionVisualizer extends HTMLElement {
       const offset = current.getBoundingClientRect().right - nav.getBoundingClientRect().right;
       if (offset > 0) nav.scrollLeft += offset + 8;
     }
+  }
+
+  // theme="auto" follows what the element sits on: the nearest ancestor background that is
+  // not transparent, else the page's color-scheme ("dark" alone, or "light dark" in a dark
+  // system theme). A page that declares no scheme is drawn light whatever the system's theme.
+  _isDark(theme) {
+    if (theme === 'dark' || theme === 'light') return theme === 'dark';
+    for (let node = this.parentElement || this.getRootNode().host; node; node = node.parentElement || node.getRootNode().host) {
+      const background = getComputedStyle(node).backgroundColor;
+      if (background === 'rgba(0, 0, 0, 0)' || background === 'transparent') continue;
+      const [r, g, b, alpha] = rgba(background);
+      if (alpha >= 128) return luminance(r, g, b) < 0.179; // the grey as far from white as from black
+    }
+    const own = this.parentElement ? getComputedStyle(this.parentElement).colorScheme : 'normal';
+    const meta = document.querySelector('meta[name="color-scheme"]');
+    const words = (own === 'normal' && meta ? meta.content : own).split(/\s+/);
+    return words.includes('dark') && (!words.includes('light') || this._dark.matches);
+  }
+
+  // Key events that start in the element's fields, or that it handles (←/→, a table's arrows,
+  // a button's Enter or Space), end at its shadow root: a host page's own shortcuts (a slide
+  // deck's keys, a site's search) never see them, and the element keeps working.
+  _keepKey(event) {
+    const target = event.composedPath()[0];
+    const field = target instanceof Element && (target.isContentEditable || target.closest('input, textarea, select') !== null);
+    const activates = target instanceof Element && target.closest('button') !== null && (event.key === 'Enter' || event.key === ' ');
+    const kept = field || activates || event.defaultPrevented || (event.type !== 'keydown' && this._keptKeys.has(event.code));
+    if (event.type === 'keydown' && kept) this._keptKeys.add(event.code);
+    if (event.type === 'keyup') this._keptKeys.delete(event.code);
+    if (kept) event.stopPropagation();
   }
 
   _currentIndex(steps) {
@@ -460,7 +522,7 @@ export class AttentionVisualizer extends HTMLElement {
     const box = el('div', 'status');
     const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
     if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
-    if (this._engineError) add('error', translate(lang, 'loadFailed', { detail: this._engineError }));
+    if (this._engineError) add('error', sayLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
     const edit = this._editError || this._pendingMessage();
@@ -697,7 +759,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   // The markup that shows exactly this: 'element' or 'iframe'.
   embedCode(form) {
-    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || location.href);
+    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
   }
 }
 

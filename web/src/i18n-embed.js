@@ -145,6 +145,19 @@ export const EMBED_STRINGS = {
   probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
   probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
   errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errLoadCsp: {
+    zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
+    en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",
+  },
+  errLoadMissing: {
+    zh: '注意力计算引擎没有加载：页面上有元素的代码，却没有引擎（createAttentionEngine）。请用 <script src="attention-visualizer.js"> 引入完整脚本；用打包工具时 import \'attention-visualizer\'，不要只打包元素的源码。',
+    en: 'The attention engine is missing: the page has the element\'s code but not the engine (createAttentionEngine). Load the whole script with <script src="attention-visualizer.js">; with a bundler, import \'attention-visualizer\' rather than the element\'s source alone.',
+  },
+  errLoadNoWasm: {
+    zh: '注意力计算引擎无法启动：这个浏览器没有 WebAssembly（或已被关闭），而引擎需要它。',
+    en: 'The attention engine cannot start: this browser has no WebAssembly (or it is turned off), and the engine needs it.',
+  },
+  errLoad: { zh: '注意力计算引擎无法启动：{detail}', en: 'The attention engine could not start: {detail}' },
   errMessage: { zh: '消息无效：{detail}', en: 'The message is not valid: {detail}' },
 };
 
@@ -164,4 +177,11 @@ export function sayMessage(lang, message) {
   }
   if (!EMBED_STRINGS[message.key] && STRINGS[message.key]) return describe(lang, { key: message.key, params });
   return say(lang, message.key, params);
+}
+
+// Why the engine did not load ({code, message} from createAttentionEngine(), or 'missing'
+// from the element), in words for the page's reader.
+const LOAD_FAILURES = { csp: 'errLoadCsp', missing: 'errLoadMissing', no_wasm: 'errLoadNoWasm' };
+export function sayLoadFailure(lang, { code, message }) {
+  return LOAD_FAILURES[code] ? say(lang, LOAD_FAILURES[code]) : say(lang, 'errLoad', { detail: message });
 }

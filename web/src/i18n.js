@@ -135,8 +135,8 @@ export const STRINGS = {
   loading: { zh: '正在加载注意力计算引擎…', en: 'Loading the attention engine…' },
   computing: { zh: '正在后台计算，页面仍可编辑…', en: 'Computing in the background; you can keep editing…' },
   loadFailed: {
-    zh: '注意力计算引擎加载失败（{detail}）。请刷新页面；如果仍然失败，可能是浏览器不支持 WebAssembly。',
-    en: 'The attention engine could not be loaded ({detail}). Reload the page; if it still fails, this browser may not support WebAssembly.',
+    zh: '注意力计算引擎加载失败（{detail}）。',
+    en: 'The attention engine could not be loaded ({detail}).',
   },
   staleNote: { zh: '输入有误，下面显示的是上一次有效的结果。', en: 'Some input is invalid: showing the last valid result.' },
 

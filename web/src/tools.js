@@ -131,11 +131,28 @@ export function exportables(ctx) {
 }
 
 
+// The address the embed code gives a file next to the script (attention-visualizer.js,
+// embed.html): the path from the page the code is copied on (pageUrl) to it, so that the
+// code works wherever the author's site lives, and never names a file: address or the
+// author's own machine. Only a script on another web host (a CDN) keeps its full address.
+export function siblingPath(file, scriptUrl, pageUrl) {
+  const target = new URL(file, scriptUrl);
+  const page = new URL(pageUrl);
+  const local = (url) => url.protocol === 'file:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (target.protocol !== page.protocol || target.host !== page.host) return local(target) ? file : target.href;
+  const from = page.pathname.split('/').slice(0, -1);
+  const to = target.pathname.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+}
+
 // The markup that shows exactly `state`: 'element' (script tag and element) or
 // 'iframe' (embed.html). config: [name, value] display attributes (steps, panels,
-// editable, theme); baseUrl: where attention-visualizer.js and embed.html are.
-export function embedCode(form, state, config, baseUrl) {
-const sibling = (file) => new URL(file, baseUrl).href;
+// editable, theme); scriptUrl: where attention-visualizer.js and embed.html are;
+// pageUrl: the page the code is copied on.
+export function embedCode(form, state, config, scriptUrl, pageUrl) {
+  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
   if (form === 'iframe') {
     const query = new URLSearchParams(config);
     const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
@@ -216,8 +233,8 @@ export class Tools {
     body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
     body.append(row('shareTitle',
       button(say(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
-      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl()))),
-      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl())))));
+      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI))),
+      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
     const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
     message.setAttribute('role', 'status');
