@@ -53,7 +53,7 @@ async function fullPage() {
 // A host page with the element as "copy embed code" writes it, the tools panel open.
 async function elementPage() {
   const url = at('export-host.html');
-  const markup = embedCode('element', STATE, [['editable', '']], at(''));
+  const markup = embedCode('element', STATE, [['editable', '']], at(''), url);
   const opened = await open(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>\n<html lang="en"><body>\n${markup}</body></html>\n` }));
   const { page } = opened;
   await page.waitForFunction(() => document.querySelector('attention-visualizer')?.shadowRoot.querySelector('details.av-tools'));
