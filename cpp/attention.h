@@ -100,7 +100,7 @@ Error self_attention(const AttentionInput& in, AttentionResult* out);
 //   Output = Concat·W_O                                      (n_q, d_model), or Concat without W_O
 //
 // W layout is x·W (row vectors), as in the single-head engine; PyTorch stores its projection
-// weights transposed (x·Wᵀ). See README.md for every convention against PyTorch.
+// weights transposed (x·Wᵀ). See docs/api.md for every convention against PyTorch.
 
 struct Head {
   Matrix wq;  // (d_model, d_k)

@@ -81,7 +81,7 @@ function engineFunction(wasmDir) {
 
 const ENGINE_HEADER = (file) => [
   `/* ${file}: scaled dot-product attention in WebAssembly (wasm embedded).`,
-  ' * Built by `npm run build` from cpp/; see README.md for the API. */',
+  ' * Built by `npm run build` from cpp/; see docs/api.md for the API. */',
 ];
 
 // dist/attention-engine.js, a classic script: in a page or worker it defines the global

@@ -1,6 +1,6 @@
 // Types of the attention engine: `import { createAttentionEngine } from 'attention-visualizer/engine'`
 // (or its default export), the global of dist/attention-engine.js, and require() under node.
-// README.md's "JS API" section documents every field.
+// docs/api.md documents every field.
 
 /** Rows of numbers: n × d, every row the same length (a row may be a Float64Array). */
 export type Matrix = ReadonlyArray<ReadonlyArray<number> | Float64Array>;
@@ -101,7 +101,7 @@ export interface ComputeFormat {
   typed?: boolean;
 }
 
-/** What an input error's `code` says (README.md, "JS API"); 'worker' only from a worker. */
+/** What an input error's `code` says (docs/api.md); 'worker' only from a worker. */
 export type InputErrorCode =
   | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'empty' | 'empty_row' | 'ragged'
   | 'not_finite' | 'range' | 'limit' | 'shape' | 'conflict' | 'unknown_option' | 'overflow' | 'worker';

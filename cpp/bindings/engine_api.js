@@ -16,7 +16,7 @@
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column, head
  * (0-based; undefined where they do not apply). The engine keeps working after it.
- * README.md's "JS API" section documents every option, result and convention.
+ * docs/api.md documents every option, result and convention.
  */
 /* global createAttentionModule, attentionEngineScript, asWorker, ATTENTION_WASM_BASE64 */
 
