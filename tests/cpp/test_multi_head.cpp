@@ -244,7 +244,8 @@ TEST_CASE("one head without options is plain attention: every single-head numpy 
       CHECK(diff <= 1e-12 * scale);
     }
     CHECK(r.pe.rows == 0);
-    CHECK(std::none_of(r.mask.hidden.begin(), r.mask.hidden.end(), [](auto hidden) { return hidden; }));
+    CHECK(std::none_of(r.mask.hidden.begin(), r.mask.hidden.end(),
+                       [](auto hidden) { return hidden; }));
   }
 }
 
