@@ -18,6 +18,10 @@ function pythonHasNumpy() {
   return spawnSync('/usr/bin/python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
 }
 
+function pythonHasNbconvert() {
+  return spawnSync('/usr/bin/python3', ['-c', 'import nbconvert, nbformat'], { stdio: 'ignore' }).status === 0;
+}
+
 function hasLibFuzzer() {
   const dir = '/usr/lib/llvm-14/lib/clang';
   return existsSync(dir) && readdirSync(dir).some((v) => existsSync(`${dir}/${v}/lib/linux/libclang_rt.fuzzer-x86_64.a`));
@@ -44,7 +48,13 @@ const DEBIAN = [
     'test',
   ],
   ['numpy for /usr/bin/python3', 'python3-numpy', pythonHasNumpy, 'test'],
+  ['pandoc (renders the Markdown export in its test)', 'pandoc', () => hasCommand('pandoc'), 'test'],
   ['clang 14 for the sanitizer build', 'clang-14', () => hasCommand('clang++-14'), 'test'],
+  // hosts for the embedding tests (tests/browser/hosts.test.mjs)
+  ['Hugo', 'hugo', () => hasCommand('hugo'), 'test'],
+  ['MkDocs', 'mkdocs', () => hasCommand('mkdocs'), 'test'],
+  ['nbconvert for /usr/bin/python3', 'python3-nbconvert', pythonHasNbconvert, 'test'],
+  ['RequireJS', 'libjs-requirejs', () => existsSync('/usr/share/javascript/requirejs/require.js'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],
 ];

@@ -1,7 +1,10 @@
-// Builds dist/: the engine as one classic script with the wasm embedded
-// (dist/attention-engine.js), the page's bundled script (dist/app.js), index.html, style.css;
-// for embedding: the custom element with the engine in one script (dist/attention-visualizer.js),
-// embed.html with its script (dist/embed.js) and the example tutorial (dist/examples/).
+// Builds dist/: the engine with the wasm embedded, as a classic script (dist/attention-engine.js:
+// a global in a page, module.exports under node) and as an ES module for bundlers
+// (dist/attention-engine.mjs); the page's bundled script (dist/app.js), index.html, style.css;
+// for embedding: the custom element with the engine in one classic script
+// (dist/attention-visualizer.js) and as an ES module importing the engine's
+// (dist/attention-visualizer.mjs, the package's main entry), embed.html with its script
+// (dist/embed.js) and the example tutorial (dist/examples/).
 //   node scripts/build.mjs              build (bootstrapping what is missing)
 //   node scripts/build.mjs --if-needed  only when a source is newer than dist/
 import { execFileSync } from 'node:child_process';
@@ -13,6 +16,7 @@ import { bootstrap } from './bootstrap.mjs';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const SOURCES = ['cpp', 'web', 'CMakeLists.txt', 'scripts/build.mjs', 'package-lock.json'];
+const SCRIPTS = ['attention-engine.js', 'attention-engine.mjs', 'app.js', 'attention-visualizer.js', 'attention-visualizer.mjs', 'embed.js'];
 const STATIC_FILES = ['index.html', 'style.css', 'embed.html', 'embed.css'];
 
 // em++ needs Debian's node modules (acorn) when node is not Debian's own build.
@@ -50,60 +54,103 @@ function newestMtime(p) {
 }
 
 function isUpToDate() {
-  const outputs = ['attention-engine.js', 'app.js', 'attention-visualizer.js', 'embed.js', ...STATIC_FILES].map((f) => path.join(DIST, f));
+  const outputs = [...SCRIPTS, ...STATIC_FILES].map((f) => path.join(DIST, f));
   if (!outputs.every(existsSync)) return false;
   const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return SOURCES.every((s) => newestMtime(path.join(ROOT, s)) <= built);
 }
 
-// The Emscripten factory and the public wrapper in one closure: the only global left is
-// createAttentionEngine (module.exports under node), never Module or the raw factory.
-function writeEngineScript(wasmDir) {
+// The Emscripten factory, the wasm bytes and the public wrapper in one self-contained function
+// that returns createAttentionEngine (and, called with true, serves as a worker: startWorker
+// runs its source text). Inside it `define`, `module` and `exports` are undefined, so the
+// module's UMD tail registers nothing: no anonymous define() under RequireJS, nothing a
+// bundler takes for CommonJS. Never Module or the raw factory outside.
+function engineFunction(wasmDir) {
   const emitted = readFileSync(path.join(wasmDir, 'attention_module.js'), 'utf8');
+  const wasm = readFileSync(path.join(wasmDir, 'attention_module.wasm')).toString('base64');
   const api = readFileSync(path.join(ROOT, 'cpp/bindings/engine_api.js'), 'utf8');
-  const text = [
-    '/* attention-engine.js: scaled dot-product attention in WebAssembly (wasm embedded).',
-    ' * Built by `npm run build` from cpp/; see README.md for the API. */',
-    // named, so that the script can start a worker from its own source (startWorker)
-    '(function attentionEngineScript() {',
+  return [
+    'function attentionEngineScript(asWorker) {',
+    'var define, module, exports;',
     emitted,
+    `var ATTENTION_WASM_BASE64 = '${wasm}';`,
     api,
+    '}',
+  ].join('\n');
+}
+
+const ENGINE_HEADER = (file) => [
+  `/* ${file}: scaled dot-product attention in WebAssembly (wasm embedded).`,
+  ' * Built by `npm run build` from cpp/; see README.md for the API. */',
+];
+
+// dist/attention-engine.js, a classic script: in a page or worker it defines the global
+// createAttentionEngine whatever else the page has (RequireJS, a `module` variable); under
+// node's require() it is module.exports. dist/attention-engine.mjs: the same engine as an
+// ES module (named and default export) for bundlers, with nothing node-only to resolve.
+function writeEngineScripts(wasmDir) {
+  const engine = engineFunction(wasmDir);
+  const classic = [
+    ...ENGINE_HEADER('attention-engine.js'),
+    '(function () {',
+    `var createAttentionEngine = (${engine})(false);`,
+    "if (typeof window === 'undefined' && typeof self === 'undefined' && typeof module === 'object' && module && module.exports) {",
+    '  module.exports = createAttentionEngine;',
+    '} else {',
+    '  globalThis.createAttentionEngine = createAttentionEngine;',
+    '}',
     '})();',
     '',
-  ].join('\n');
-  writeFileSync(path.join(DIST, 'attention-engine.js'), text);
+  ];
+  writeFileSync(path.join(DIST, 'attention-engine.js'), classic.join('\n'));
+  const esm = [
+    ...ENGINE_HEADER('attention-engine.mjs'),
+    `const createAttentionEngine = (${engine})(false);`,
+    'export { createAttentionEngine };',
+    'export default createAttentionEngine;',
+    '',
+  ];
+  writeFileSync(path.join(DIST, 'attention-engine.mjs'), esm.join('\n'));
 }
 
 // The custom element (its CSS bundled as text) after the engine, in one classic script, so
 // one <script> tag is enough. The engine part is skipped when attention-engine.js came
 // first: then every element uses that engine, never a second wasm module.
-async function writeElementScript(esbuild) {
-  const bundle = await esbuild({
-    entryPoints: [path.join(ROOT, 'web/src/element.js')],
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    loader: { '.css': 'text' },
-    write: false,
-    logLevel: 'warning',
-  });
+// As an ES module (web/src/package.js), the element imports ./attention-engine.mjs.
+async function writeElementScripts(esbuild) {
+  const common = { bundle: true, target: 'es2020', loader: { '.css': 'text' }, logLevel: 'warning' };
+  const bundle = await esbuild({ ...common, entryPoints: [path.join(ROOT, 'web/src/element.js')], format: 'iife', write: false });
   const engine = readFileSync(path.join(DIST, 'attention-engine.js'), 'utf8');
   const text = [
     '/* attention-visualizer.js: the <attention-visualizer> element and the attention engine',
-    ' * (wasm embedded). Built by `npm run build`; see README.md, "For tutorial authors". */',
+    ' * (wasm embedded). Built by `npm run build`; see docs/authoring.md. */',
     "if (typeof globalThis.createAttentionEngine !== 'function') {",
     engine,
     '}',
     bundle.outputFiles[0].text,
   ].join('\n');
   writeFileSync(path.join(DIST, 'attention-visualizer.js'), text);
+  const engineModule = {
+    name: 'engine-module',
+    setup(build) {
+      build.onResolve({ filter: /^attention-visualizer\/engine$/ }, () => ({ path: './attention-engine.mjs', external: true }));
+    },
+  };
+  await esbuild({
+    ...common,
+    entryPoints: [path.join(ROOT, 'web/src/package.js')],
+    format: 'esm',
+    plugins: [engineModule],
+    banner: { js: '/* attention-visualizer.mjs: the <attention-visualizer> element (import \'attention-visualizer\'). See docs/authoring.md. */' },
+    outfile: path.join(DIST, 'attention-visualizer.mjs'),
+  });
 }
 
 export async function buildDist() {
   bootstrap({ purpose: 'build' });
   mkdirSync(DIST, { recursive: true });
   const wasmDir = cmakeBuild({ kind: 'wasm', targets: ['attention_module'] });
-  writeEngineScript(wasmDir);
+  writeEngineScripts(wasmDir);
   // file:// pages cannot load ES modules: bundle the page's modules into one classic script
   const { build: esbuild } = await import('esbuild'); // installed by bootstrap() above
   await esbuild({
@@ -122,7 +169,7 @@ export async function buildDist() {
     outfile: path.join(DIST, 'embed.js'),
     logLevel: 'warning',
   });
-  await writeElementScript(esbuild);
+  await writeElementScripts(esbuild);
   for (const f of STATIC_FILES) cpSync(path.join(ROOT, 'web', f), path.join(DIST, f));
   cpSync(path.join(ROOT, 'web/examples'), path.join(DIST, 'examples'), { recursive: true });
   console.log(`build: ${path.relative(process.cwd(), DIST) || '.'}/ is ready (open dist/index.html)`);

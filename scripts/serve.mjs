@@ -15,6 +15,7 @@ const TYPES = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript; charset=utf-8',
 };
 
 function resolveFile(root, urlPath) {
@@ -35,8 +36,9 @@ function resolveFile(root, urlPath) {
   }
 }
 
-// Serves `root` on 127.0.0.1; resolves to { url, close() } once listening.
-export function startServer({ root = path.join(ROOT, 'dist'), port = 0 } = {}) {
+// Serves `root` on 127.0.0.1; resolves to { url, close() } once listening. `headers` go on
+// every response (the tests' host pages: a Content-Security-Policy header).
+export function startServer({ root = path.join(ROOT, 'dist'), port = 0, headers = {} } = {}) {
   const server = createServer((req, res) => {
     const file = req.method === 'GET' || req.method === 'HEAD' ? resolveFile(root, req.url) : null;
     if (!file) {
@@ -47,6 +49,7 @@ export function startServer({ root = path.join(ROOT, 'dist'), port = 0 } = {}) {
     res.writeHead(200, {
       'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
       'Cache-Control': 'no-cache',
+      ...headers,
     });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);

@@ -1,6 +1,7 @@
-/* The public JS API of the attention engine, appended by the build to the Emscripten
- * module inside one closure (see scripts/build.mjs), so the only global it leaves is
- * createAttentionEngine (or module.exports under node).
+/* The public JS API of the attention engine. The build (scripts/build.mjs) puts it after the
+ * Emscripten module and the wasm bytes (ATTENTION_WASM_BASE64) inside one self-contained
+ * function, attentionEngineScript(asWorker), which returns createAttentionEngine: the classic
+ * script makes that a global (or module.exports under node), the ES module exports it.
  *
  *   const engine = await createAttentionEngine();
  *   const r = engine.compute({ x, wq, wk, wv });  // arrays of rows of numbers
@@ -17,7 +18,7 @@
  * (0-based; undefined where they do not apply). The engine keeps working after it.
  * README.md's "JS API" section documents every option, result and convention.
  */
-/* global createAttentionModule, attentionEngineScript */
+/* global createAttentionModule, attentionEngineScript, asWorker, ATTENTION_WASM_BASE64 */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
@@ -318,16 +319,46 @@ function makeEngine(raw) {
   };
 }
 
+// The embedded wasm as bytes: handed to the module as wasmBinary, so that it is compiled from
+// memory (a CSP needs only 'wasm-unsafe-eval', no connect-src) and nothing is ever fetched.
+function wasmBytes() {
+  const text = atob(ATTENTION_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+// Why the module could not start, as an Error with a code a page can show in its own words:
+// 'no_wasm' (no WebAssembly here), 'csp' (the page's Content-Security-Policy forbids compiling
+// WebAssembly) or 'load' (anything else; the message says what). Emscripten's own texts
+// ("Aborted(...)", its build advice) are left out; the original error is the cause.
+function loadError(cause) {
+  const text = String((cause && cause.message) || cause);
+  let code = 'load';
+  let message = `the engine's WebAssembly could not be started: ${text.replace(/^Aborted\((.*)\)(\. Build with .*)?$/s, '$1')}`;
+  if (typeof WebAssembly !== 'object') {
+    code = 'no_wasm';
+    message = 'this browser has no WebAssembly (or it is turned off), and the engine needs it';
+  } else if (/Content.Security.Policy|\bCSP\b|unsafe-eval/i.test(text)) {
+    code = 'csp';
+    message = "the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'";
+  }
+  const error = new Error(message, { cause });
+  error.code = code;
+  return error;
+}
+
 // One module per page or process, however many callers: every call returns the same promise.
 let enginePromise = null;
 
 function createAttentionEngine() {
   if (!enginePromise) {
-    enginePromise = createAttentionModule().then(
+    // inside then(): the module throws at once, not rejects, where WebAssembly is missing
+    enginePromise = Promise.resolve().then(() => createAttentionModule({ wasmBinary: wasmBytes() })).then(
       (raw) => makeEngine(raw),
       (err) => {
         enginePromise = null; // let a later call try again
-        throw err;
+        throw loadError(err);
       },
     );
   }
@@ -335,41 +366,51 @@ function createAttentionEngine() {
 }
 
 // A second engine in a Web Worker, for computations long enough to freeze a page
-// (n in the thousands). The worker runs this very script, from its own source text
-// (attentionEngineScript, the closure the build wraps it in) put in a Blob: nothing is
-// fetched, so it works from file:// and offline; a page's CSP must allow `worker-src blob:`.
+// (n in the thousands). The worker runs this very code, from its own source text
+// (attentionEngineScript, the function the build wraps it in, called with asWorker) put in
+// a Blob: nothing is fetched, so it works from file:// and offline, and after a bundler
+// renamed everything; a page's CSP must allow `worker-src blob:`.
 // worker.compute(input) → a promise of compute(input, { typed: true }), whose buffers
 // are moved (transferred), not copied. Calls run one after another, in order. An input
 // error rejects with the same Error (code, operand, row, column, head) as compute();
-// a worker that cannot start or breaks rejects every call with code 'worker'.
-// Throws at once where workers do not exist.
+// a worker that cannot start (Trusted Types, a CSP without blob: workers) or breaks
+// rejects every call with code 'worker'. Throws at once where workers do not exist.
 function startWorker() {
-  const source = `(${attentionEngineScript})();\n(${workerMain})();\n`;
+  if (typeof Worker !== 'function') throw new Error('startWorker() needs Web Workers, which this environment does not have');
+  const source = `(${attentionEngineScript})(true);\n`;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  const worker = new Worker(url);
   const waiting = new Map(); // id → { resolve, reject }
   let nextId = 0;
+  let worker = null;
   let broken = null;
   const stop = (message) => {
     URL.revokeObjectURL(url);
-    worker.terminate();
+    if (worker) worker.terminate();
     broken = inputError({ code: 'worker', message });
     for (const call of waiting.values()) call.reject(broken);
     waiting.clear();
   };
-  worker.onmessage = ({ data }) => {
-    if (data.ready) URL.revokeObjectURL(url);
-    if (data.failed) stop(`the engine's worker could not load the engine: ${data.failed}`);
-    if (data.id === undefined) return;
-    const call = waiting.get(data.id);
-    waiting.delete(data.id);
-    if (data.error) call.reject(inputError(data.error));
-    else call.resolve(data.result);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    stop(`the engine's worker stopped: ${event.message || 'it could not start'}`);
-  };
+  try {
+    worker = new Worker(url);
+  } catch (error) {
+    // e.g. under Trusted Types, where a blob: URL string is no TrustedScriptURL
+    stop(`the engine's worker could not start: ${(error && error.message) || error}`);
+  }
+  if (worker) {
+    worker.onmessage = ({ data }) => {
+      if (data.ready) URL.revokeObjectURL(url);
+      if (data.failed) stop(`the engine's worker could not load the engine: ${data.failed}`);
+      if (data.id === undefined) return;
+      const call = waiting.get(data.id);
+      waiting.delete(data.id);
+      if (data.error) call.reject(inputError(data.error));
+      else call.resolve(data.result);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      stop(`the engine's worker stopped: ${event.message || 'it could not start'}`);
+    };
+  }
   return {
     compute(input) {
       if (broken) return Promise.reject(broken);
@@ -385,7 +426,7 @@ function startWorker() {
   };
 }
 
-// The worker's side (runs in the worker, from its source text: it may use only globals).
+// The worker's side: runs in the worker (attentionEngineScript(true)).
 function workerMain() {
   const ready = createAttentionEngine();
   // every typed array's buffer, once each: they move to the page
@@ -395,7 +436,7 @@ function workerMain() {
     return out;
   };
   ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String((error && error.message) || error) }));
-  onmessage = ({ data: { id, input } }) => {
+  self.onmessage = ({ data: { id, input } }) => {
     ready.then((engine) => {
       let result;
       try {
@@ -411,9 +452,5 @@ function workerMain() {
 }
 
 createAttentionEngine.startWorker = startWorker;
-
-if (typeof module === 'object' && module.exports) {
-  module.exports = createAttentionEngine;
-} else {
-  globalThis.createAttentionEngine = createAttentionEngine;
-}
+if (asWorker) workerMain();
+return createAttentionEngine;

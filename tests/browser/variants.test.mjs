@@ -347,7 +347,7 @@ test('heads: each with its own grids (new ones filled from the seed), W_O, the h
   assert.equal(await page.locator('#steps .head-tile').count(), 2);
   await page.click('#overview');
   await page.click('#step-nav li:nth-child(7) button');
-  await page.focus('#steps .head-tile[data-head="0"]');
+  await page.focus('#steps .head-open[data-head="0"]');
   await page.keyboard.press('Enter');
   assert.equal(await page.getAttribute('#steps > li', 'data-step'), 'softmax');
   assert.equal(await page.getAttribute('#view-heads .head-tab[data-head="0"]', 'aria-pressed'), 'true');

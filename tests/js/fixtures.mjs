@@ -67,7 +67,7 @@ export function loadVariantCases() {
   });
 }
 
-// The worked example of shared/REFERENCE.md: inputs and what numpy really prints.
+// The worked example of tests/REFERENCE.md: inputs and what numpy really prints.
 export const TUTORIAL = {
   x: [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]],
   wq: [[0.5, 0.2], [0.1, 0.6]],

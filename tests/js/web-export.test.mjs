@@ -1,13 +1,43 @@
 // The exports. The numpy script is run with /usr/bin/python3 and what it
-// prints is compared with shared/REFERENCE.md and with plain JS below,
-// never with the engine.
+// prints is compared with tests/REFERENCE.md and with plain JS below,
+// never with the engine. The masked state of tests/fixtures/exports (written
+// by tests/make_export_fixtures.py with numpy) gives every text export
+// exactly; its Markdown is rendered by pandoc and its SVGs parsed by Python's
+// XML parser, independently of this code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
 import { tutorialState } from '../../web/src/share.js';
 import { parseMatrixText } from '../../web/src/parse.js';
-import { REFERENCE } from './fixtures.mjs'; // REFERENCE.md's true values
+import { rowViews } from '../../web/src/rows.js';
+import { REFERENCE } from './fixtures.mjs'; // tests/REFERENCE.md's true values
+
+const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
+const fixture = (name) => readFileSync(new URL(name, EXPORTS), 'utf8');
+const STATE = JSON.parse(fixture('state.json'));
+const DIMS = ['d1', 'd2', 'd3'];
+const SQUARE = ['Scores', 'Scaled', 'Weights'];
+// name → {data (numpy's numbers; null in JSON is a masked −∞), rowLabels, colLabels, corner}
+const MATRICES = Object.fromEntries(['X', 'W_Q', 'W_K', 'W_V', 'Q', 'K', 'V', ...SQUARE, 'Output'].map((name) => {
+  const data = JSON.parse(fixture(`${name}.json`)).map((row) => row.map((v) => (v === null ? -Infinity : v)));
+  const square = SQUARE.includes(name);
+  return [name, {
+    data,
+    rowLabels: name.startsWith('W_') ? DIMS.slice(0, data.length) : STATE.tokens,
+    colLabels: square ? STATE.tokens : DIMS.slice(0, data[0].length),
+    corner: square ? 'query \\ key' : '',
+  }];
+}));
+const masked = STATE.x.map((_, i) => STATE.tokens.map((__, j) => (STATE.causal && j > i) || STATE.keyPadding[j]));
+// As the full page holds results: rows that are views into one Float64Array (rows.js).
+const typedRows = (data) => rowViews({ rows: data.length, cols: data[0].length, data: Float64Array.from(data.flat()) });
+
+// The <text> contents of an SVG, parsed by Python's XML parser (which rejects a document that is not well-formed).
+const svgTexts = (svg) => JSON.parse(execFileSync('/usr/bin/python3', ['-c', `import sys, json, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+print(json.dumps(["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]))`], { input: Buffer.from(svg, 'utf8') }));
 
 
 // Plain-JS attention with every option, independent of the engine and of the script.
@@ -108,7 +138,6 @@ test('the numpy script recomputes every option: heads, W_O, causal, padding, tem
 test('CSV and JSON keep every digit and read back; -inf and null for masked scores', () => {
   const data = [[0.1 + 0.2, -1e-20], [-Infinity, 12345678.9]];
   assert.equal(toCsv(data), '0.30000000000000004,-1e-20\n-inf,12345678.9\n');
-  assert.equal(toCsv([[1, 2]], { rowLabels: ['a,b'], colLabels: ['d1', 'say "x"'] }), ',d1,"say ""x"""\n"a,b",1,2\n');
   assert.equal(toJson(data), '[[0.30000000000000004,-1e-20],[null,12345678.9]]\n');
   assert.deepEqual(parseMatrixText(toCsv(REFERENCE.Weights)).rows, REFERENCE.Weights);
   assert.deepEqual(parseMatrixText(toJson(REFERENCE.Output)).rows, REFERENCE.Output);
@@ -118,6 +147,66 @@ test('LaTeX bmatrix and Markdown table use the decimals on screen', () => {
   assert.equal(toLatex([[0.5, 0.25], [-Infinity, 1]], 3), '\\begin{bmatrix}\n  0.500 & 0.250 \\\\\n  -\\infty & 1.000\n\\end{bmatrix}\n');
   assert.equal(toMarkdown([[0.33569311, 1]], { rowLabels: ['我|'], colLabels: ['你', '好'], corner: 'q \\ k' }, 2),
     '| q \\\\ k | 你 | 好 |\n| --- | ---: | ---: |\n| 我\\| | 0.34 | 1.00 |\n');
+});
+
+test('the full page\'s matrix exports were wrong: Float64Array rows give JSON arrays with null, CSV -inf, LaTeX -\\infty and the fixed decimals (issue 13, item 8)', () => {
+  const rows = typedRows([[0.5, -Infinity, 1 / 3], [0, 2, -0.25]]);
+  assert.equal(toCsv(rows), '0.5,-inf,0.3333333333333333\n0,2,-0.25\n');
+  assert.equal(toJson(rows), '[[0.5,null,0.3333333333333333],[0,2,-0.25]]\n');
+  assert.equal(toLatex(rows, 2), '\\begin{bmatrix}\n  0.50 & -\\infty & 0.33 \\\\\n  0.00 & 2.00 & -0.25\n\\end{bmatrix}\n');
+  assert.equal(toMarkdown(rows, { rowLabels: ['a', 'b'], colLabels: ['x', 'y', 'z'] }, 2),
+    '|  | x | y | z |\n| --- | ---: | ---: | ---: |\n| a | 0.50 | −∞ | 0.33 |\n| b | 0.00 | 2.00 | -0.25 |\n');
+});
+
+test('every text export of a masked state (causal and key padding) is numpy\'s file exactly, from arrays and from Float64Array rows', () => {
+  for (const [name, spec] of Object.entries(MATRICES)) {
+    for (const data of [spec.data, typedRows(spec.data)]) {
+      const kind = ArrayBuffer.isView(data[0]) ? 'typed rows' : 'arrays';
+      assert.equal(toCsv(data), fixture(`${name}.csv`), `${name}.csv from ${kind}`);
+      assert.equal(toJson(data), fixture(`${name}.json`), `${name}.json from ${kind}`);
+      assert.equal(toLatex(data, STATE.view.decimals), fixture(`${name}.tex`), `${name}.tex from ${kind}`);
+      assert.equal(toMarkdown(data, spec, STATE.view.decimals), fixture(`${name}.md`), `${name}.md from ${kind}`);
+    }
+  }
+});
+
+test('Markdown export injection: a token\'s HTML, newline or Markdown syntax is only ever text in the table (issue 13, item 9)', () => {
+  const { data } = MATRICES.Weights;
+  const markdown = toMarkdown(data, MATRICES.Weights, 3);
+  assert.equal(markdown.split('\n').length, data.length + 3, 'a header, a rule and a line per row (and the final newline)');
+  const html = execFileSync('pandoc', ['-f', 'gfm', '-t', 'html', '--wrap=none'], { input: markdown, encoding: 'utf8' });
+  const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/g)].map((m) => m[1]));
+  assert.deepEqual([...tags].sort(), ['table', 'tbody', 'td', 'th', 'thead', 'tr'], 'nothing but the table: no img, script, a, em, code or heading');
+  const unescape = (text) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  const cells = [...html.matchAll(/<t[hd][^>]*>([^<]*)<\/t[hd]>/g)].map((m) => unescape(m[1]));
+  const shown = (t) => t.replace('\n', '\u240a').replace('\u0001', '\u2401').replace('\u007f', '\u2421').replace('\t', '\u2409').replace('\ud800', '\ufffd');
+  assert.deepEqual(cells.slice(0, data.length + 1), ['query \\ key', ...STATE.tokens.map(shown)]);
+  assert.deepEqual(cells.filter((_, i) => i % (data.length + 1) === 0).slice(1), STATE.tokens.map(shown));
+});
+
+test('SVG exports were invalid XML for tokens with control characters or a lone surrogate; now well-formed, every token inert text (issue 13, item 10)', () => {
+  for (const name of [...SQUARE, 'Output']) {
+    const spec = MATRICES[name];
+    const expected = JSON.parse(fixture(`${name}.svg.json`));
+    for (const data of [spec.data, typedRows(spec.data)]) {
+      const svg = heatmapSvg({
+        title: name, ...spec, data, kind: name === 'Weights' ? 'weights' : 'signed', masked: SQUARE.includes(name) ? masked : null, decimals: 3,
+      });
+      assert.deepEqual(svgTexts(svg), expected.texts, name);
+      assert.doesNotMatch(svg, /<(?!\/?(svg|rect|text)\b)/, `${name}: only svg, rect and text elements`);
+      const grey = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)" fill="rgb\(217, 220, 225\)"/g)];
+      assert.equal(grey.length, expected.masked.length, `${name}: masked cells drawn grey`);
+    }
+  }
+  const lines = linesSvg({ title: 'Lines view', tokens: STATE.tokens, keyTokens: STATE.tokens, weights: typedRows(MATRICES.Weights.data) });
+  const expected = JSON.parse(fixture('lines.svg.json'));
+  assert.deepEqual(svgTexts(lines), expected.texts);
+  assert.equal((lines.match(/<line /g) || []).length, expected.lines);
+});
+
+test('the numpy script of the masked state with hostile tokens runs and prints numpy\'s numbers', () => {
+  const printed = runScript(STATE);
+  for (const name of ['Q', 'K', 'V', ...SQUARE, 'Output']) assertClose(printed[name], MATRICES[name].data, name);
 });
 
 test('SVG heatmap and lines view: well-formed, labelled, escaped', () => {

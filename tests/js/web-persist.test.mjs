@@ -1,7 +1,7 @@
 // Nothing lost (issue 6): the stored state (persist.js) and undo/redo (history.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store, STATE_KEY, DAMAGED_KEY } from '../../web/src/persist.js';
+import { Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX } from '../../web/src/persist.js';
 import { History, undoKey } from '../../web/src/history.js';
 import { tutorialState } from '../../web/src/share.js';
 
@@ -21,7 +21,7 @@ class MemoryStorage {
 test('a saved state loads back exactly', () => {
   const storage = new MemoryStorage();
   const state = { ...tutorialState('en'), causal: true };
-  assert.equal(new Store(() => storage).save(JSON.stringify(state)), true);
+  assert.equal(new Store(() => storage).save(JSON.stringify(state), true), true);
   assert.deepEqual(new Store(() => storage).load(), state);
 });
 
@@ -48,10 +48,172 @@ test('blocked storage: nothing throws, the problem is known once', () => {
 test('a state too large for the quota is reported as full; a smaller one is kept again', () => {
   const storage = new MemoryStorage({}, 100);
   const store = new Store(() => storage);
-  assert.equal(store.save('x'.repeat(101)), false);
+  assert.equal(store.save('x'.repeat(101), true), false);
   assert.equal(store.problem, 'full');
-  assert.equal(store.save('{"small":1}'), true);
+  assert.equal(store.save('{"small":1}', true), true);
   assert.equal(store.problem, null);
+});
+
+const stateText = (causal, temperature = 1) => JSON.stringify({ ...tutorialState('en'), causal, temperature });
+
+test('opening a share link overwrote the stored work: replaced work is set aside, each under its own key, until restored or discarded', () => {
+  const storage = new MemoryStorage();
+  const store = new Store(() => storage, 'w1');
+  const first = stateText(true);
+  const second = stateText(false, 2);
+  store.setAsideWork(first);
+  store.setAsideWork(second);
+  store.setAsideWork(first); // the same work again: not a second copy
+  assert.equal(storage.getItem(PREVIOUS_KEY), first);
+  assert.equal(storage.getItem(`${PREVIOUS_KEY}.2`), second);
+  assert.equal(storage.getItem(`${PREVIOUS_KEY}.3`), null);
+  // listed on every later visit (a new page load reads them back)
+  const later = new Store(() => storage, 'w2');
+  assert.deepEqual(later.previousWork().map(({ key, state }) => [key, state.causal, state.temperature]),
+    [[PREVIOUS_KEY, true, 1], [`${PREVIOUS_KEY}.2`, false, 2]]);
+  later.forget(PREVIOUS_KEY);
+  assert.deepEqual(later.previousWork().map(({ key }) => key), [`${PREVIOUS_KEY}.2`]);
+  // the freed key is used again; nothing overwrites the one still held
+  later.setAsideWork(stateText(true, 3));
+  assert.equal(JSON.parse(storage.getItem(PREVIOUS_KEY)).temperature, 3);
+  assert.equal(storage.getItem(`${PREVIOUS_KEY}.2`), second);
+});
+
+test('replaced work that cannot be set aside stays stored: nothing is saved over it until it is restored', () => {
+  const work = stateText(true);
+  for (const storage of [new MemoryStorage({}, work.length - 1), new MemoryStorage(Object.fromEntries(
+    Array.from({ length: SHELF_SIZE }, (_, i) => [i === 0 ? PREVIOUS_KEY : `${PREVIOUS_KEY}.${i + 1}`, stateText(false, i + 2)])))]) {
+    storage.items[STATE_KEY] = `${MARK_PREFIX}{"writer":"w0","rev":4,"made":true}\n${work}`;
+    const store = new Store(() => storage, 'w1');
+    store.load();
+    store.setAsideWork(work);
+    assert.deepEqual(store.unshelved, { text: work });
+    assert.equal(store.save(stateText(false, 9), false), false);
+    assert.ok(storage.getItem(STATE_KEY).endsWith(work), 'the work is still stored');
+    store.forget(null); // restored by the user: it is the work on screen again
+    assert.equal(store.unshelved, null);
+    assert.equal(store.save(JSON.stringify({ version: 1 }), true), true, 'saved again');
+  }
+});
+
+test('a burst of edits then a reload showed an older state: a hash this page wrote does not win over later stored work', () => {
+  const storage = new MemoryStorage();
+  const page = new Store(() => storage, 'tab-a');
+  const marks = [];
+  for (let i = 1; i <= 300; i++) {
+    page.save(stateText(i % 2 === 0, i), true);
+    marks.push(page.mark());
+  }
+  assert.deepEqual(marks[299], { writer: 'tab-a', rev: 300 });
+  page.save(stateText(true, 300), true); // the same state again (a view refresh): the same revision
+  assert.deepEqual(page.mark(), { writer: 'tab-a', rev: 300 });
+  const reloaded = new Store(() => storage, 'tab-a-reloaded');
+  assert.equal(reloaded.load().temperature, 300);
+  // the browser kept the hash of edit 120 (later replaceState calls were dropped)
+  assert.equal(reloaded.hashOrigin(marks[119]), 'stored-newer');
+  assert.equal(reloaded.hashOrigin(marks[299]), 'stored-newer', 'the same state: either, storage');
+  assert.equal(reloaded.hashOrigin(null), 'link', 'no mark: a link from elsewhere');
+  assert.equal(reloaded.hashOrigin({ writer: 'tab-b', rev: 999 }), 'link', 'another tab\'s hash');
+  assert.equal(reloaded.hashOrigin({ writer: 'tab-a', rev: '1' }), 'link', 'a malformed mark');
+  assert.equal(reloaded.hashOrigin({ writer: 'tab-a', rev: 301 }), 'own-older-stored', 'storage full for the last edits: the hash is newer');
+  // a state stored before marks existed is some writer's: a hash wins over it
+  const legacy = new Store(() => new MemoryStorage({ [STATE_KEY]: stateText(true) }), 'tab-c');
+  assert.equal(legacy.load().causal, true);
+  assert.equal(legacy.hashOrigin(marks[0]), 'link');
+  assert.equal(legacy.storedMade(), true);
+});
+
+test('a second damaged stored state overwrote the first one set aside: each is kept under its own key, and the notice is told when one was not', () => {
+  const storage = new MemoryStorage();
+  const damaged = ['{"version":1,"tokens":', '{"version":2}', `${MARK_PREFIX}{"writer":"w","rev":1,"made":true}\n{"version":1`];
+  damaged.forEach((text, i) => {
+    storage.items[STATE_KEY] = text;
+    const store = new Store(() => storage, `w${i}`);
+    assert.equal(store.load(), null);
+    assert.equal(store.damaged.key, i === 0 ? DAMAGED_KEY : `${DAMAGED_KEY}.${i + 1}`);
+    assert.equal(storage.getItem(STATE_KEY), null);
+  });
+  damaged.forEach((text, i) => assert.equal(storage.getItem(i === 0 ? DAMAGED_KEY : `${DAMAGED_KEY}.${i + 1}`), text));
+
+  // storage full: not set aside, and said so; it stays and nothing overwrites it
+  const text = '{"version":1,"tokens":["a"],';
+  const full = new MemoryStorage({ [STATE_KEY]: text }, 10);
+  const store = new Store(() => full, 'w');
+  assert.equal(store.load(), null);
+  assert.deepEqual({ ...store.damaged, message: undefined }, { text, message: undefined, key: null });
+  assert.equal(store.save('{}', true), false);
+  assert.equal(full.getItem(STATE_KEY), text);
+  assert.equal(full.getItem(DAMAGED_KEY), null);
+
+  // every key of the shelf taken: the same, never an overwrite
+  const shelf = new MemoryStorage({ [STATE_KEY]: text });
+  for (let i = 1; i <= SHELF_SIZE; i++) shelf.items[i === 1 ? DAMAGED_KEY : `${DAMAGED_KEY}.${i}`] = `old ${i}`;
+  const crowded = new Store(() => shelf, 'w');
+  crowded.load();
+  assert.equal(crowded.damaged.key, null);
+  assert.equal(shelf.getItem(STATE_KEY), text);
+  assert.equal(shelf.getItem(`${DAMAGED_KEY}.${SHELF_SIZE}`), `old ${SHELF_SIZE}`);
+});
+
+// Just enough of a DOM for renderStorageNotice: elements with text, children and click handlers.
+class FakeNode {
+  constructor(tag) {
+    Object.assign(this, { tag, className: '', children: [], hidden: false, listeners: {}, type: '' });
+  }
+  set textContent(text) { this.children = [String(text)]; }
+  get textContent() { return this.children.map((c) => (typeof c === 'string' ? c : c.textContent)).join(''); }
+  append(...nodes) { this.children.push(...nodes); }
+  replaceChildren(...nodes) { this.children = nodes; }
+  addEventListener(type, listener) { this.listeners[type] = listener; }
+  buttons() { return this.children.flatMap((c) => (typeof c === 'string' ? [] : c.tag === 'button' ? [c] : c.buttons())); }
+}
+globalThis.document = { createElement: (tag) => new FakeNode(tag) };
+
+function notice(store, { linked = true, lang = 'en' } = {}) {
+  const container = new FakeNode('div');
+  const restored = [];
+  renderStorageNotice(container, lang, store, { restore: (state, key) => restored.push([state, key]), linked });
+  return { container, restored, lines: container.children.map((p) => [p.className, p.textContent]) };
+}
+
+test('the storage notice is truthful in each case: set aside or not, in a link or not', () => {
+  // a damaged state set aside, and one that could not be
+  const damaged = '{"version":1,"tokens":';
+  const aside = new Store(() => new MemoryStorage({ [STATE_KEY]: damaged }), 'w');
+  aside.load();
+  assert.match(notice(aside).lines[0][1], /It has been set aside under “attention-visualizer\.state\.damaged”, not deleted\. Download it$/);
+  const full = new Store(() => new MemoryStorage({ [STATE_KEY]: damaged }, 5), 'w');
+  full.load();
+  const [[kind, text]] = notice(full).lines;
+  assert.equal(kind, 'status-error');
+  assert.match(text, /It could not be set aside .* so it stays where it was \(“attention-visualizer\.state”\) and this page will not save over it;/);
+  assert.doesNotMatch(text, /set aside under/);
+  assert.match(notice(full, { lang: 'zh' }).lines[0][1], /无法另存：它留在原处“attention-visualizer\.state”，本页不会覆盖它/);
+
+  // storage full or blocked: "kept only in the link" only while there is a link
+  const small = new Store(() => new MemoryStorage({}, 10), 'w');
+  small.save(stateText(true), true);
+  assert.match(notice(small).lines[0][1], /kept only in the link in the address bar/);
+  assert.match(notice(small, { linked: false }).lines[0][1], /too large for the browser’s storage and for a link: download it/);
+  const blocked = new Store(() => { throw new Error('blocked'); }, 'w');
+  blocked.load();
+  assert.match(notice(blocked, { linked: false }).lines[0][1], /does not let the page store data, and this input is too large for a link/);
+
+  // replaced work: listed with restore and discard; not set aside: restore and download
+  const storage = new MemoryStorage();
+  const store = new Store(() => storage, 'w');
+  store.setAsideWork(JSON.stringify({ ...tutorialState('en'), tokens: ['I', 'love', 'you'] }));
+  const shown = notice(store);
+  assert.deepEqual(shown.lines, [['storage-previous', 'Your previous work (“I love you”, 3 tokens) was replaced by a link, a file or a preset you opened; it has been set aside under “attention-visualizer.state.previous”, not deleted. Restore it Discard it']]);
+  shown.container.buttons()[0].listeners.click();
+  assert.deepEqual(shown.restored.map(([state, key]) => [state.tokens.join(' '), key]), [['I love you', PREVIOUS_KEY]]);
+  notice(store).container.buttons()[1].listeners.click(); // discard
+  assert.equal(storage.getItem(PREVIOUS_KEY), null);
+  assert.deepEqual(notice(store).lines, []);
+  const tiny = new Store(() => new MemoryStorage({}, 10), 'w');
+  tiny.setAsideWork(stateText(true));
+  assert.deepEqual(notice(tiny).lines.map(([k, t]) => [k, /^Your previous work was replaced, and it could not be set aside/.test(t), t.endsWith('Restore it Download it')]),
+    [['status-error', true, true]]);
 });
 
 test('undo and redo walk the edits; a view change is no edit; a new edit drops the redo branch', () => {

@@ -4,8 +4,10 @@ import {
   tutorialState, validateState, encodeHash, decodeHash, stateToJson, parseStateJson, readState, modelFromState,
   stateFromRead, STATE_VERSION,
 } from '../../web/src/share.js';
-import { readModel } from '../../web/src/model.js';
+import { readModel, MAX_TOKEN_CHARS } from '../../web/src/model.js';
 import { sayMessage } from '../../web/src/i18n-embed.js';
+import { quote, excerpt } from '../../web/src/quote.js';
+import { nestedArray, nestedArrayText, nestedStates, withFieldText, fullState, namedField } from './hostile-payloads.mjs';
 
 const variant = () => ({
   ...tutorialState('en'),
@@ -65,7 +67,7 @@ test('validation names the field and the problem', () => {
     [{ ...tutorialState(), x: [[1, 0], [0.5, -Infinity], [0, 1]] }, '“x” has -Infinity at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], [0.5, '0.5'], [0, 1]] }, '“x” has "0.5" at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], [0.5, '<img src=x onerror=alert(1)>'.repeat(9)], [0, 1]] },
-      '“x” has "<img src=x onerror=alert(1)><img src=x … at row 2, column 2: a finite number is expected.'],
+      '“x” has "<img src=x onerror=alert(1)><img src=x o…" at row 2, column 2: a finite number is expected.'],
     [{ ...tutorialState(), x: [[1, 0], 'row', [0, 1]] }, '“x” must be a matrix: row 2 is not a non-empty array of numbers.'],
     [{ ...tutorialState(), x: [] }, '“x” must be a matrix: rows of finite numbers, all the same length.'],
     [{ ...tutorialState(), heads: [{ wq: [[1, 0], [0, null]], wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }] },
@@ -129,4 +131,77 @@ test('a state goes to the page model and back unchanged', () => {
   const back = stateFromRead(state.tokens, state.context.tokens, read.matrices, read.options, state.view);
   assert.deepEqual(back, state);
   assert.deepEqual(readState(state).options, read.options);
+});
+
+// ---- issue 13: hostile states ----
+
+test('deep nesting in version is refused without recursion', () => {
+  // String() of this array (the old message) ran out of stack: a link of it never started the page
+  const result = validateState({ version: nestedArray(100_000) });
+  assert.equal(result.ok, false);
+  assert.equal(sayMessage('en', result.message), 'The state is not valid: version […] is not supported (this version reads 1).');
+});
+
+test('deep nesting in any field is refused without recursion, by the hash and the JSON file alike', () => {
+  assert.equal(validateState(fullState()).ok, true);
+  for (const { field, kind, text } of nestedStates(100_000)) {
+    const label = `${field} nested as ${kind}s`;
+    for (const result of [parseStateJson(text), decodeHash(`av1.${Buffer.from(text).toString('base64url')}`)]) {
+      assert.equal(result.ok, false, label);
+      const message = sayMessage('en', result.message);
+      // the field, or one inside it (an object in context or view names its key)
+      const named = field === 'version' ? `version ${kind === 'array' ? '[…]' : '{…}'} ` : `“${namedField(field)}`;
+      assert.ok(message.startsWith(`The state is not valid: ${named}`), `${label}: ${message}`);
+      assert.ok(message.length < 200, `${label}: ${message.slice(0, 300)}`);
+    }
+  }
+  // the cell's text that JSON.stringify() overflowed on is named by its kind
+  const cell = parseStateJson(withFieldText(tutorialState('en'), 'x[0][0]', nestedArrayText(100_000)));
+  assert.equal(sayMessage('en', cell.message), 'The state is not valid: “x” has […] at row 1, column 1: a finite number is expected.');
+});
+
+test('the element\'s partial states (el.state = …) with deep nesting are refused without recursion', () => {
+  const deep = nestedArray(100_000);
+  for (const value of [{ version: deep }, { x: deep }, { x: [[deep, 0], [0, 1], [1, 1]] }, { heads: [{ wq: deep, wk: deep, wv: deep }] },
+    { view: { step: deep } }, { [`${'k'.repeat(1e6)}`]: deep }]) {
+    const result = validateState({ ...tutorialState('en'), ...value });
+    assert.equal(result.ok, false);
+    assert.ok(sayMessage('en', result.message).length < 200);
+  }
+});
+
+test('a field name or value in a message is cut short: a megabyte key, a megabyte string cell', () => {
+  const key = validateState({ ...tutorialState('en'), [`${'k'.repeat(1e6)}`]: 1 });
+  assert.equal(sayMessage('en', key.message), `The state is not valid: “${'k'.repeat(40)}…” is not a known field.`);
+  const cell = validateState({ ...tutorialState('en'), x: [['x'.repeat(1e6), 0], [0, 1], [1, 1]] });
+  assert.equal(sayMessage('en', cell.message), `The state is not valid: “x” has "${'x'.repeat(40)}…" at row 1, column 1: a finite number is expected.`);
+});
+
+test('quote() names a value with bounded work and never cuts a surrogate pair in half', () => {
+  assert.equal(quote(nestedArray(100_000)), '[…]');
+  assert.equal(quote({ a: nestedArray(100_000) }), '{…}');
+  for (const [value, text] of [[1.5, '1.5'], [-0, '0'], [true, 'true'], [null, 'null'], [undefined, 'undefined'], [NaN, 'NaN'], ['ab', '"ab"']]) {
+    assert.equal(quote(value), text);
+  }
+  // 39 ASCII characters then an emoji (two UTF-16 units): cut before the emoji, not inside it
+  assert.equal(excerpt(`${'a'.repeat(39)}😀tail`), `${'a'.repeat(39)}…`);
+  assert.equal(excerpt(`${'a'.repeat(38)}😀tail`), `${'a'.repeat(38)}😀…`);
+  assert.equal(excerpt('a'.repeat(40)), 'a'.repeat(40));
+});
+
+test('a token longer than 100 characters is refused, whatever its path (state, hash, file)', () => {
+  const state = (token) => ({ ...tutorialState('en'), tokens: ['a', token, 'c'] });
+  assert.equal(MAX_TOKEN_CHARS, 100);
+  assert.equal(validateState(state('b'.repeat(100))).ok, true);
+  const expected = 'The state is not valid: “tokens” must hold tokens of at most 100 characters: token 2 has 101.';
+  assert.equal(sayMessage('en', validateState(state('b'.repeat(101))).message), expected);
+  assert.equal(sayMessage('en', decodeHash(encodeHash(state('b'.repeat(101)))).message), expected);
+  assert.equal(sayMessage('en', parseStateJson(JSON.stringify(state('b'.repeat(101)))).message), expected);
+  // five megabytes (a postMessage): refused by its length alone
+  const start = performance.now();
+  const huge = validateState(state('b'.repeat(5e6)));
+  assert.ok(performance.now() - start < 1000);
+  assert.equal(sayMessage('zh', huge.message), '状态无效：“tokens” 的词元最多 100 个字符：第 2 个有 5000000 个。');
+  const context = validateState({ ...tutorialState('en'), context: { tokens: ['k'.repeat(101)], x: [[1, 0]] }, keyPadding: [false] });
+  assert.match(sayMessage('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);
 });

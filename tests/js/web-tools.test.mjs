@@ -1,17 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedCode, importTargets, withMatrix, shareLink } from '../../web/src/tools.js';
+import { embedCode, importTargets, withMatrix, shareLink, siblingPath } from '../../web/src/tools.js';
 import { tutorialState, decodeHash } from '../../web/src/share.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
+const PAGE = 'https://example.org/tutorials/lesson-1.html'; // the page the code is copied on
 
 test('the element embed code spells out every input and option, escaped for an attribute', () => {
   const state = {
     ...tutorialState('en'), tokens: ["it's", '<b>', '&'], causal: true, keyPadding: [false, false, true], temperature: 0.5,
     view: { step: 'softmax', head: 0, lang: 'en', decimals: 6 },
   };
-  const code = embedCode('element', state, [['panels', 'nav,work'], ['theme', 'dark']], BASE);
-  assert.equal(code, `<script src="https://example.org/tutorials/av/attention-visualizer.js"></script>
+  const code = embedCode('element', state, [['panels', 'nav,work'], ['theme', 'dark']], BASE, PAGE);
+  assert.equal(code, `<script src="av/attention-visualizer.js"></script>
 <attention-visualizer
   tokens='["it&#39;s","&lt;b>","&amp;"]'
   x='[[1,0],[0.5,0.5],[0,1]]'
@@ -32,9 +33,10 @@ test('the element embed code spells out every input and option, escaped for an a
 
 test('the iframe embed code points at embed.html next to the script, with the state in the hash', () => {
   const state = { ...tutorialState('zh'), view: { step: 'scores', head: 0, lang: 'zh', decimals: 4 } };
-  const code = embedCode('iframe', state, [['steps', 'scores,scale'], ['editable', '']], BASE);
+  const code = embedCode('iframe', state, [['steps', 'scores,scale'], ['editable', '']], BASE, PAGE);
   const src = /src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
-  const url = new URL(src);
+  assert.ok(src.startsWith('av/embed.html?'), src);
+  const url = new URL(src, PAGE);
   assert.equal(url.origin + url.pathname, 'https://example.org/tutorials/av/embed.html');
   assert.equal(url.searchParams.get('steps'), 'scores,scale');
   assert.equal(url.searchParams.get('editable'), '');
@@ -59,4 +61,27 @@ test('a share link opens the full page, or embed.html for several heads without 
   const two = { ...one, heads: [one.heads[0], one.heads[0]] };
   assert.ok(shareLink(two, BASE).startsWith('https://example.org/tutorials/av/embed.html#av1.'));
   assert.ok(shareLink({ ...two, wo: [[1, 0], [0, 1], [1, 0], [0, 1]] }, BASE).includes('/index.html#'));
+});
+
+test('embed code paths are relative to the page, never file: or the author\'s own machine', () => {
+  const cases = [
+    // [script, page, what the code says]
+    ['file:///home/me/site/dist/attention-visualizer.js', 'file:///home/me/site/dist/index.html', 'attention-visualizer.js'],
+    ['file:///home/me/site/dist/attention-visualizer.js', 'file:///home/me/site/dist/examples/tutorial.html', '../attention-visualizer.js'],
+    ['http://127.0.0.1:8080/attention-visualizer.js', 'http://127.0.0.1:8080/', 'attention-visualizer.js'],
+    ['http://localhost:5173/assets/attention-visualizer.js', 'http://localhost:5173/blog/2024/post/', '../../../assets/attention-visualizer.js'],
+    ['https://example.org/docs/av/attention-visualizer.js', 'https://example.org/docs/av/', 'attention-visualizer.js'],
+    ['https://example.org/a/b/attention-visualizer.js', 'https://example.org/a/c/d.html', '../b/attention-visualizer.js'],
+    // another host: the author's machine is left out, a CDN kept
+    ['http://localhost:8080/attention-visualizer.js', 'file:///home/me/post.html', 'attention-visualizer.js'],
+    ['file:///home/me/dist/attention-visualizer.js', 'https://example.org/post.html', 'attention-visualizer.js'],
+    ['https://cdn.example.net/av@0.1.0/dist/attention-visualizer.js', 'https://example.org/post.html', 'https://cdn.example.net/av@0.1.0/dist/attention-visualizer.js'],
+  ];
+  for (const [script, page, expected] of cases) {
+    const path = siblingPath('attention-visualizer.js', script, page);
+    assert.equal(path, expected, `${script} from ${page}`);
+    // on the same host the path leads back to the script itself
+    const sameHost = new URL(script).protocol === new URL(page).protocol && new URL(script).host === new URL(page).host;
+    if (sameHost) assert.equal(new URL(path, page).href, script);
+  }
 });

@@ -1,6 +1,23 @@
 // DOM helpers. Everything is built with createElement/textContent: user text
 // never goes through HTML parsing.
 
+import { excerpt } from './quote.js';
+
+// Tokens label rows and columns: one longer than LABEL_CHARS shows cut, with
+// '…', and keeps its whole text as the title (on pointing) and the
+// accessible name.
+export const LABEL_CHARS = 24;
+
+export function labelNode(tag, className, text) {
+  const shown = excerpt(text, LABEL_CHARS);
+  const node = el(tag, className, shown);
+  if (shown !== text) {
+    node.title = text;
+    node.setAttribute('aria-label', text);
+  }
+  return node;
+}
+
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -13,7 +30,7 @@ export function headerRow(colLabels, { corner = '', className = '' } = {}) {
   const row = el('tr');
   row.append(el('th', 'corner', corner));
   for (const label of colLabels) {
-    const th = el('th', className, label);
+    const th = labelNode('th', className, label);
     th.scope = 'col';
     row.append(th);
   }

@@ -3,8 +3,9 @@
 // rebuilt only when its shape or labels change, so typing never loses focus.
 
 import { translate } from './i18n.js';
-import { el, headerRow } from './dom.js';
+import { el, headerRow, labelNode, LABEL_CHARS } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
+import { isBlock } from './parse.js';
 
 // Token chips: each an editable text field, a padding switch (when the
 // sentence gives the keys: `padding` is then one boolean per token, else
@@ -46,7 +47,7 @@ export function renderTokenEditor(list, lang, tokens, handlers, padding = null) 
   for (let i = 0; i < shown; i++) {
     const token = tokens[i];
     if (inputs[i].value !== token) inputs[i].value = token;
-    const size = Math.max(2, Array.from(token).length + 1);
+    const size = chipSize(token);
     if (inputs[i].size !== size) inputs[i].size = size;
     removes[i].disabled = tokens.length === 1;
     if (padding === null) continue;
@@ -55,12 +56,15 @@ export function renderTokenEditor(list, lang, tokens, handlers, padding = null) 
   }
 }
 
+// A chip fits its token up to LABEL_CHARS characters (a longer one scrolls inside it).
+const chipSize = (token) => Math.max(2, Array.from(token.slice(0, 2 * LABEL_CHARS)).slice(0, LABEL_CHARS).length + 1);
+
 function tokenChip(lang, token, i, handlers, withPadding) {
   const li = el('li', 'token');
   const input = el('input', 'token-input');
   input.type = 'text';
   input.value = token;
-  input.size = Math.max(2, Array.from(token).length + 1);
+  input.size = chipSize(token);
   input.autocomplete = 'off';
   input.spellcheck = false;
   input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
@@ -85,7 +89,8 @@ function tokenChip(lang, token, i, handlers, withPadding) {
 // One matrix editor. spec: {field, id (the editor's, e.g. 'wq' for every
 // head's W_Q), name, lang, rowLabels, colLabels, texts (rows × cols
 // strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
-// text), onPaste(r, c, text) → true when it took the paste, onApply(text)}.
+// text), onPaste(r, c, text) → true when it took the pasted block (parse.js's
+// isBlock), onApply(text)}.
 export function renderMatrixEditor(container, spec, handlers) {
   const { field, name, lang, rowLabels, colLabels, badCell } = spec;
   const rows = rowLabels.length;
@@ -171,7 +176,7 @@ function buildEditor(container, spec, handlers, large) {
     const body = el('tbody');
     rowLabels.forEach((rowLabel, r) => {
       const tr = el('tr');
-      const th = el('th', '', rowLabel);
+      const th = labelNode('th', '', rowLabel);
       th.scope = 'row';
       tr.append(th);
       colLabels.forEach((colLabel, c) => {
@@ -185,9 +190,10 @@ function buildEditor(container, spec, handlers, large) {
         input.dataset.c = c;
         input.setAttribute('aria-label', `${name}[${rowLabel}, ${colLabel}]`);
         input.addEventListener('input', () => handlers.onCell(r, c, input.value));
+        // a block of cells goes to onPaste; one number (0,5 included) is the cell's own text
         input.addEventListener('paste', (event) => {
           const text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
-          if (handlers.onPaste(r, c, text)) event.preventDefault();
+          if (isBlock(text) && handlers.onPaste(r, c, text)) event.preventDefault();
         });
         td.append(input);
         tr.append(td);

@@ -4,30 +4,32 @@
 // createAttentionEngine() caches. Shadow DOM with adopted stylesheets, so
 // the host page's CSS neither breaks it nor is touched by it.
 //
-// Attributes (README, "For tutorial authors"): state, sentence, tokenize,
+// Attributes (docs/authoring.md): state, sentence, tokenize,
 // tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
 // steps, step, head, panels, editable, decimals, theme.
 // Property `state` (read: a copy; write: a whole or partial state, merged and
-// validated); property `result` (the engine's result, read only); event
+// validated; a state refused, by the checks or by the engine, throws a
+// TypeError with .descriptor and changes nothing); property `result` (the engine's result, read only); event
 // `change` with detail {state} after every edit and step change, `ready` once
 // the first result is on screen.
 
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
-import { say, sayMessage } from './i18n-embed.js';
+import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
 import { stepsFor, renderStep } from './steps.js';
 import { engineInput, normalizeResult } from './variant.js';
-import { sameNumbers } from './model.js';
+import { sameNumbers, tokenErrors, parseTemperature, cellMessage } from './model.js';
 import { TUTORIAL } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
+import { excerpt } from './quote.js';
 import { renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el, button } from './dom.js';
-import { tutorialState, validateState, decodeHash, parseStateJson, readState } from './share.js';
-import { Tools, importTargets, withMatrix, embedCode } from './tools.js';
+import { tutorialState, validateState, decodeHash, parseStateJson, readState, MAX_TOKENS } from './share.js';
+import { Tools, importTargets, withMatrix, embedCode, textProblem } from './tools.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -60,17 +62,21 @@ const isOn = (value) => value !== null && value !== 'false';
 function matrixAttribute(name, text) {
   const parsed = parseMatrixText(text.replace(/;/g, '\n'));
   if (parsed.ok) return parsed.rows;
-  throw attributeError(name, { key: 'errStateField', params: { field: name, problem: parseProblem(parsed.error) } });
+  throw attributeError(name, parseProblem(name, parsed.error));
 }
 
-// A parse.js error as a state problem (share.js) naming the row and column.
-function parseProblem({ code, row, column, text, count, expected }) {
+// A parse.js error as a message naming the field, the row and the column.
+function parseProblem(name, error) {
+  const { code, row, column, text, count, expected } = error;
+  // a decimal comma or an overlong cell: the page's own words for it
+  if (code === 'decimal_comma' || code === 'too_long') return cellMessage(null, error, []);
+  const problem = (key, params = {}) => ({ key: 'errStateField', params: { field: name, problem: { key, params } } });
   if (code === 'not_number' || code === 'not_finite' || code === 'empty_cell') {
-    return { key: 'probMatrixCell', params: { row: row + 1, col: column + 1, text: code === 'empty_cell' ? '""' : String(text).slice(0, 40) } };
+    return problem('probMatrixCell', { row: row + 1, col: column + 1, text: code === 'empty_cell' ? '""' : text });
   }
-  if (code === 'ragged') return { key: 'probMatrixRagged', params: { row: row + 1, count, expected } };
-  if (code === 'empty_row') return { key: 'probMatrixRow', params: { row: row + 1 } };
-  return { key: 'probMatrix', params: {} };
+  if (code === 'ragged') return problem('probMatrixRagged', { row: row + 1, count, expected });
+  if (code === 'empty_row') return problem('probMatrixRow', { row: row + 1 });
+  return problem('probMatrix');
 }
 
 function jsonAttribute(name, text) {
@@ -80,6 +86,8 @@ function jsonAttribute(name, text) {
     throw attributeError(name, { key: 'errStateJson', params: {} });
   }
 }
+
+const fieldError = (name, key, params = {}) => attributeError(name, { key: 'errStateField', params: { field: name, problem: { key, params } } });
 
 function attributeError(name, detail) {
   const error = new Error(name);
@@ -93,7 +101,7 @@ function booleanList(name, text) {
     const word = v.toLowerCase();
     if (word === '1' || word === 'true') return true;
     if (word === '0' || word === 'false') return false;
-    throw attributeError(name, { key: 'errBooleanEntry', params: { index: i + 1, text: v.slice(0, 40) } });
+    throw attributeError(name, { key: 'errBooleanEntry', params: { index: i + 1, text: excerpt(v) } });
   });
 }
 
@@ -127,10 +135,13 @@ function stateFromAttributes(element, lang) {
   if (get('causal') !== null) s.causal = isOn(get('causal'));
   if (get('positional-encoding') !== null) s.positionalEncoding = isOn(get('positional-encoding'));
   if (get('scale-by-sqrt-dk') !== null) s.scaleBySqrtDk = isOn(get('scale-by-sqrt-dk'));
-  if (get('temperature') !== null) s.temperature = Number(get('temperature'));
-  const keyCount = s.context ? s.context.tokens.length : (Array.isArray(s.tokens) ? s.tokens.length : 0);
+  if (get('temperature') !== null) {
+    const parsed = parseNumber(get('temperature').trim());
+    if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
+    s.temperature = parsed.value;
+  }
   if (get('key-padding') !== null) s.keyPadding = booleanList('key-padding', get('key-padding'));
-  else if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== keyCount) s.keyPadding = Array(keyCount).fill(false);
+  else fitPadding(s);
   if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
   if (get('head') !== null) s.view.head = Number(get('head')) - 1; // 1-based, as on screen
   const validated = validateState(s);
@@ -141,11 +152,52 @@ function stateFromAttributes(element, lang) {
 
 const firstAttribute = (element) => DATA_ATTRIBUTES.find((name) => element.hasAttribute(name) && name !== 'lang') || 'state';
 
-// step="softmax", step="5" (1-based) or step="all".
+// Key padding not given follows the keys: none when their number changed
+// (the old padding of 3 keys cannot apply to 5). A key count that is no
+// count (a hostile `tokens`) is left for validateState() to name.
+function fitPadding(s) {
+  const keys = s.context && typeof s.context === 'object' ? s.context.tokens : s.tokens;
+  const count = Array.isArray(keys) && keys.length <= MAX_TOKENS ? keys.length : 0;
+  if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== count) s.keyPadding = Array(count).fill(false);
+}
+
+// step="softmax" (any case), step="5" (1-based) or step="all"; anything else
+// is an error listing this state's steps (the link and embed code copied
+// later would otherwise carry a step no state may hold).
 function stepId(state, text) {
-  if (!/^\d+$/.test(text)) return text;
+  const word = text.toLowerCase();
   const steps = stepsFor(readState(state).options);
-  return steps[Math.min(steps.length, Math.max(1, Number(text))) - 1].id;
+  if (word === 'all') return word;
+  if (/^\d+$/.test(word)) return steps[Math.min(steps.length, Math.max(1, Number(word))) - 1].id;
+  const step = steps.find((s) => s.id === word);
+  if (!step) throw fieldError('step', 'probStepOf', { count: steps.length, list: steps.map((s) => s.id).join(', ') });
+  return step.id;
+}
+
+// A refused state as an error: the English text, and the descriptor for either language.
+function refusal(descriptor) {
+  const error = new TypeError(sayMessage('en', descriptor));
+  error.descriptor = descriptor;
+  return error;
+}
+
+// ---- the host page's colours ----
+
+let probe = null;
+// [r, g, b, alpha] (0–255) of any CSS colour (rgb(), oklch(), color(display-p3 …)): painted on a
+// one-pixel canvas and read back.
+function rgba(color) {
+  if (!probe) probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  probe.clearRect(0, 0, 1, 1);
+  probe.fillStyle = color;
+  probe.fillRect(0, 0, 1, 1);
+  return probe.getImageData(0, 0, 1, 1).data;
+}
+
+// WCAG relative luminance of an sRGB colour (0–255 channels).
+function luminance(r, g, b) {
+  const linear = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }
 
 // ---- the element ----
@@ -170,6 +222,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._engineErrorMessage = null;
     this._selections = {};
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
+    this._editError = null; // what was wrong with the last edit refused (a descriptor), shown in the status
     this._editor = null;
     this._tools = new Tools({
       state: () => this._state,
@@ -180,9 +233,15 @@ export class AttentionVisualizer extends HTMLElement {
       config: () => this._displayAttributes(),
       baseUrl: () => SCRIPT_URL || location.href,
     });
+    this._keptKeys = new Set(); // codes of keys whose keydown stayed inside: their keyup stays too
+    for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
     this._fromAttributes = true;
     this._dark = window.matchMedia('(prefers-color-scheme: dark)');
     this._onScheme = () => this._render();
+    // a host page that switches its own theme does it on <html> or <body>
+    this._hostTheme = new MutationObserver(() => {
+      if (this._state && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
+    });
     this._root.addEventListener('keydown', (event) => this._onKeydown(event));
     for (const type of ['dragenter', 'dragover']) {
       this._root.addEventListener(type, (event) => {
@@ -204,10 +263,13 @@ export class AttentionVisualizer extends HTMLElement {
 
   connectedCallback() {
     this._dark.addEventListener('change', this._onScheme);
+    for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
     this._readAttributes();
     if (!this._engine && !this._engineError) {
       const create = globalThis.createAttentionEngine;
-      const loading = typeof create === 'function' ? create() : Promise.reject(new Error('createAttentionEngine is missing'));
+      // missing: a page or bundle with the element's code but without the engine's
+      const missing = Object.assign(new Error('createAttentionEngine is missing'), { code: 'missing' });
+      const loading = typeof create === 'function' ? create() : Promise.reject(missing);
       loading.then(
         (engine) => {
           this._engine = engine;
@@ -215,7 +277,10 @@ export class AttentionVisualizer extends HTMLElement {
           this._render();
           this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
         },
-        (error) => { this._engineError = error && error.message ? error.message : String(error); this._render(); },
+        (error) => {
+          this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
+          this._render();
+        },
       );
     }
     this._render();
@@ -223,6 +288,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   disconnectedCallback() {
     this._dark.removeEventListener('change', this._onScheme);
+    this._hostTheme.disconnect();
   }
 
   attributeChangedCallback(name, before, after) {
@@ -235,17 +301,16 @@ export class AttentionVisualizer extends HTMLElement {
     return this._state ? structuredClone(this._state) : null;
   }
 
-  // A whole state or some of its fields (merged into the current one).
+  // A whole state or some of its fields (merged into the current one); key
+  // padding not given is kept only while the number of keys stays.
   set state(value) {
     const merged = { ...(this._state || tutorialState(this._lang())), ...value };
     if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
+    if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
     const result = validateState(merged);
-    if (!result.ok) {
-      const error = new TypeError(sayMessage('en', result.message));
-      error.descriptor = result.message; // for a message in either language
-      throw error;
-    }
-    this._apply(result.state);
+    if (!result.ok) throw refusal(result.message);
+    this._dropDrafts();
+    this._apply(result.state, { strict: true });
   }
 
   get result() {
@@ -262,7 +327,15 @@ export class AttentionVisualizer extends HTMLElement {
     return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.language);
   }
 
+  // Text refused in the sentence or temperature field gives way to a state set from outside.
+  _dropDrafts() {
+    if (!this._editor) return;
+    this._editor.sentence.removeAttribute('aria-invalid');
+    this._editor.temperature.removeAttribute('aria-invalid');
+  }
+
   _readAttributes() {
+    this._dropDrafts();
     try {
       this._state = stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang());
       this._attributeError = null;
@@ -275,10 +348,20 @@ export class AttentionVisualizer extends HTMLElement {
     this._compute();
   }
 
-  _apply(state, { notify = true } = {}) {
+  // strict: a state the engine refuses (an overflow, say) throws and the
+  // element stays as it was (the `state` property); otherwise it is shown with
+  // its error over the last result, as while editing.
+  _apply(state, { notify = true, strict = false } = {}) {
+    const before = strict && [this._state, this._pending, this._result, this._engineErrorMessage];
     this._state = state;
     this._pending = {};
+    this._editError = null;
     this._compute();
+    if (strict && this._engineErrorMessage) {
+      const message = this._engineErrorMessage;
+      [this._state, this._pending, this._result, this._engineErrorMessage] = before;
+      throw refusal(message);
+    }
     this._render();
     if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
   }
@@ -329,7 +412,7 @@ export class AttentionVisualizer extends HTMLElement {
     root.lang = htmlLang(lang);
     root.setAttribute('aria-label', say(lang, 'elementLabel'));
     root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
-      (config.theme === 'dark' || (config.theme !== 'light' && this._dark.matches)) ? 'dark' : ''].filter(Boolean).join(' ');
+      this._isDark(config.theme) ? 'dark' : ''].filter(Boolean).join(' ');
     const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
     // The editor stays in place (typing must keep its focus); the rest is drawn anew.
     if (this._editable()) this._renderEditor(lang);
@@ -353,6 +436,36 @@ export class AttentionVisualizer extends HTMLElement {
       const offset = current.getBoundingClientRect().right - nav.getBoundingClientRect().right;
       if (offset > 0) nav.scrollLeft += offset + 8;
     }
+  }
+
+  // theme="auto" follows what the element sits on: the nearest ancestor background that is
+  // not transparent, else the page's color-scheme ("dark" alone, or "light dark" in a dark
+  // system theme). A page that declares no scheme is drawn light whatever the system's theme.
+  _isDark(theme) {
+    if (theme === 'dark' || theme === 'light') return theme === 'dark';
+    for (let node = this.parentElement || this.getRootNode().host; node; node = node.parentElement || node.getRootNode().host) {
+      const background = getComputedStyle(node).backgroundColor;
+      if (background === 'rgba(0, 0, 0, 0)' || background === 'transparent') continue;
+      const [r, g, b, alpha] = rgba(background);
+      if (alpha >= 128) return luminance(r, g, b) < 0.179; // the grey as far from white as from black
+    }
+    const own = this.parentElement ? getComputedStyle(this.parentElement).colorScheme : 'normal';
+    const meta = document.querySelector('meta[name="color-scheme"]');
+    const words = (own === 'normal' && meta ? meta.content : own).split(/\s+/);
+    return words.includes('dark') && (!words.includes('light') || this._dark.matches);
+  }
+
+  // Key events that start in the element's fields, or that it handles (←/→, a table's arrows,
+  // a button's Enter or Space), end at its shadow root: a host page's own shortcuts (a slide
+  // deck's keys, a site's search) never see them, and the element keeps working.
+  _keepKey(event) {
+    const target = event.composedPath()[0];
+    const field = target instanceof Element && (target.isContentEditable || target.closest('input, textarea, select') !== null);
+    const activates = target instanceof Element && target.closest('button') !== null && (event.key === 'Enter' || event.key === ' ');
+    const kept = field || activates || event.defaultPrevented || (event.type !== 'keydown' && this._keptKeys.has(event.code));
+    if (event.type === 'keydown' && kept) this._keptKeys.add(event.code);
+    if (event.type === 'keyup') this._keptKeys.delete(event.code);
+    if (kept) event.stopPropagation();
   }
 
   _currentIndex(steps) {
@@ -409,10 +522,24 @@ export class AttentionVisualizer extends HTMLElement {
     const box = el('div', 'status');
     const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
     if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
-    if (this._engineError) add('error', translate(lang, 'loadFailed', { detail: this._engineError }));
+    if (this._engineError) add('error', sayLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
+    const edit = this._editError || this._pendingMessage();
+    if (edit) add('error', sayMessage(lang, edit));
     return box;
+  }
+
+  // What is wrong with the first cell that does not read as a number, naming its matrix.
+  _pendingMessage() {
+    const target = importTargets(this._state).find((t) => this._pending[t.id]);
+    if (!target) return null;
+    const [place, text] = Object.entries(this._pending[target.id])[0];
+    const [row, column] = place.split(',').map(Number);
+    const tokens = target.id === 'x' ? this._state.tokens : target.id === 'c' ? this._state.context.tokens : [];
+    const cell = text.trim();
+    const detail = cellMessage(target.id, { code: parseNumber(cell).code, row, column, text: cell, length: cell.length }, tokens);
+    return { key: 'errIn', params: { name: target.label, detail } };
   }
 
   _ctx(lang) {
@@ -456,14 +583,11 @@ export class AttentionVisualizer extends HTMLElement {
     const state = this._state;
     if (!this._editor || this._editor.lang !== lang) this._editor = this._buildEditor(lang);
     const { sentence, checks, temperature, grids, sections } = this._editor;
-    if (this.shadowRoot.activeElement !== sentence) {
-      sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
-    }
+    // a field being typed in, or holding text that was refused, keeps its text
+    const keep = (input) => this.shadowRoot.activeElement === input || input.hasAttribute('aria-invalid');
+    if (!keep(sentence)) sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
     for (const [key, input] of Object.entries(checks)) input.checked = state[key];
-    if (this.shadowRoot.activeElement !== temperature) {
-      temperature.value = String(state.temperature);
-      temperature.removeAttribute('aria-invalid');
-    }
+    if (!keep(temperature)) temperature.value = String(state.temperature);
     const head = state.view.head;
     const targets = importTargets(state).filter((target) => target.head === undefined || target.head === head);
     for (const [id, section] of sections) {
@@ -500,7 +624,7 @@ export class AttentionVisualizer extends HTMLElement {
     const sentenceLabel = el('label', 'av-field');
     const sentence = el('input', 'av-sentence');
     sentence.type = 'text';
-    sentence.addEventListener('change', () => this._setTokens(tokenize(sentence.value, defaultMode(sentence.value))));
+    sentence.addEventListener('change', () => this._setTokens(tokenize(sentence.value, defaultMode(sentence.value)), sentence));
     sentenceLabel.append(el('span', '', t('sentenceLabel')), sentence);
     const options = el('div', 'options');
     const checks = {};
@@ -518,9 +642,14 @@ export class AttentionVisualizer extends HTMLElement {
     temperature.type = 'text';
     temperature.inputMode = 'decimal';
     temperature.addEventListener('change', () => {
-      const parsed = parseNumber(temperature.value.trim());
-      if (parsed.ok && parsed.value > 0) this._apply({ ...this._state, temperature: parsed.value });
-      else temperature.setAttribute('aria-invalid', 'true');
+      const parsed = parseTemperature(temperature.value);
+      if (parsed.ok) {
+        temperature.removeAttribute('aria-invalid');
+        this._apply({ ...this._state, temperature: parsed.value });
+        return;
+      }
+      temperature.setAttribute('aria-invalid', 'true');
+      this._refuse(parsed.message);
     });
     temperatureLabel.append(el('span', '', t('temperatureLabel')), temperature);
     options.append(temperatureLabel);
@@ -536,15 +665,26 @@ export class AttentionVisualizer extends HTMLElement {
     return this._state.heads[target.head][target.w];
   }
 
+  // An edit that cannot be applied: the state stays, the message shows in the status under the editor.
+  _refuse(message) {
+    this._editError = message;
+    this._render();
+  }
+
   _matrixHandlers(target) {
     const setRows = (rows) => {
       const next = validateState(withMatrix(this._state, target, rows));
       if (next.ok) this._apply(next.state);
-      else this._tools.showMessage(next.message, true);
+      else this._refuse(next.message);
       return next.ok;
+    };
+    const refuseText = (error) => {
+      this._refuse({ key: 'errIn', params: { name: target.label, detail: textProblem(error) } });
+      return false;
     };
     return {
       onCell: (r, c, text) => {
+        this._editError = null; // this edit's problem, if any, is the one to show
         const parsed = parseNumber(text.trim());
         const pending = { ...(this._pending[target.id] || {}) };
         if (parsed.ok) {
@@ -561,30 +701,42 @@ export class AttentionVisualizer extends HTMLElement {
         }
         this._render();
       },
+      // a block pasted into the first cell replaces the matrix; one that does not read is refused whole
       onPaste: (r, c, text) => {
+        if (r !== 0 || c !== 0) return false;
         const parsed = parseMatrixText(text);
-        if (!parsed.ok || r !== 0 || c !== 0) return false;
-        return setRows(parsed.rows);
+        if (!parsed.ok) refuseText(parsed.error);
+        else setRows(parsed.rows);
+        return true;
       },
       onApply: (text) => {
         const parsed = parseMatrixText(text);
-        if (!parsed.ok) {
-          this._tools.showMessage({ key: 'errCsvShape', params: {} }, true);
-          return false;
-        }
-        return setRows(parsed.rows);
+        return parsed.ok ? setRows(parsed.rows) : refuseText(parsed.error);
       },
     };
   }
 
   // New tokens keep the rows of X (and its key padding) they still have; new rows are 0.
-  _setTokens(tokens) {
-    if (tokens.length === 0) return;
+  // Tokens the state cannot hold (too long, too many) leave the sentence as typed, with a message.
+  _setTokens(tokens, sentence) {
+    const problem = tokenErrors(tokens);
+    if (problem) {
+      sentence.setAttribute('aria-invalid', 'true');
+      this._refuse(problem);
+      return;
+    }
     const state = this._state;
     const width = state.x[0].length;
     const x = tokens.map((_, i) => (state.x[i] ? [...state.x[i]] : Array(width).fill(0)));
     const keyPadding = state.context ? state.keyPadding : tokens.map((_, i) => state.keyPadding[i] === true);
-    this._apply({ ...state, tokens, x, keyPadding });
+    const next = validateState({ ...state, tokens, x, keyPadding });
+    if (!next.ok) {
+      sentence.setAttribute('aria-invalid', 'true');
+      this._refuse(next.message);
+      return;
+    }
+    sentence.removeAttribute('aria-invalid');
+    this._apply(next.state);
   }
 
   _onKeydown(event) {
@@ -607,7 +759,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   // The markup that shows exactly this: 'element' or 'iframe'.
   embedCode(form) {
-    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || location.href);
+    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
   }
 }
 

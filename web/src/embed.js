@@ -8,8 +8,13 @@
 //                 { type: 'attention-visualizer:change', state, result }    after every change
 //                 { type: 'attention-visualizer:state', id, state, result } the reply to get and set
 //                 { type: 'attention-visualizer:error', id, message: { zh, en } }
+//                     a message not understood, or a set the state checks or the
+//                     engine refuse (an overflow, say): the state stays as it was
+//                 { type: 'attention-visualizer:resize', height }           whenever the content's height changes
 //
-// Messages are checked field by field and only ever read as data.
+// Only the parent window (the host page; the page itself when not framed) is
+// listened to: another window (an opener, a popup, another frame) gets no
+// answer. Messages are checked field by field and only ever read as data.
 
 import { encodeHash, decodeHash } from './share.js';
 import { say, sayMessage } from './i18n-embed.js';
@@ -22,6 +27,9 @@ const openFull = document.getElementById('open-full');
 for (const [name, value] of new URLSearchParams(location.search)) {
   if (CONFIG.includes(name)) visualizer.setAttribute(name, value);
 }
+// theme=dark or light sets the page around the element too: its backdrop, the link below it
+const theme = new URLSearchParams(location.search).get('theme');
+if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
 
 function showHash() {
   const decoded = decodeHash(location.hash);
@@ -51,9 +59,19 @@ if (visualizer.result) update('ready');
 else visualizer.addEventListener('ready', () => update('ready'), { once: true });
 visualizer.addEventListener('change', () => update('change'));
 
+// The content's height in CSS pixels, whenever it changes: a host can size the iframe to it
+// (docs/authoring.md). The page has no height of its own, so the frame's size never feeds back.
+let height = 0;
+new ResizeObserver(() => {
+  const now = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (now === height) return;
+  height = now;
+  post({ type: `${PREFIX}resize`, height });
+}).observe(document.documentElement);
+
 const isPlainObject = (value) => Object.prototype.toString.call(value) === '[object Object]';
 const KEYS = { set: ['type', 'state', 'id'], get: ['type', 'id'] };
-const OUTBOUND = ['ready', 'change', 'state', 'error'];
+const OUTBOUND = ['ready', 'change', 'state', 'error', 'resize'];
 
 // {kind, id, state} of a well-formed message, or {error} saying what is wrong.
 function readMessage(data) {
@@ -70,8 +88,9 @@ function readMessage(data) {
 }
 
 window.addEventListener('message', (event) => {
+  if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
-  if (!message || !event.source) return;
+  if (!message) return;
   const reply = (body) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
     event.origin && event.origin !== 'null' ? event.origin : '*');
   const both = (descriptor) => ({ zh: sayMessage('zh', descriptor), en: sayMessage('en', descriptor) });

@@ -1,51 +1,68 @@
 // Everything the page can export, as text: a matrix as CSV, JSON, a LaTeX
 // bmatrix or a Markdown table; a heatmap or the lines view as SVG (PNG is
-// this SVG rasterised, see element.js); and a Python/numpy script that
-// recomputes a state (share.js) and prints every step.
+// this SVG rasterised, or for a large matrix the on-screen heatmap, see
+// tools.js); and a Python/numpy script that recomputes a state (share.js)
+// and prints every step.
 // CSV and JSON keep full float64 precision (shortest round-trip); LaTeX and
 // Markdown are for reading and use the decimals on screen. A masked score
 // (−∞) is -inf in CSV, null in JSON, -\infty in LaTeX and −∞ in Markdown.
+// A matrix is rows of numbers: arrays, or typed-array row views (rows.js).
+// Its cells are always made with Array.from(row, f): row.map would keep a
+// typed row typed and turn the text f makes back into numbers (or NaN).
+// Token text reaches only the Markdown table, the SVGs and the numpy script
+// (as a JSON string literal); it is escaped there so that it is only ever text.
 
 import { formatNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss } from './color.js';
 
-const csvCell = (text) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+// Text any document can hold: a lone surrogate half and the noncharacters
+// U+FFFE/U+FFFF (not allowed in XML) become U+FFFD; C0 controls and DEL (XML
+// forbids most of them; a newline would end a Markdown table row) become
+// their visible Control Pictures, U+2400–U+241F and U+2421 (a newline: ␊).
+function plainText(text) {
+  return Array.from(String(text), (ch) => {
+    const code = ch.codePointAt(0); // a lone surrogate half comes alone, as its own code
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff ? '\ufffd' : ch;
+  }).join('');
+}
+
 const full = (v) => (v === -Infinity ? '-inf' : String(v));
 
-// With labels, the first row holds the column labels and each row starts with its label.
-export function toCsv(data, { rowLabels, colLabels } = {}) {
-  const lines = [];
-  if (colLabels) lines.push(['', ...colLabels].map(csvCell).join(','));
-  data.forEach((row, r) => {
-    const cells = row.map(full);
-    lines.push((rowLabels ? [csvCell(rowLabels[r]), ...cells] : cells).join(','));
-  });
-  return `${lines.join('\n')}\n`;
+// Numbers only: the file reads back as a matrix (parse.js, numpy.loadtxt(delimiter=',')).
+export function toCsv(data) {
+  return `${data.map((row) => Array.from(row, full).join(',')).join('\n')}\n`;
 }
 
 export function toJson(data) {
-  return `${JSON.stringify(data.map((row) => row.map((v) => (Number.isFinite(v) ? v : null))))}\n`;
+  return `${JSON.stringify(data.map((row) => Array.from(row, (v) => (Number.isFinite(v) ? v : null))))}\n`;
 }
 
 export function toLatex(data, decimals) {
   const cell = (v) => (v === -Infinity ? '-\\infty' : formatNumber(v, decimals));
-  return `\\begin{bmatrix}\n${data.map((row) => `  ${row.map(cell).join(' & ')}`).join(' \\\\\n')}\n\\end{bmatrix}\n`;
+  return `\\begin{bmatrix}\n${data.map((row) => `  ${Array.from(row, cell).join(' & ')}`).join(' \\\\\n')}\n\\end{bmatrix}\n`;
 }
 
-const mdCell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+// A token as Markdown text: < > & as character references (no HTML), every
+// other ASCII punctuation character backslash-escaped (CommonMark: then it is
+// literal, so no emphasis, code, link, heading, list or table cell syntax).
+const MD_ENTITIES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+const markdownText = (text) => plainText(text).replace(/[!-/:-@[-`{-~]/g, (ch) => MD_ENTITIES[ch] || `\\${ch}`);
 
 export function toMarkdown(data, { rowLabels, colLabels, corner = '' }, decimals) {
   const lines = [
-    `| ${[corner, ...colLabels].map(mdCell).join(' | ')} |`,
+    `| ${[corner, ...colLabels].map(markdownText).join(' | ')} |`,
     `|${[corner, ...colLabels].map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-    ...data.map((row, r) => `| ${[mdCell(rowLabels[r]), ...row.map((v) => formatNumber(v, decimals))].join(' | ')} |`),
+    ...data.map((row, r) => `| ${[markdownText(rowLabels[r]), ...Array.from(row, (v) => formatNumber(v, decimals))].join(' | ')} |`),
   ];
   return `${lines.join('\n')}\n`;
 }
 
 // ---- SVG ----
 
-const xml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const XML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const xml = (text) => plainText(text).replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch]);
 const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, PingFang SC, Microsoft YaHei, Noto Sans CJK SC, sans-serif';
 
 function svgDocument(width, height, body) {
@@ -114,7 +131,7 @@ const py = (v) => {
   const text = String(v);
   return /^-?\d+$/.test(text) ? `${text}.0` : text; // JS prints 1 for 1.0; Python reads both, but keep floats visible
 };
-const pyMatrix = (m, indent = '    ') => `np.array([\n${m.map((row) => `${indent}[${row.map(py).join(', ')}],`).join('\n')}\n])`;
+const pyMatrix = (m, indent = '    ') => `np.array([\n${m.map((row) => `${indent}[${Array.from(row, py).join(', ')}],`).join('\n')}\n])`;
 const pyBool = (b) => (b ? 'True' : 'False');
 const pyString = (s) => JSON.stringify(s); // a JSON string literal is a valid Python str literal
 

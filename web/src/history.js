@@ -6,7 +6,7 @@
 const MAX_ENTRIES = 200;
 const MAX_CHARS = 32 * 1024 * 1024;
 
-const inputsOf = (state) => JSON.stringify({ ...state, view: null });
+export const inputsOf = (state) => JSON.stringify({ ...state, view: null });
 
 export class History {
   constructor() {
@@ -30,6 +30,11 @@ export class History {
       chars -= dropped.inputs.length + dropped.text.length;
     }
     this.index = this.entries.length - 1;
+  }
+
+  // The entry on screen ({inputs, text}, the same object while it stays), or null.
+  current() {
+    return this.entries[this.index] || null;
   }
 
   canUndo() {

@@ -31,6 +31,27 @@ export const EMBED_STRINGS = {
   copied: { zh: '已复制到剪贴板。', en: 'Copied to the clipboard.' },
   copyFallback: { zh: '无法访问剪贴板，请手动复制下面的文字：', en: 'The clipboard is not available; copy the text below:' },
   downloaded: { zh: '已生成文件 {name}。', en: 'Saved {name}.' },
+  downloadedHeatmap: {
+    zh: '已生成文件 {name}：矩阵太大，写不下数值，图中是与页面上相同的热力图。',
+    en: 'Saved {name}: too large to write its values, it is the heatmap as on screen.',
+  },
+  downloadedHeatmapBinned: {
+    zh: '已生成文件 {name}：与页面上相同的热力图，每个像素是 {rows}×{cols} 个格子的平均值。',
+    en: 'Saved {name}: the heatmap as on screen, each pixel the mean of a {rows} × {cols} block of cells.',
+  },
+  errExport: { zh: '无法生成 {name}（浏览器内存不足或无法绘图），没有保存任何文件。', en: '{name} could not be made (the browser ran out of memory or could not draw it); nothing was saved.' },
+  errExportSvgLarge: {
+    zh: '{name} 是 {rows} × {cols}：热力图 SVG 要写出每个数值，最多 {max} 个格子。请用热力图 PNG（与页面上相同的热力图）或 CSV/JSON（全部数值）。',
+    en: '{name} is {rows} × {cols}: a heatmap SVG writes every value, for at most {max} cells. Use Heatmap PNG (the heatmap as on screen) or CSV/JSON (every number).',
+  },
+  errExportTextLarge: {
+    zh: '{name} 是 {rows} × {cols}：LaTeX 和 Markdown 供人阅读，最多 {max} 个格子。全部数值请用 CSV 或 JSON。',
+    en: '{name} is {rows} × {cols}: LaTeX and Markdown are for reading, at most {max} cells. Use CSV or JSON for every number.',
+  },
+  errExportLines: {
+    zh: '连线图最多画 {max} 个词元，这里有 {count} 个，连线太密无法阅读。请导出热力图。',
+    en: 'The lines view is drawn for at most {max} tokens; there are {count}, too dense to read. Export a heatmap instead.',
+  },
   importTitle: { zh: '导入', en: 'Import' },
   importInto: { zh: '导入到', en: 'Import into' },
   importChoose: { zh: '选择文件…', en: 'Choose a file…' },
@@ -50,6 +71,7 @@ export const EMBED_STRINGS = {
   },
   errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
   errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
+  errIn: { zh: '{name}：{detail}', en: '{name}: {detail}' },
   errCsv: {
     zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
     en: 'row {row}, column {col} is not a number (“{text}”).',
@@ -90,9 +112,19 @@ export const EMBED_STRINGS = {
   probMatrix: { zh: '要是由数字行组成的矩阵（每行长度相同，都是有限的数）。', en: 'must be a matrix: rows of finite numbers, all the same length.' },
   probTokens: { zh: '要是非空字符串组成的数组。', en: 'must be an array of non-empty strings.' },
   probToken: { zh: '的第 {n} 个词元要是非空字符串。', en: 'must hold non-empty strings: token {n} is not one.' },
+  probTokenLong: {
+    zh: '的词元最多 {max} 个字符：第 {n} 个有 {length} 个。',
+    en: 'must hold tokens of at most {max} characters: token {n} has {length}.',
+  },
   probTooMany: { zh: '有 {count} 个词元，最多 {max} 个。', en: 'has {count} tokens; at most {max} are allowed.' },
   probStep: { zh: '要是步骤的标识，例如 softmax。', en: 'must be a step id such as softmax.' },
+  probStepOf: {
+    zh: '要是 all、1 到 {count} 的步骤序号，或 {list} 之一。',
+    en: 'must be all, a step number from 1 to {count}, or one of {list}.',
+  },
+  probDecimalComma: { zh: '要用小数点书写：写 0.5，不写 0,5。', en: 'must be written with a decimal point: 0.5, not 0,5.' },
   probContext: { zh: '要是 { tokens, x } 对象。', en: 'must be an object { tokens, x }.' },
+  probView: { zh: '要是 { step, head, lang, decimals } 对象。', en: 'must be an object { step, head, lang, decimals }.' },
   probMatrixRow: { zh: '的第 {row} 行要是非空的数字数组。', en: 'must be a matrix: row {row} is not a non-empty array of numbers.' },
   probMatrixRagged: {
     zh: '的第 {row} 行有 {count} 个数，第 1 行有 {expected} 个：每行长度要相同。',
@@ -113,6 +145,19 @@ export const EMBED_STRINGS = {
   probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
   probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
   errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errLoadCsp: {
+    zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
+    en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",
+  },
+  errLoadMissing: {
+    zh: '注意力计算引擎没有加载：页面上有元素的代码，却没有引擎（createAttentionEngine）。请用 <script src="attention-visualizer.js"> 引入完整脚本；用打包工具时 import \'attention-visualizer\'，不要只打包元素的源码。',
+    en: 'The attention engine is missing: the page has the element\'s code but not the engine (createAttentionEngine). Load the whole script with <script src="attention-visualizer.js">; with a bundler, import \'attention-visualizer\' rather than the element\'s source alone.',
+  },
+  errLoadNoWasm: {
+    zh: '注意力计算引擎无法启动：这个浏览器没有 WebAssembly（或已被关闭），而引擎需要它。',
+    en: 'The attention engine cannot start: this browser has no WebAssembly (or it is turned off), and the engine needs it.',
+  },
+  errLoad: { zh: '注意力计算引擎无法启动：{detail}', en: 'The attention engine could not start: {detail}' },
   errMessage: { zh: '消息无效：{detail}', en: 'The message is not valid: {detail}' },
 };
 
@@ -132,4 +177,11 @@ export function sayMessage(lang, message) {
   }
   if (!EMBED_STRINGS[message.key] && STRINGS[message.key]) return describe(lang, { key: message.key, params });
   return say(lang, message.key, params);
+}
+
+// Why the engine did not load ({code, message} from createAttentionEngine(), or 'missing'
+// from the element), in words for the page's reader.
+const LOAD_FAILURES = { csp: 'errLoadCsp', missing: 'errLoadMissing', no_wasm: 'errLoadNoWasm' };
+export function sayLoadFailure(lang, { code, message }) {
+  return LOAD_FAILURES[code] ? say(lang, LOAD_FAILURES[code]) : say(lang, 'errLoad', { detail: message });
 }

@@ -20,7 +20,30 @@ export const STRINGS = {
   presetsLabel: { zh: '示例', en: 'Presets' },
   presetTutorial: { zh: '教程示例：我爱你', en: 'Tutorial: 我爱你' },
   presetEnglish: { zh: '英文对照：I love you', en: 'English: I love you' },
-  presetLong: { zh: '长一点的句子', en: 'A longer sentence' },
+  presetAnimal: { zh: 'it 指的是谁', en: 'What “it” refers to' },
+  presetPrevious: { zh: '看前一个词', en: 'The previous token' },
+  presetSame: { zh: '看同一个词', en: 'The same word' },
+  presetNoteTitle: { zh: '看点', en: 'What to look at' },
+  presetNote_tutorial: {
+    zh: '教程的原例：每个注意力权重都接近 1/3——这组数字太接近，几乎分不出谁更相关。',
+    en: 'The tutorial’s own example: every attention weight is close to 1/3 — these numbers are too close to tell the tokens apart.',
+  },
+  presetNote_english: {
+    zh: '教程的数字配上英文词元：权重和教程一样，每个都接近 1/3。',
+    en: 'The tutorial’s numbers with English tokens: the same weights, each close to 1/3.',
+  },
+  presetNote_animal: {
+    zh: '看注意力权重中 it 这一行：最大的权重在 animal 上（it 要找活的名词；street 是名词但不是活的，只分到一点）。',
+    en: 'Look at row “it” of the attention weights: its largest weight is on “animal” (it looks for a noun that is alive; “street” is a noun but not alive, so it gets less).',
+  },
+  presetNote_previous: {
+    zh: '每个词元把最大的权重给它前面那个词元（第一个前面没有，就给自己）：由位置决定，与词无关——两个 the 看向不同的地方。',
+    en: 'Each token gives its largest weight to the token before it (the first, with none before it, to itself): position decides, not the word — the two “the”s look at different places.',
+  },
+  presetNote_same: {
+    zh: '每个词元看向同一个词的每一次出现：三个 the 互相看，两个 cat 互相看；只出现一次的词只看自己。',
+    en: 'Each token looks at every copy of its own word: the three “the”s at each other, the two “cat”s at each other; a word that occurs once looks at itself.',
+  },
   undo: { zh: '↶ 撤销', en: '↶ Undo' },
   redo: { zh: '↷ 重做', en: '↷ Redo' },
   undoTitle: { zh: '撤销上一次修改（Ctrl+Z / ⌘Z；在文本框里则撤销框内的输入）', en: 'Undo the last edit (Ctrl+Z / ⌘Z; inside a text box it undoes the typing there)' },
@@ -33,11 +56,34 @@ export const STRINGS = {
     zh: '这组输入太大，浏览器存不下：你的修改只保存在地址栏的链接里。',
     en: 'This input is too large for the browser’s storage: your work is kept only in the link in the address bar.',
   },
+  // A state too large for a link (persist.js): the link cannot keep it either.
+  storageOffNoLink: {
+    zh: '这个浏览器不允许本页保存数据，这组输入也太大，放不进链接：关闭页面前，请用“导出与分享”里的“全部状态 JSON”下载保存。',
+    en: 'This browser does not let the page store data, and this input is too large for a link: before closing the tab, download it (Export and share → Whole state as JSON) to keep it.',
+  },
+  storageFullNoLink: {
+    zh: '这组输入太大，浏览器存不下，也放不进链接：请用“导出与分享”里的“全部状态 JSON”下载保存。',
+    en: 'This input is too large for the browser’s storage and for a link: download it (Export and share → Whole state as JSON) to keep it.',
+  },
   storageDamaged: {
     zh: '上次保存在这个浏览器里的内容无法读取：{detail}它已另存为“{key}”，没有删除。',
     en: 'What was saved in this browser could not be read: {detail} It has been set aside under “{key}”, not deleted.',
   },
+  storageDamagedKept: {
+    zh: '上次保存在这个浏览器里的内容无法读取：{detail}浏览器的存储已满（或另存的内容已太多），无法另存：它留在原处“{key}”，本页不会覆盖它，这期间你的修改只保存在地址栏的链接里。请现在下载一份。',
+    en: 'What was saved in this browser could not be read: {detail} It could not be set aside (the browser’s storage is full, or holds too many set-aside states), so it stays where it was (“{key}”) and this page will not save over it; meanwhile your work is kept only in the link in the address bar. Download it now to keep a copy.',
+  },
   storageDamagedDownload: { zh: '下载这份内容', en: 'Download it' },
+  previousWork: {
+    zh: '你之前的内容（“{text}”，{n} 个词元）在打开链接、文件或示例时被替换，已另存为“{key}”，没有删除。',
+    en: ({ text, n, key }) => `Your previous work (“${text}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
+  },
+  previousNotKept: {
+    zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。可以恢复它，或现在下载一份。',
+    en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Restore it, or download it now.',
+  },
+  previousRestore: { zh: '恢复之前的内容', en: 'Restore it' },
+  previousDiscard: { zh: '删除这份备份', en: 'Discard it' },
   sentenceLabel: { zh: '句子', en: 'Sentence' },
   tokenModeLabel: { zh: '切分方式', en: 'Split into tokens' },
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
@@ -89,8 +135,8 @@ export const STRINGS = {
   loading: { zh: '正在加载注意力计算引擎…', en: 'Loading the attention engine…' },
   computing: { zh: '正在后台计算，页面仍可编辑…', en: 'Computing in the background; you can keep editing…' },
   loadFailed: {
-    zh: '注意力计算引擎加载失败（{detail}）。请刷新页面；如果仍然失败，可能是浏览器不支持 WebAssembly。',
-    en: 'The attention engine could not be loaded ({detail}). Reload the page; if it still fails, this browser may not support WebAssembly.',
+    zh: '注意力计算引擎加载失败（{detail}）。',
+    en: 'The attention engine could not be loaded ({detail}).',
   },
   staleNote: { zh: '输入有误，下面显示的是上一次有效的结果。', en: 'Some input is invalid: showing the last valid result.' },
 
@@ -177,7 +223,14 @@ export const STRINGS = {
     zh: '颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
     en: 'Colours: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
   },
-  legendWeights: { zh: '权重的颜色，从 0 到 1', en: 'Weight colour, from 0 to 1' },
+  legendWeights: {
+    zh: '颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
+    en: 'Colour is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  },
+  nearUniformHint: {
+    zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
+    en: 'The scores are close together, so the weights are nearly even: try a lower temperature T (say 0.1) to pull them apart.',
+  },
   scaleNote: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
 
   workHint: {
@@ -220,7 +273,7 @@ export const STRINGS = {
   linesFocus: { zh: '只看 {token} 的注意力', en: 'Show where {token} attends' },
   linesReadout: { zh: '{token} 的注意力：{list}', en: '{token} attends: {list}' },
 
-  misprintTitle: { zh: '教程里印错的数字', en: 'The tutorial’s misprinted digits' },
+  misprintSummary: { zh: '教程这一步印出的八位小数有误：点开对照真实值', en: 'The tutorial misprints this step’s eight-digit values: compare with the true ones' },
   misprint_scaled: {
     zh: '教程“步骤3”印出的 Scaled[爱][爱] 是 0.20506082，但 0.29 / √2 = 0.20506097。划掉的是教程印的，下面是真实值（与教程自己的 numpy 代码一致）。',
     en: 'The tutorial’s “step 3” prints Scaled[爱][爱] as 0.20506082, but 0.29 / √2 = 0.20506097. Struck out: what it prints; below: the true value (what its own numpy code gives).',
@@ -268,7 +321,12 @@ export const STRINGS = {
   editHeadLabel: { zh: '正在编辑的头', en: 'Editing the matrices of' },
   viewHeadLabel: { zh: '步骤里显示的头', en: 'Head shown in the steps' },
   headN: { zh: '头 {n}', en: 'head {n}' },
-  openHead: { zh: '打开头 {n}', en: 'Open head {n}' },
+  openHead: { zh: '在步骤中打开头 {n}', en: 'Open head {n} in the steps' },
+  headTileLabel: {
+    zh: '头 {n} 的注意力权重：指向、轻点或用方向键看每一格的值',
+    en: 'Head {n}’s attention weights: point, tap or use the arrow keys for each value',
+  },
+  headTileReadout: { zh: '{query} → {key}：{value}', en: '{query} → {key}: {value}' },
   headHasError: { zh: '头 {n}：', en: 'Head {n}: ' },
   defaultContext: { zh: 'I love you .', en: 'I love you .' },
 
@@ -296,8 +354,8 @@ export const STRINGS = {
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
-    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。点一个头，就按这个头重走一遍前面的步骤。',
-    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Click a head to walk the steps above for it.',
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
   },
   stepConcatShort: { zh: '拼接', en: 'Concat' },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },
@@ -387,6 +445,7 @@ export const STRINGS = {
   workAddPe: { zh: '{name} 的数加上同一格 {pe} 的数。', en: 'The number of {name} plus the same cell of {pe}.' },
 
   errTemperature: { zh: '温度要是大于 0 的有限数，比如 0.5 或 2。', en: 'The temperature must be a finite number above 0, such as 0.5 or 2.' },
+  errTemperatureComma: { zh: '温度请用小数点书写：写 0.5，不写 0,5。', en: 'Write the temperature with a decimal point: 0.5, not 0,5.' },
   errHeads: { zh: '头数要是 1 到 {max} 之间的整数。', en: 'The number of heads must be a whole number from 1 to {max}.' },
   errCRows: {
     zh: 'C 有 {rows} 行，但第二个句子有 {tokens} 个词元：C 需要每个词元正好一行。',
@@ -416,6 +475,7 @@ export const STRINGS = {
   rowWithToken: { zh: '第 {row} 行（{token}）', en: 'Row {row} ({token})' },
   errSentenceEmpty: { zh: '请至少输入一个字：句子里还没有词元。', en: 'Type at least one character: the sentence has no tokens yet.' },
   errTokenEmpty: { zh: '第 {n} 个词元是空的：请填上文字或删掉它。', en: 'Token {n} is empty: type a label or remove it.' },
+  errTokenLong: { zh: '第 {n} 个词元有 {length} 个字符，最多 {max} 个。', en: 'Token {n} has {length} characters; at most {max} are allowed.' },
   errMatrixEmpty: { zh: '请至少输入一行数字。', en: 'Enter at least one row of numbers.' },
   errEmptyRow: {
     zh: '{where}是空的：请删掉这一空行，或者填上数字。',
@@ -429,6 +489,14 @@ export const STRINGS = {
   errNotNumber: {
     zh: '{where}第 {col} 列：“{text}”不是数字，请写成 0.5 或 -2 这样的形式。',
     en: '{where}, column {col}: “{text}” is not a number; write it like 0.5 or -2.',
+  },
+  errDecimalComma: {
+    zh: '{where}第 {col} 列：“{text}”用了逗号作小数点。请用小数点（写 0.5，不写 0,5），也不要用千位分隔符；几个数之间用空格或制表符隔开。',
+    en: '{where}, column {col}: “{text}” has a decimal comma. Write decimals with a point (0.5, not 0,5) and no thousands separators; separate several numbers with spaces or tabs.',
+  },
+  errCellLong: {
+    zh: '{where}第 {col} 列有 {length} 个字符，作为数字太长了（最多 {max} 个）。',
+    en: '{where}, column {col} holds {length} characters: too long for a number (at most {max}).',
   },
   errNotFinite: {
     zh: '{where}第 {col} 列：“{text}”不是有限的数，请输入普通数字。',

@@ -5,7 +5,7 @@
 
 import { translate } from './i18n.js';
 import { formatNumber } from './format.js';
-import { el, svg } from './dom.js';
+import { el, svg, labelNode } from './dom.js';
 
 export const LINES_LIMIT = 40;
 const ROW = 28; // px per token; the CSS gives the labels the same height
@@ -43,7 +43,7 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
   const keyValues = [];
   tokens.forEach((token, i) => {
     const li = el('li');
-    const button = el('button', 'lines-token', token);
+    const button = labelNode('button', 'lines-token', token);
     button.type = 'button';
     button.dataset.q = i;
     button.setAttribute('aria-label', translate(lang, 'linesFocus', { token }));
@@ -54,7 +54,7 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
     const key = el('li', 'lines-key');
     const value = el('span', 'lines-weight');
     keyValues.push(value);
-    key.append(el('span', 'lines-key-text', token), value);
+    key.append(labelNode('span', 'lines-key-text', token), value);
     keys.append(key);
   });
   const readout = el('p', 'lines-readout');

@@ -7,11 +7,11 @@ import { DEFAULT_DECIMALS, MIN_DECIMALS, MAX_DECIMALS } from './format.js';
 import { tokenize, joinTokens, defaultMode } from './tokenize.js';
 import { parseMatrixText } from './parse.js';
 import { randomInputs, randomHead, randomStream, STREAM_WO, STREAM_CONTEXT } from './random.js';
-import { PRESETS, TUTORIAL } from './presets.js';
+import { PRESETS, TUTORIAL, presetOf } from './presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
   setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
-  textsFromNumbers, usesWo,
+  textsFromNumbers, usesWo, cellMessage,
 } from './model.js';
 import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
 import { resultRowViews } from './rows.js';
@@ -23,7 +23,7 @@ import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.j
 import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
 import { Store, renderStorageNotice } from './persist.js';
-import { History, undoKey } from './history.js';
+import { History, undoKey, inputsOf } from './history.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -58,6 +58,10 @@ const state = {
   compareOption: null,
   hashError: null, // a link's state that could not be read
   writtenHash: '', // the hash this page wrote last (a different one comes from the user)
+  // The history entry of the state that last arrived whole (a link, a file, a
+  // preset, the tutorial) while it is the one on screen: not the user's work.
+  arrival: null,
+  arriving: false, // the next state kept is such an arrival
 };
 const store = new Store(); // the state kept in localStorage (persist.js)
 const edits = new History(); // undo and redo (history.js)
@@ -292,7 +296,7 @@ function applyStaticStrings() {
     node.setAttribute('aria-label', translate(lang, node.dataset.i18nAriaLabel));
   }
   for (const node of document.querySelectorAll('[data-i18n-title]')) node.title = translate(lang, node.dataset.i18nTitle);
-  renderStorageNotice($('storage-notice'), lang, store);
+  showStorageNotice();
   // The switch button is written in the language it switches to.
   $('lang-toggle').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
   $('signed-legend').replaceChildren(signedLegend(lang));
@@ -505,6 +509,8 @@ function stepsContext() {
   return {
     lang: state.lang, decimals: state.decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
     tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+    // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
+    preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
     compare: before && changes.length > 0 ? {
       before: { weights: before.heads[head].weights, masked: before.masked },
       after: { weights: result.heads[head].weights, masked: result.masked },
@@ -522,6 +528,7 @@ function renderSteps() {
     return;
   }
   const ctx = stepsContext();
+  renderPresetNote(ctx.preset);
   const steps = currentSteps();
   const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
   // Steps of the same layout as those on screen get the new numbers in place.
@@ -619,36 +626,91 @@ function writeHash() {
   const text = JSON.stringify(current);
   keepState(current, text);
   const hash = text.length <= HASH_MAX_JSON_CHARS ? `#${encodeHash(current)}` : '';
-  if (hash === location.hash) return;
+  const mark = store.mark(); // tells a reload that this hash is the page's own (persist.js)
+  const marked = history.state && history.state.writer === mark.writer && history.state.rev === mark.rev;
+  if (hash === location.hash && marked) return;
   state.writtenHash = hash;
   try {
-    history.replaceState(null, '', hash || `${location.pathname}${location.search}`);
+    history.replaceState(mark, '', hash || `${location.pathname}${location.search}`);
   } catch {
-    // a URL too long for the browser: the page works on without it
+    // a URL too long for the browser, or (Firefox) too many calls: as below
   }
+  // In a burst of edits the browser may drop the call (Chromium throttles it,
+  // silently): the address would stay behind, so it is written again a little
+  // later (a reload opens the newer stored state meanwhile: persist.js).
+  hashRetries = location.hash === hash ? 0 : hashRetries + 1;
+  if (hashRetries > 0 && hashRetries <= HASH_RETRIES) hashTimer = setTimeout(writeHash, HASH_RETRY_MS);
 }
+const HASH_RETRY_MS = 2000;
+const HASH_RETRIES = 10; // Chromium's limit lasts some 10 s; a URL it never takes is not tried forever
+let hashRetries = 0;
 
 // ---- nothing lost: storage (persist.js), undo and redo (history.js) ----
 
-// A link's hash wins over the stored state; a damaged link still reports its
-// error, over the stored state (or the tutorial) it opens instead.
+// A link's hash wins over the stored state, but a hash this page wrote itself
+// does not win over later work stored since (persist.js). The stored work a
+// link replaces is first in the undo history, and set aside when the user
+// made it. A damaged link still reports its error, over the stored state (or
+// the tutorial) it opens instead.
 function restoreAtStart() {
   const link = decodeHash(location.hash);
   const stored = store.load(); // read even when the link wins: a damaged one is set aside before anything is saved
-  if (link.ok) loadState(link.state);
-  else if (stored) loadState(stored);
-  else loadPreset('tutorial');
+  const origin = link.ok ? store.hashOrigin(history.state) : null;
+  if (link.ok && origin !== 'stored-newer') {
+    if (stored && origin === 'link') {
+      edits.record(stored); // undo brings it back
+      if (store.storedMade() && inputsOf(stored) !== inputsOf(link.state)) store.setAsideWork(store.stored.text);
+    }
+    state.arriving = origin === 'link';
+    loadState(link.state);
+  } else if (stored) {
+    state.arriving = !store.storedMade();
+    loadState(stored);
+  } else {
+    state.arriving = true;
+    loadPreset('tutorial');
+  }
   if (!link.ok) state.hashError = link.message;
   renderStatus();
-  renderStorageNotice($('storage-notice'), state.lang, store);
+  showStorageNotice();
 }
 
-// Every state shown is kept in storage and, if its inputs changed, in the history.
+// A whole state from a link, a state file or a preset (show() puts it on
+// screen) replaces the work on screen: that stays in undo, and is set aside
+// in storage when the user made it. made: the new state is the user's own
+// work (restored from where it was set aside).
+function replaceWork(show, made = false) {
+  if (state.lastGood) {
+    writeHash(); // the latest edit is recorded and kept first
+    if (edits.current() !== state.arrival) store.setAsideWork(store.latest);
+  } else if (!state.arriving && store.stored) {
+    store.setAsideWork(store.stored.text); // the engine still loading: the stored work is on screen
+  }
+  state.arriving = !made;
+  if (made) state.arrival = null;
+  show();
+  showStorageNotice();
+}
+
+function restoreWork(restored, key) {
+  store.forget(key);
+  replaceWork(() => loadState(restored), true);
+}
+
+const linked = () => !store.latest || store.latest.length <= HASH_MAX_JSON_CHARS;
+const showStorageNotice = () => renderStorageNotice($('storage-notice'), state.lang, store, { restore: restoreWork, linked: linked() });
+
+// Every state shown is kept in the history (if its inputs changed) and in
+// storage, marked as the user's work unless it is the one that arrived.
 function keepState(current, text) {
-  const problem = store.problem;
-  store.save(text);
-  if (store.problem !== problem) renderStorageNotice($('storage-notice'), state.lang, store);
   edits.record(current, text);
+  if (state.arriving) {
+    state.arrival = edits.current();
+    state.arriving = false;
+  }
+  const shown = [store.problem, linked()];
+  store.save(text, edits.current() !== state.arrival);
+  if (store.problem !== shown[0] || (store.problem && linked() !== shown[1])) showStorageNotice();
   renderUndo();
 }
 
@@ -678,18 +740,22 @@ function redoEdit() {
   showEdit(edits.redo());
 }
 
+// A link opened in this tab (the address edited, a link to #av1.… clicked).
 function restoreHash() {
   const restored = decodeHash(location.hash);
-  if (restored.ok) loadState(restored.state);
-  else state.hashError = restored.message;
-  return restored.ok;
+  if (restored.ok) {
+    replaceWork(() => loadState(restored.state));
+  } else {
+    state.hashError = restored.message;
+    renderStatus();
+  }
 }
 
 const tools = new Tools({
   state: shareState,
   ctx: stepsContext,
   editable: () => true,
-  apply: loadState,
+  apply: (next, { whole = false } = {}) => (whole ? replaceWork(() => loadState(next)) : loadState(next)),
   rerender: () => {
     toolsKey = '';
     renderTools();
@@ -841,11 +907,15 @@ function matrixHandlers(field) {
       scheduleUpdate();
     },
     // A block (several cells) pasted into a cell: from the first cell it
-    // replaces the whole matrix, elsewhere it fills from that cell on.
+    // replaces the whole matrix, elsewhere it fills from that cell on. A
+    // block that does not read is refused whole, with the message under the grid.
     onPaste(r, c, text) {
-      if (!/[\t\n,，[]/.test(text.trim())) return false;
       const parsed = parseMatrixText(text);
-      if (!parsed.ok) return false;
+      if (!parsed.ok) {
+        state.applyErrors[field] = parseErrorMessage(field, parsed.error);
+        render();
+        return true;
+      }
       if (r === 0 && c === 0) return applyText(field, parsed.rows, parsed.texts);
       pasteBlock(state.model, field, r, c, parsed.rows);
       delete state.applyErrors[field];
@@ -865,12 +935,14 @@ function matrixHandlers(field) {
 }
 
 const PARSE_KEYS = {
-  empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', not_number: 'errNotNumber',
-  not_finite: 'errNotFinite', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
+  empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
 };
 
 function parseErrorMessage(field, error) {
-  const params = locate(field, error.row, error.column, field === 'c' ? state.model.contextTokens : state.model.tokens);
+  const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
+  // a bad cell in the grid's words; an empty one in a text box is between two commas (errEmptyCell)
+  if (!PARSE_KEYS[error.code]) return cellMessage(field, error, tokens);
+  const params = locate(field, error.row, error.column, tokens);
   for (const name of ['text', 'count', 'expected']) if (error[name] !== undefined) params[name] = error[name];
   return { key: PARSE_KEYS[error.code], params };
 }
@@ -973,13 +1045,21 @@ function fillRandomly() {
   update();
 }
 
+// The preset on screen: its button marked, its note under the buttons.
+function renderPresetNote(name) {
+  for (const button of document.querySelectorAll('[data-preset]')) {
+    if (button.dataset.preset === name) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+  }
+  $('preset-note').textContent = name ? translate(state.lang, `presetNote_${name}`) : '';
+}
+
 function loadPreset(name) {
   const preset = PRESETS[name];
   state.mode = preset.mode;
   $('token-mode').value = preset.mode;
   $('sentence').value = preset.sentence;
   $('context-sentence').value = '';
-  if (preset.seed !== undefined) $('seed').value = String(preset.seed);
   state.model = createModel({ tokens: tokenize(preset.sentence, preset.mode), ...preset });
   state.head = 0;
   showNewModel();
@@ -1012,7 +1092,7 @@ function start() {
     if (document.visibilityState === 'hidden') flushHash();
   });
   window.addEventListener('hashchange', () => {
-    if (location.hash !== state.writtenHash && !restoreHash()) renderStatus();
+    if (location.hash !== state.writtenHash) restoreHash();
   });
   // Files dropped anywhere on the page are imported (tools.js says where they go).
   document.addEventListener('dragover', (event) => {
@@ -1042,7 +1122,7 @@ function start() {
   });
   $('fill-random').addEventListener('click', fillRandomly);
   for (const button of document.querySelectorAll('[data-preset]')) {
-    button.addEventListener('click', () => loadPreset(button.dataset.preset));
+    button.addEventListener('click', () => replaceWork(() => loadPreset(button.dataset.preset)));
   }
   $('lang-toggle').addEventListener('click', () => {
     state.lang = state.lang === 'zh' ? 'en' : 'zh';

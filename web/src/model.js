@@ -8,12 +8,16 @@
 // Messages are descriptors {key, params} (see i18n.describe); rows and columns
 // in them are 1-based.
 
-import { parseNumber } from './parse.js';
+import { parseNumber, MAX_CELL_CHARS } from './parse.js';
+import { excerpt } from './quote.js';
 
 export const MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv'];
 export const MIN_DIM = 1;
 export const MAX_DIM = 64;
 export const MAX_HEADS = 8;
+// A token is a word or a piece of one: longer labels (a megabyte "token" in
+// a link) would take seconds to lay out in every table, on every path.
+export const MAX_TOKEN_CHARS = 100;
 const BASE_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', c: 'C' };
 
 export const DEFAULT_OPTIONS = {
@@ -101,13 +105,25 @@ export function locate(field, row, column, tokens) {
   const params = {};
   if (row !== undefined && row !== null) {
     params.row = row + 1;
-    if ((field === 'x' || field === 'c') && tokens[row] !== undefined) params.token = tokens[row];
+    if ((field === 'x' || field === 'c') && tokens[row] !== undefined) params.token = excerpt(tokens[row]);
   }
   if (column !== undefined && column !== null) params.col = column + 1;
   return params;
 }
 
-const CELL_KEYS = { empty_cell: 'errCellEmpty', not_number: 'errNotNumber', not_finite: 'errNotFinite' };
+const CELL_KEYS = {
+  empty_cell: 'errCellEmpty', not_number: 'errNotNumber', not_finite: 'errNotFinite', decimal_comma: 'errDecimalComma', too_long: 'errCellLong',
+};
+
+export const CELL_CODES = Object.keys(CELL_KEYS);
+
+// The message for a cell that parseNumber() refused: where it is (0-based
+// row and column), its text cut short and its length.
+export function cellMessage(field, { code, row, column, text, length }, tokens) {
+  const params = { ...locate(field, row, column, tokens), text: excerpt(text) };
+  if (code === 'too_long') Object.assign(params, { length, max: MAX_CELL_CHARS });
+  return { key: CELL_KEYS[code], params };
+}
 
 
 // The numbers of one matrix at its current shape, or the first bad cell.
@@ -130,8 +146,8 @@ export function readMatrix(model, field) {
       const text = texts[c].trim();
       const parsed = parseNumber(text);
       if (!parsed.ok) {
-        const params = { ...locate(field, r, c, tokens), text };
-        return { ok: false, row: r, column: c, message: { key: CELL_KEYS[parsed.code], params } };
+        const message = cellMessage(field, { code: parsed.code, row: r, column: c, text, length: text.length }, tokens);
+        return { ok: false, row: r, column: c, message };
       }
       values[c] = parsed.value;
     }
@@ -145,14 +161,16 @@ export function tokenErrors(tokens) {
   if (tokens.length === 0) return { key: 'errSentenceEmpty', params: {} };
   const blank = tokens.findIndex((t) => t.trim() === '');
   if (blank >= 0) return { key: 'errTokenEmpty', params: { n: blank + 1 } };
+  const long = tokens.findIndex((t) => t.length > MAX_TOKEN_CHARS);
+  if (long >= 0) return { key: 'errTokenLong', params: { n: long + 1, length: tokens[long].length, max: MAX_TOKEN_CHARS } };
   return null;
 }
 
-// Temperature: a finite number above 0.
+// Temperature: a finite number above 0 (0,5 gets its own message).
 export function parseTemperature(text) {
   const parsed = parseNumber(text.trim());
   if (parsed.ok && parsed.value > 0) return { ok: true, value: parsed.value };
-  return { ok: false, message: { key: 'errTemperature', params: {} } };
+  return { ok: false, message: { key: parsed.code === 'decimal_comma' ? 'errTemperatureComma' : 'errTemperature', params: {} } };
 }
 
 // Everything the engine needs, or the errors by field ('tokens', 'x', ...).

@@ -1,27 +1,47 @@
 // Parses a matrix typed as text: one row per line, numbers separated by
 // spaces, tabs or commas (ASCII or full-width), so rows pasted from a
-// spreadsheet or typed with a Chinese keyboard both work.
+// spreadsheet or typed with a Chinese keyboard both work. A line with a tab
+// (a spreadsheet's copy) is split at its tabs only: "1,5\t2,5" from a
+// spreadsheet that writes decimal commas is two cells, each refused with
+// "use a point for decimals", never four numbers.
 // Returns {ok: true, rows, texts} (texts: each cell as typed; not for JSON) or
 // {ok: false, error: {code, row, column, ...}} with 0-based row and column,
-// like the engine's errors.
+// like the engine's errors; a cell's text in an error is cut short (quote.js).
+// Every pattern here is linear in its text (no two parts of one can match
+// the same characters), and a cell is refused unread beyond MAX_CELL_CHARS.
 
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+import { excerpt, quote } from './quote.js';
+
+// No number needs more: float64's shortest texts take at most 24 characters.
+export const MAX_CELL_CHARS = 100;
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
+// 0,5 or 1.234,5 or 1,234: digits with a comma, as zh/eu locales and thousands separators write them
+const COMMA_NUMBER = /^[+-]?[\d.]*[,，][\d.,，]*$/;
 const SEPARATOR = /\s*[,，]\s*|\s+/u;
 
+// {ok, value} or {ok: false, code}: code is 'empty_cell', 'too_long',
+// 'not_finite', 'decimal_comma' or 'not_number'.
 export function parseNumber(text) {
-  // the usual cell, a plain decimal number, costs one test
-  if (NUMBER.test(text)) {
-    const value = Number(text);
-    if (Number.isFinite(value)) return { ok: true, value };
+  if (text.length > MAX_CELL_CHARS) return { ok: false, code: 'too_long' };
+  // A minus sign pasted from a document (U+2212) means the same as '-' (the usual cell has none).
+  const normalised = text.includes('\u2212') ? text.replace(/\u2212/g, '-') : text;
+  if (NUMBER.test(normalised)) {
+    const value = Number(normalised);
+    return Number.isFinite(value) ? { ok: true, value } : { ok: false, code: 'not_finite' };
   }
-  // A minus sign pasted from a document (U+2212) means the same as '-'.
-  const normalised = text.replace(/\u2212/g, '-');
   if (NON_FINITE.test(normalised)) return { ok: false, code: 'not_finite' };
-  if (!NUMBER.test(normalised)) return { ok: false, code: text === '' ? 'empty_cell' : 'not_number' };
-  const value = Number(normalised);
-  if (!Number.isFinite(value)) return { ok: false, code: 'not_finite' };
-  return { ok: true, value };
+  if (COMMA_NUMBER.test(normalised) && /\d/.test(normalised)) return { ok: false, code: 'decimal_comma' };
+  return { ok: false, code: text === '' ? 'empty_cell' : 'not_number' };
+}
+
+// Text pasted into one cell that is a block of cells (more than one number,
+// or JSON), not that cell's own text: "0,5" is the cell's (a decimal comma,
+// which parseNumber explains), "0,5\t1" or "1, 2" a block.
+export function isBlock(text) {
+  const trimmed = text.trim();
+  return /[\s,，[]/.test(trimmed) && parseNumber(trimmed).code !== 'decimal_comma';
 }
 
 export function parseMatrix(text) {
@@ -36,11 +56,14 @@ export function parseMatrix(text) {
   for (let r = 0; r < lines.length; r++) {
     const line = lines[r].trim().replace(/[,，]$/u, '');
     if (line === '') return { ok: false, error: { code: 'empty_row', row: r } };
-    const cells = line.split(SEPARATOR);
+    const cells = line.includes('\t') ? line.split('\t').map((cell) => cell.trim()) : line.split(SEPARATOR);
     const row = new Array(cells.length);
     for (let c = 0; c < cells.length; c++) {
       const parsed = parseNumber(cells[c]);
-      if (!parsed.ok) return { ok: false, error: { code: parsed.code, row: r, column: c, text: cells[c] } };
+      if (!parsed.ok) {
+        const error = { code: parsed.code, row: r, column: c, text: excerpt(cells[c]) };
+        return { ok: false, error: parsed.code === 'too_long' ? { ...error, length: cells[c].length } : error };
+      }
       row[c] = parsed.value;
     }
     if (r > 0 && row.length !== rows[0].length) {
@@ -69,7 +92,7 @@ export function parseMatrixText(text) {
     if (!Array.isArray(row) || row.length === 0) return { ok: false, error: { code: 'json_shape' } };
     for (let c = 0; c < row.length; c++) {
       if (typeof row[c] !== 'number') {
-        return { ok: false, error: { code: 'not_number', row: r, column: c, text: JSON.stringify(row[c]).slice(0, 40) } };
+        return { ok: false, error: { code: 'not_number', row: r, column: c, text: quote(row[c]) } };
       }
       // JSON has no NaN or Infinity, but 1e400 reads as Infinity.
       if (!Number.isFinite(row[c])) return { ok: false, error: { code: 'not_finite', row: r, column: c, text: String(row[c]) } };

@@ -1,10 +1,29 @@
 // What the user built on the full page, kept in localStorage so that it
-// survives a reload and a closed tab. Precedence at start: a link's hash wins
-// (it is what the sender meant to show), else the stored state, else the
-// tutorial. A stored state that cannot be read (damaged, or from a future
-// version) is moved to DAMAGED_KEY, reported and offered for download: never
-// silently dropped. Storage may be unavailable (blocked, private mode, full):
-// the page works on without it and says so once.
+// survives a reload and a closed tab. Nothing the user made is ever lost to
+// something else arriving:
+//
+// - The newest edit wins a reload. Every state this page keeps is marked with
+//   a revision ({writer, rev}: writer is this page load, rev counts its
+//   states); the same mark goes into history.state with each hash the page
+//   writes. A browser may drop history.replaceState in a burst of edits
+//   (Chromium throttles it), leaving an older hash in the address bar: on
+//   reload, a hash whose mark is the stored state's writer at the same or an
+//   older revision is this page's own and the stored state opens. Any other
+//   hash is a link, and the link wins (it is what the sender meant to show).
+// - Work replaced by a link, a state file or a preset is set aside under its
+//   own key (PREVIOUS_KEY, PREVIOUS_KEY.2, …) when the user made it, and
+//   offered back (restore or discard) on every visit until the user decides.
+// - A stored state that cannot be read (damaged, or from a future version) is
+//   set aside under DAMAGED_KEY (or DAMAGED_KEY.2, …), reported and offered
+//   for download. Where it cannot be set aside (storage full, or SHELF_SIZE
+//   set aside already) it stays under STATE_KEY, nothing is saved over it,
+//   and the notice says so.
+// - Storage may be unavailable (blocked, private mode, full): the page works
+//   on without it and says so once.
+//
+// The stored value: `${MARK_PREFIX}{"writer","rev","made"}\n` + the state's JSON
+// (made: the user edited it since it arrived). A value without the mark line
+// (saved before marks) reads as a state of an unknown writer.
 
 import { parseStateJson } from './share.js';
 import { sayMessage } from './i18n-embed.js';
@@ -13,50 +32,107 @@ import { el, button, download } from './dom.js';
 
 export const STATE_KEY = 'attention-visualizer.state';
 export const DAMAGED_KEY = 'attention-visualizer.state.damaged';
+export const PREVIOUS_KEY = 'attention-visualizer.state.previous';
+export const SHELF_SIZE = 10;
+export const MARK_PREFIX = 'av-mark ';
+
+// The keys one kind of set-aside state may take: base, base.2, … base.SHELF_SIZE.
+export const shelfKeys = (base) => Array.from({ length: SHELF_SIZE }, (_, i) => (i === 0 ? base : `${base}.${i + 1}`));
+
+const isMark = (mark) => Boolean(mark) && typeof mark === 'object' && typeof mark.writer === 'string'
+  && Number.isSafeInteger(mark.rev) && mark.rev >= 0;
+
+// {mark, text} of a stored value: mark null when it has no (readable) mark line.
+function splitStored(value) {
+  if (!value.startsWith(MARK_PREFIX)) return { mark: null, text: value };
+  const end = value.indexOf('\n');
+  let mark = null;
+  try {
+    mark = JSON.parse(value.slice(MARK_PREFIX.length, end));
+  } catch {
+    // a damaged mark line: the state below it is read on its own
+  }
+  return { mark: isMark(mark) && typeof mark.made === 'boolean' ? mark : null, text: end < 0 ? '' : value.slice(end + 1) };
+}
+
+// This page load's id among the loads of one browser (no secret).
+const randomWriter = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
 export class Store {
   // storage: a function returning the Storage (it may throw when blocked).
-  constructor(storage = () => globalThis.localStorage) {
+  constructor(storage = () => globalThis.localStorage, writer = randomWriter()) {
     this.storage = storage;
+    this.writer = writer;
+    this.rev = 0; // the revision of the latest state given to save()
+    this.latest = null; // that state's JSON
     this.problem = null; // null | 'unavailable' | 'full' | 'damaged'
-    this.damaged = null; // {text, message} of a stored state that could not be read
-    this.saved = null; // the text last written
+    this.damaged = null; // {text, message, key} of a stored value that could not be read; key null: not set aside
+    this.stored = null; // {text, mark} of the state loaded from storage
+    this.saved = null; // the value last written
+    this.readOnly = false; // true while STATE_KEY holds something that must not be overwritten
+    this.unshelved = null; // {text} of replaced work that could not be set aside
   }
 
   // The stored state, or null (nothing stored, storage blocked, or damaged).
   load() {
     let storage;
-    let text;
+    let value;
     try {
       storage = this.storage();
-      text = storage.getItem(STATE_KEY);
+      value = storage.getItem(STATE_KEY);
     } catch {
       this.problem = 'unavailable';
       return null;
     }
-    if (text === null) return null;
+    if (value === null) return null;
+    const { mark, text } = splitStored(value);
     const parsed = parseStateJson(text);
     if (parsed.ok) {
-      this.saved = text;
+      this.saved = value;
+      this.stored = { text, mark };
       return parsed.state;
     }
     this.problem = 'damaged';
-    this.damaged = { text, message: parsed.message };
-    try {
-      storage.setItem(DAMAGED_KEY, text);
-      storage.removeItem(STATE_KEY);
-    } catch {
-      this.readOnly = true; // it could not be set aside: nothing overwrites it this session
-    }
+    const key = this.shelve(DAMAGED_KEY, value);
+    this.damaged = { text: value, message: parsed.message, key };
+    if (key) storage.removeItem(STATE_KEY);
+    else this.readOnly = true; // it stays where it is: nothing overwrites it
     return null;
   }
 
-  // Keeps `text` (a state as JSON). Returns false when it could not be kept.
-  save(text) {
-    if (this.readOnly || this.problem === 'unavailable' || text === this.saved) return this.saved === text;
+  // Whether the user made the stored state (edited it since it arrived).
+  storedMade() {
+    return Boolean(this.stored) && (!this.stored.mark || this.stored.mark.made);
+  }
+
+  // How a hash with this mark (its history.state) relates to the stored
+  // state: 'stored-newer' (this page's own hash, and the stored state is the
+  // same or later work), 'own-older-stored' (this page's own, but storage
+  // kept only an earlier state) or 'link'.
+  hashOrigin(mark) {
+    const own = this.stored && this.stored.mark;
+    if (!isMark(mark) || !own || mark.writer !== own.writer) return 'link';
+    return mark.rev <= own.rev ? 'stored-newer' : 'own-older-stored';
+  }
+
+  // The mark of the latest state given to save(), for history.state.
+  mark() {
+    return { writer: this.writer, rev: this.rev };
+  }
+
+  // Keeps `text` (a state as JSON); made: the user edited it since it arrived.
+  // Returns false when it could not be kept.
+  save(text, made) {
+    if (text !== this.latest) {
+      this.rev += 1;
+      this.latest = text;
+    }
+    const value = `${MARK_PREFIX}${JSON.stringify({ writer: this.writer, rev: this.rev, made })}\n${text}`;
+    if (this.readOnly || this.problem === 'unavailable') return false;
+    if (value === this.saved) return true;
     try {
-      this.storage().setItem(STATE_KEY, text);
-      this.saved = text;
+      this.storage().setItem(STATE_KEY, value);
+      this.saved = value;
       if (this.problem === 'full') this.problem = null;
       return true;
     } catch (error) {
@@ -65,22 +141,115 @@ export class Store {
       return false;
     }
   }
+
+  // Puts `text` under the first free key of base's shelf (the key that holds
+  // it already, if one does). Returns the key, or null when it could not be kept.
+  shelve(base, text) {
+    try {
+      const storage = this.storage();
+      let free = null;
+      for (const key of shelfKeys(base)) {
+        const held = storage.getItem(key);
+        if (held === text) return key;
+        if (held === null && free === null) free = key;
+      }
+      if (free) storage.setItem(free, text);
+      return free;
+    } catch {
+      return null;
+    }
+  }
+
+  // Sets aside work (a state's JSON) that something else is about to replace.
+  // When it cannot be, STATE_KEY (which holds it, or its latest stored form)
+  // is not overwritten, and the notice offers it for download.
+  setAsideWork(text) {
+    if (this.problem === 'unavailable') return; // nothing is stored at all; undo still has it
+    if (!this.shelve(PREVIOUS_KEY, text)) {
+      this.unshelved = { text };
+      this.readOnly = true;
+    }
+  }
+
+  // The work set aside on earlier replacements: [{key, state}], readable ones only.
+  previousWork() {
+    try {
+      const storage = this.storage();
+      return shelfKeys(PREVIOUS_KEY).flatMap((key) => {
+        const text = storage.getItem(key);
+        const parsed = text === null ? null : parseStateJson(text);
+        return parsed && parsed.ok ? [{ key, state: parsed.state }] : [];
+      });
+    } catch {
+      return [];
+    }
+  }
+
+  // The user restored or discarded set-aside work (key null: the unshelved one).
+  forget(key) {
+    if (key === null) {
+      this.unshelved = null;
+      if (!this.damaged || this.damaged.key) this.readOnly = false;
+      return;
+    }
+    try {
+      this.storage().removeItem(key);
+    } catch {
+      // blocked since: it stays; nothing is lost
+    }
+  }
 }
 
-// The notice about storage under the page's status line (not a live region:
-// it is said once, not on every render). Empty when all is well.
-export function renderStorageNotice(container, lang, store) {
+const SENTENCE_CHARS = 40;
+
+// A set-aside state as a reader recognises it: its first tokens.
+function sentenceOf(state) {
+  const joined = state.tokens.every((t) => Array.from(t).length === 1) ? state.tokens.join('') : state.tokens.join(' ');
+  const chars = Array.from(joined);
+  return chars.length > SENTENCE_CHARS ? `${chars.slice(0, SENTENCE_CHARS).join('')}…` : joined;
+}
+
+const downloadButton = (lang, key, name, text) => button(translate(lang, key), () => {
+  download(name, new Blob([text], { type: 'application/json;charset=utf-8' }));
+}, 'button-small');
+
+// The notice about storage above the inputs (not a live region: it is said
+// once, not on every render). Empty when all is well. restore(state, key)
+// brings set-aside work back; the notice is rendered again after a choice.
+// linked: the work on screen is in the address bar's link (not too large for one).
+export function renderStorageNotice(container, lang, store, { restore, linked }) {
   const nodes = [];
+  const again = () => renderStorageNotice(container, lang, store, { restore, linked });
   if (store.problem === 'unavailable' || store.problem === 'full') {
-    nodes.push(el('p', 'hint', translate(lang, store.problem === 'full' ? 'storageFull' : 'storageOff')));
+    const key = { full: ['storageFull', 'storageFullNoLink'], unavailable: ['storageOff', 'storageOffNoLink'] }[store.problem][linked ? 0 : 1];
+    nodes.push(el('p', 'hint', translate(lang, key)));
+  }
+  for (const { key, state } of store.previousWork()) {
+    const p = el('p', 'storage-previous', translate(lang, 'previousWork', { text: sentenceOf(state), n: state.tokens.length, key }));
+    p.append(' ', button(translate(lang, 'previousRestore'), () => {
+      restore(state, key);
+      again();
+    }, 'button-small'), ' ', button(translate(lang, 'previousDiscard'), () => {
+      store.forget(key);
+      again();
+    }, 'button-small'));
+    nodes.push(p);
+  }
+  if (store.unshelved) {
+    const { text } = store.unshelved;
+    const p = el('p', 'status-error', translate(lang, 'previousNotKept', { key: STATE_KEY }));
+    p.append(' ', button(translate(lang, 'previousRestore'), () => {
+      restore(parseStateJson(text).state, null);
+      again();
+    }, 'button-small'), ' ', downloadButton(lang, 'storageDamagedDownload', 'attention-state-previous.json', text));
+    nodes.push(p);
   }
   if (store.damaged) {
-    const p = el('p', 'status-error', translate(lang, 'storageDamaged', {
-      detail: sayMessage(lang, store.damaged.message), key: DAMAGED_KEY,
-    }));
-    p.append(' ', button(translate(lang, 'storageDamagedDownload'), () => {
-      download('attention-state-damaged.json', new Blob([store.damaged.text], { type: 'application/json;charset=utf-8' }));
-    }, 'button-small'));
+    const { key, text, message } = store.damaged;
+    const detail = sayMessage(lang, message);
+    const p = el('p', 'status-error', key ? translate(lang, 'storageDamaged', { detail, key })
+      : translate(lang, 'storageDamagedKept', { detail, key: STATE_KEY }));
+    p.append(' ', downloadButton(lang, 'storageDamagedDownload', 'attention-state-damaged.json', text));
     nodes.push(p);
   }
   container.hidden = nodes.length === 0;

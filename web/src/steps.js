@@ -4,13 +4,14 @@
 // plus positional encoding, all heads, concat and W_O when they apply. A new
 // step is one more entry, and a new matrix one more entry in matrixCatalog.
 // ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
-// head, tutorial, compare, onCloseCompare, onOpenHead} (see work.js).
+// head, tutorial, preset, compare, onCloseCompare, onOpenHead} (see work.js);
+// preset is the name of the preset on screen (presets.js) or null.
 
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
 import { el, headerRow } from './dom.js';
-import { createMatrixView, paintHeatmap } from './view.js';
+import { createMatrixView, paintHeatmap, walkCells } from './view.js';
 import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { difference } from './variant.js';
@@ -34,7 +35,7 @@ const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Sco
 const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [scaleNote, maskNote, misprint('scaled', 'Scaled')] };
 const SOFTMAX = {
   id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
-  extras: [weightsLegend, fullyMaskedNote, comparison, linesView, misprint('weights', 'Weights')],
+  leads: [presetNote], extras: [weightsLegend, nearUniformNote, fullyMaskedNote, comparison, linesView, misprint('weights', 'Weights')],
 };
 const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
 const HEADS = { id: 'heads', key: 'stepHeads', groups: () => [], extras: [headsGrid] };
@@ -167,12 +168,17 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
     li.append(work);
   }
-  // The notes, legends and views after the matrices are small: built again on each update.
+  // The notes before the matrices (leads) and the notes, legends and views
+  // after them (extras) are small: built again on each update.
+  const leadsAt = li.querySelector('.plain').nextSibling;
   let extras = [];
   const renderExtras = () => {
     for (const node of extras) node.remove();
-    extras = (step.extras || []).map((extra) => extra(current)).filter(Boolean);
-    li.append(...extras);
+    const leads = (step.leads || []).map((lead) => lead(current)).filter(Boolean);
+    for (const node of leads) li.insertBefore(node, leadsAt);
+    const after = (step.extras || []).map((extra) => extra(current)).filter(Boolean);
+    li.append(...after);
+    extras = [...leads, ...after];
   };
   renderExtras();
   const showSelection = (chosen) => {
@@ -281,6 +287,48 @@ function weightsLegend(ctx) {
   return legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights');
 }
 
+// On a preset: what its weights show.
+function presetNote(ctx) {
+  if (!ctx.preset) return null;
+  const node = el('p', 'step-note preset-note');
+  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', translate(ctx.lang, `presetNote_${ctx.preset}`));
+  return node;
+}
+
+// Below this ratio of a row's largest weight to its smallest (≈ a spread of
+// 0.4 in the scaled scores) a row reads as one colour on the 0–1 scale.
+export const NEAR_UNIFORM_RATIO = 1.5;
+
+// True when every row with two or more keys not masked is that even, and
+// one at least is not exactly even: a lower temperature then spreads them.
+export function nearUniform(weights, masked) {
+  let some = false;
+  let uneven = false;
+  for (let r = 0; r < weights.length; r++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    let count = 0;
+    for (let c = 0; c < weights[r].length; c++) {
+      if (masked && masked[r][c]) continue;
+      lo = Math.min(lo, weights[r][c]);
+      hi = Math.max(hi, weights[r][c]);
+      count++;
+    }
+    if (count < 2) continue;
+    if (hi >= NEAR_UNIFORM_RATIO * lo) return false;
+    some = true;
+    uneven ||= hi > lo;
+  }
+  return some && uneven;
+}
+
+function nearUniformNote(ctx) {
+  if (!nearUniform(ctx.result.weights, ctx.full.masked)) return null;
+  const node = note(ctx, 'nearUniformHint');
+  node.classList.add('near-uniform');
+  return node;
+}
+
 export function signedLegend(lang) {
   return legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned');
 }
@@ -325,26 +373,71 @@ function describeChange(lang, { option, before, after }, tokens, keyTokens) {
   return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
 }
 
-// All heads' weights side by side (BertViz's model view); a click opens a head.
+// Up to this many tokens a side, a head's tile names them along its heatmap.
+const TILE_LABELS = 12;
+
+// All heads' weights side by side (BertViz's model view). Each tile: the
+// heatmap with the query tokens down its side and the key tokens across its
+// top, the weight under the pointer, a tap or the arrow keys read out below
+// it, and a button that opens the head in the steps.
 function headsGrid(ctx) {
-  const { lang, full } = ctx;
+  const { lang, full, tokens, decimals } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
   const t = (key, params) => translate(lang, key, params);
   const grid = el('div', 'heads-grid');
   const n = full.heads[0].weights.length;
   const m = full.heads[0].weights[0].length;
-  const cell = Math.max(1, Math.min(24, Math.floor(160 / Math.max(n, m))));
+  const cell = Math.max(1, Math.min(32, Math.floor(160 / Math.max(n, m))));
+  const labelled = Math.max(n, m) <= TILE_LABELS;
+  const tokenList = (className, list) => {
+    const ol = el('ol', className);
+    ol.setAttribute('aria-hidden', 'true'); // the readout names the tokens
+    for (const token of list) ol.append(el('li', '', token));
+    return ol;
+  };
   full.heads.forEach((head, h) => {
-    const button = el('button', 'head-tile');
-    button.type = 'button';
-    button.dataset.head = h;
-    button.setAttribute('aria-label', t('openHead', { n: h + 1 }));
-    if (h === ctx.head) button.setAttribute('aria-current', 'true');
+    const name = t('headN', { n: h + 1 });
+    const tile = el('div', 'head-tile');
+    tile.dataset.head = h;
+    const open = el('button', 'button-small head-open', t('openHead', { n: h + 1 }));
+    open.type = 'button';
+    open.dataset.head = h;
+    if (h === ctx.head) {
+      open.setAttribute('aria-current', 'true');
+      tile.classList.add('current');
+    }
+    open.addEventListener('click', () => ctx.onOpenHead(h));
+    const top = el('div', 'head-tile-top');
+    top.append(el('span', 'head-tile-name', name), open);
+
     const canvas = el('canvas', 'head-canvas');
     paintHeatmap(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
     canvas.setAttribute('aria-hidden', 'true');
-    button.append(el('span', 'head-tile-name', t('headN', { n: h + 1 })), canvas);
-    button.addEventListener('click', () => ctx.onOpenHead(h));
-    grid.append(button);
+    canvas.style.width = `${m * cell}px`;
+    canvas.style.height = `${n * cell}px`;
+    const mark = el('div', 'heat-mark mark-selected');
+    mark.hidden = true;
+    const box = el('div', 'head-box');
+    box.append(canvas, mark);
+    const readout = el('p', 'head-readout');
+    readout.setAttribute('aria-live', 'polite');
+    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
+      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
+      mark.hidden = false;
+      readout.textContent = t('headTileReadout', {
+        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
+      });
+    });
+
+    const map = el('div', 'head-map');
+    map.style.setProperty('--cell', `${cell}px`);
+    // key tokens of one character stand upright, longer ones are turned to run up the column
+    const keysClass = keyTokens.every((token) => Array.from(token).length === 1) ? 'head-keys' : 'head-keys turned';
+    if (labelled) map.append(el('span', 'head-corner'), tokenList(keysClass, keyTokens), tokenList('head-queries', tokens));
+    else map.classList.add('unlabelled');
+    map.append(box);
+    tile.append(top, map, readout);
+    grid.append(tile);
   });
   const box = el('div', 'heads-view');
   box.append(grid, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
@@ -357,14 +450,15 @@ function linesView(ctx) {
   });
 }
 
-// On the tutorial's inputs: its printed eight-digit values beside the true ones.
+// On the tutorial's inputs: its printed eight-digit values beside the true
+// ones, folded into one line at the end of the step.
 function misprint(resultKey, name) {
   return (ctx) => {
     if (!ctx.tutorial) return null;
     const printed = TUTORIAL_PRINTED[resultKey];
     const actual = ctx.result[resultKey];
-    const box = el('aside', 'misprint');
-    box.append(el('h4', 'misprint-title', translate(ctx.lang, 'misprintTitle')));
+    const box = el('details', 'misprint');
+    box.append(el('summary', 'misprint-summary', translate(ctx.lang, 'misprintSummary')));
     box.append(el('p', 'misprint-text', translate(ctx.lang, `misprint_${resultKey}`)));
     const table = el('table', 'misprint-table');
     const caption = el('caption', '', translate(ctx.lang, 'misprintCaption', { name }));

@@ -1,8 +1,10 @@
-// The "Export and share" panel of the custom element: export a matrix (CSV,
-// JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the state and the
-// numpy script; copy a link or the embed code; import files (state JSON,
-// CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang), editable(),
-// apply(state), rerender(), config(), baseUrl()}.
+// The "Export and share" panel of the custom element and the full page: export
+// a matrix (CSV, JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the
+// state and the numpy script; copy a link or the embed code; import files
+// (state JSON, CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang),
+// editable(), apply(state, {whole}), rerender(), config(), baseUrl()}; whole: a
+// state file replaces everything (the full page sets the work it replaces aside).
+// Every export either saves (or copies) its file or says in the panel why not.
 
 import { translate } from './i18n.js';
 import { say, sayMessage } from './i18n-embed.js';
@@ -12,6 +14,9 @@ import { parseMatrixText } from './parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from './share.js';
 import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
 import { parseNpy } from './npy.js';
+import { paintHeatmap, heatmapBin } from './view.js';
+import { LINES_LIMIT } from './lines.js';
+import { cellMessage, CELL_CODES } from './model.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
 const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
@@ -20,16 +25,54 @@ const TEXT_FORMATS = {
   latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
 };
 
-// PNG: the SVG drawn at twice its size on a canvas.
+// How large an export gets. A heatmap SVG (and its PNG) writes every value:
+// up to 64 × 64 cells (at n = 2048 it would be 4 million cells, ~2 GB while
+// made); beyond that the PNG is the heatmap as on screen. LaTeX and Markdown
+// are for reading: up to 256 × 256 cells. CSV and JSON hold every number at
+// any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
+const SVG_CELL_LIMIT = 64 * 64;
+const TEXT_CELL_LIMIT = 256 * 256;
+const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
+const HEATMAP_PNG_SIDE = 1024; // px, about: the large heatmap scaled up by whole pixels
+
+function canvasPng(canvas) {
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave no image'))), 'image/png');
+  });
+}
+
+// PNG: the SVG drawn on a canvas. Its text is well-formed Unicode (export.js),
+// so encodeURIComponent cannot throw; a failure to draw rejects.
 async function svgToPng(svgText) {
   const image = new Image();
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
   await image.decode();
+  const scale = Math.min(2, PNG_MAX_SIDE / Math.max(image.naturalWidth, image.naturalHeight));
   const canvas = document.createElement('canvas');
-  canvas.width = image.naturalWidth * 2;
-  canvas.height = image.naturalHeight * 2;
+  canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+  canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
   canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
-  return new Promise((resolve) => { canvas.toBlob(resolve, 'image/png'); });
+  return canvasPng(canvas);
+}
+
+// PNG of a matrix too large to write its values: the heatmap as on screen
+// (view.js: a pixel a cell, or the mean of a block of cells beyond 1024),
+// scaled up by whole pixels to about HEATMAP_PNG_SIDE.
+function heatmapPng({ data, kind, masked }) {
+  const [binRows, binCols] = heatmapBin(data.length, data[0].length);
+  const width = Math.ceil(data[0].length / binCols);
+  const height = Math.ceil(data.length / binRows);
+  const cell = Math.max(1, Math.floor(HEATMAP_PNG_SIDE / Math.max(width, height)));
+  const painted = document.createElement('canvas');
+  paintHeatmap(painted, { data, kind, masked: masked || null, cell });
+  // painted is `cell` pixels a cell only when it hatched masked cells; 1 otherwise
+  const canvas = document.createElement('canvas');
+  canvas.width = width * cell;
+  canvas.height = height * cell;
+  const context = canvas.getContext('2d');
+  context.imageSmoothingEnabled = false;
+  context.drawImage(painted, 0, 0, canvas.width, canvas.height);
+  return canvasPng(canvas);
 }
 
 const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
@@ -47,6 +90,14 @@ export function importTargets(state) {
   return targets;
 }
 
+// A matrix as text (a file, a paste, the text box) that parse.js could not read, as a message.
+export function textProblem(error) {
+  const { code, row, column, text } = error;
+  if (code === 'not_number' || code === 'not_finite') return { key: 'errCsv', params: { row: row + 1, col: column + 1, text } };
+  if (CELL_CODES.includes(code)) return cellMessage(null, error, []);
+  return { key: 'errCsvShape', params: {} };
+}
+
 // The matrix an import target names, replaced by `rows` in a copy of the state.
 export function withMatrix(state, target, rows) {
   const next = { ...state, heads: state.heads.map((h) => ({ ...h })) };
@@ -61,7 +112,8 @@ export function withMatrix(state, target, rows) {
 // steps' context (steps.js): tokens, keyTokens, inputs, result, full, options, head.
 export function exportables(ctx) {
   const { tokens, keyTokens, inputs, result, full } = ctx;
-  const dims = (m) => m[0].map((_, c) => dimLabel(c));
+  // Array.from: m[0] may be a typed row (the page's results), whose map would make numbers of the labels
+  const dims = (m) => Array.from(m[0], (_, c) => dimLabel(c));
   const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
   const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
   const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
@@ -79,11 +131,28 @@ export function exportables(ctx) {
 }
 
 
+// The address the embed code gives a file next to the script (attention-visualizer.js,
+// embed.html): the path from the page the code is copied on (pageUrl) to it, so that the
+// code works wherever the author's site lives, and never names a file: address or the
+// author's own machine. Only a script on another web host (a CDN) keeps its full address.
+export function siblingPath(file, scriptUrl, pageUrl) {
+  const target = new URL(file, scriptUrl);
+  const page = new URL(pageUrl);
+  const local = (url) => url.protocol === 'file:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (target.protocol !== page.protocol || target.host !== page.host) return local(target) ? file : target.href;
+  const from = page.pathname.split('/').slice(0, -1);
+  const to = target.pathname.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+}
+
 // The markup that shows exactly `state`: 'element' (script tag and element) or
 // 'iframe' (embed.html). config: [name, value] display attributes (steps, panels,
-// editable, theme); baseUrl: where attention-visualizer.js and embed.html are.
-export function embedCode(form, state, config, baseUrl) {
-const sibling = (file) => new URL(file, baseUrl).href;
+// editable, theme); scriptUrl: where attention-visualizer.js and embed.html are;
+// pageUrl: the page the code is copied on.
+export function embedCode(form, state, config, scriptUrl, pageUrl) {
+  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
   if (form === 'iframe') {
     const query = new URLSearchParams(config);
     const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
@@ -158,14 +227,14 @@ export class Tools {
     const whole = [
       ['linesSvg', () => this.exportLines(lang, 'svg')],
       ['linesPng', () => this.exportLines(lang, 'png')],
-      ['stateJson', () => this.save('attention-state.json', stateToJson(this.host.state()), 'application/json')],
-      ['numpyScript', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python')],
+      ['stateJson', () => this.attempt('attention-state.json', () => this.save('attention-state.json', stateToJson(this.host.state()), 'application/json'))],
+      ['numpyScript', () => this.attempt('attention.py', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python'))],
     ];
     body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
     body.append(row('shareTitle',
       button(say(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
-      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl()))),
-      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl())))));
+      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI))),
+      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
     const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
     message.setAttribute('role', 'status');
@@ -213,34 +282,69 @@ export class Tools {
     this.showMessage({ key: 'downloaded', params: { name } });
   }
 
-  async exportMatrix(spec, name, format, copy) {
-    const decimals = this.host.state().view.decimals;
-    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
-    if (format === 'svg' || format === 'png') {
-      const svg = heatmapSvg({ title: name, ...spec, decimals });
-      if (copy || format === 'svg') {
-        if (copy) this.copy(svg);
-        else this.save(`${file}.svg`, svg, 'image/svg+xml');
-        return;
-      }
-      download(`${file}.png`, await svgToPng(svg));
-      this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
-      return;
+  // Runs an export; anything that fails on the way (memory, drawing an image)
+  // is said in the panel, and nothing is saved.
+  async attempt(name, exporting) {
+    try {
+      await exporting();
+    } catch {
+      this.showMessage({ key: 'errExport', params: { name } }, true);
     }
-    const text = { csv: () => toCsv(spec.data), json: () => toJson(spec.data), latex: () => toLatex(spec.data, decimals),
-      markdown: () => toMarkdown(spec.data, spec, decimals) }[format]();
-    if (copy) this.copy(text);
-    else this.save(`${file}.${TEXT_FORMATS[format].ext}`, text, TEXT_FORMATS[format].type);
   }
 
-  async exportLines(lang, format) {
-    const { tokens, keyTokens, result } = this.host.ctx(lang);
-    const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
-    if (format === 'svg') this.save('attention-lines.svg', svg, 'image/svg+xml');
-    else {
-      download('attention-lines.png', await svgToPng(svg));
-      this.showMessage({ key: 'downloaded', params: { name: 'attention-lines.png' } });
-    }
+  exportMatrix(spec, name, format, copy) {
+    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
+    const rows = spec.data.length;
+    const cols = spec.data[0].length;
+    const ext = format === 'svg' || format === 'png' ? format : TEXT_FORMATS[format].ext;
+    return this.attempt(`${file}.${ext}`, async () => {
+      const decimals = this.host.state().view.decimals;
+      const tooLarge = (key, limit) => {
+        if (rows * cols <= limit) return false;
+        this.showMessage({ key, params: { name, rows, cols, max: limit } }, true);
+        return true;
+      };
+      if (format === 'png' && !copy && rows * cols > SVG_CELL_LIMIT) {
+        download(`${file}.png`, await heatmapPng(spec));
+        const [binRows, binCols] = heatmapBin(rows, cols);
+        this.showMessage({ key: binRows * binCols > 1 ? 'downloadedHeatmapBinned' : 'downloadedHeatmap', params: { name: `${file}.png`, rows: binRows, cols: binCols } });
+        return;
+      }
+      if (format === 'svg' || format === 'png') {
+        if (tooLarge('errExportSvgLarge', SVG_CELL_LIMIT)) return;
+        const svg = heatmapSvg({ title: name, ...spec, decimals });
+        if (copy) this.copy(svg);
+        else if (format === 'svg') this.save(`${file}.svg`, svg, 'image/svg+xml');
+        else {
+          download(`${file}.png`, await svgToPng(svg));
+          this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
+        }
+        return;
+      }
+      if ((format === 'latex' || format === 'markdown') && tooLarge('errExportTextLarge', TEXT_CELL_LIMIT)) return;
+      const text = { csv: () => toCsv(spec.data), json: () => toJson(spec.data), latex: () => toLatex(spec.data, decimals),
+        markdown: () => toMarkdown(spec.data, spec, decimals) }[format]();
+      if (copy) this.copy(text);
+      else this.save(`${file}.${ext}`, text, TEXT_FORMATS[format].type);
+    });
+  }
+
+  exportLines(lang, format) {
+    const name = `attention-lines.${format}`;
+    return this.attempt(name, async () => {
+      const { tokens, keyTokens, result } = this.host.ctx(lang);
+      const count = Math.max(tokens.length, keyTokens.length);
+      if (count > LINES_LIMIT) {
+        this.showMessage({ key: 'errExportLines', params: { count, max: LINES_LIMIT } }, true);
+        return;
+      }
+      const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
+      if (format === 'svg') this.save(name, svg, 'image/svg+xml');
+      else {
+        download(name, await svgToPng(svg));
+        this.showMessage({ key: 'downloaded', params: { name } });
+      }
+    });
   }
 
   async copy(text) {
@@ -275,7 +379,7 @@ export class Tools {
     if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
       const parsed = parseStateJson(data);
       if (!parsed.ok) return fileError(parsed.message);
-      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } });
+      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } }, { whole: true });
       return this.showMessage({ key: 'importedState', params: { file: name } });
     }
     let rows;
@@ -285,11 +389,7 @@ export class Tools {
       rows = parsed.rows;
     } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
       const parsed = parseMatrixText(data);
-      if (!parsed.ok) {
-        const { row, column, text } = parsed.error;
-        return fileError(parsed.error.code === 'not_number' || parsed.error.code === 'not_finite'
-          ? { key: 'errCsv', params: { row: row + 1, col: column + 1, text } } : { key: 'errCsvShape', params: {} });
-      }
+      if (!parsed.ok) return fileError(textProblem(parsed.error));
       rows = parsed.rows;
     } else {
       return this.showMessage({ key: 'errImportType', params: { file: name } }, true);

@@ -9,7 +9,7 @@ import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData } from './rows.js';
-import { el, headerRow } from './dom.js';
+import { el, headerRow, labelNode } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -50,7 +50,7 @@ function tableView(opts, rows, cols) {
   const sums = [];
   data.forEach((row, r) => {
     const tr = el('tr');
-    const th = el('th', 'row-label', rowLabels[r]);
+    const th = labelNode('th', 'row-label', rowLabels[r]);
     th.scope = 'row';
     tr.append(th);
     const cellRow = [];
@@ -166,6 +166,40 @@ const formatCompactZero = (value, decimals) => (value === 0 ? '0' : formatNumber
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 const arrowMove = (key) => ARROWS[key];
 const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
+
+// A heatmap's cells under the pointer (hover, or a tap), or walked with the
+// arrow keys once `box` has focus (labelled `label`): show(r, c) on each new
+// cell. Returns a function giving the cell shown, [r, c], or null.
+export function walkCells(box, canvas, rows, cols, label, show) {
+  let cursor = null;
+  const go = (r, c) => {
+    if (cursor && cursor[0] === r && cursor[1] === c) return;
+    cursor = [r, c];
+    show(r, c);
+  };
+  const atPointer = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    go(clampIndex(Math.floor(((event.clientY - rect.top) / rect.height) * rows), rows),
+      clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols));
+  };
+  box.addEventListener('pointermove', atPointer);
+  box.addEventListener('pointerdown', atPointer);
+  box.tabIndex = 0;
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', label);
+  box.addEventListener('focus', () => {
+    if (!cursor) go(0, 0);
+  });
+  box.addEventListener('keydown', (event) => {
+    const move = arrowMove(event.key);
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const [r, c] = cursor || [0, 0];
+    go(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols));
+  });
+  return () => cursor;
+}
 
 const MASKED_LIGHT = packRgba([200, 200, 200]);
 const MASKED_DARK = packRgba([140, 140, 140]);
@@ -352,36 +386,13 @@ function canvasView(opts, rows, cols) {
   element.dataset.matrix = name;
   element.append(caption, hint, box, readout);
 
-  let cursor = null;
   const readOut = (r, c) => {
     const text = data[r][c] === -Infinity ? '−∞' : fullNumber(data[r][c]);
     readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
   };
-  const show = (r, c) => {
-    cursor = [r, c];
+  const cursor = walkCells(box, canvas, rows, cols, description, (r, c) => {
     readOut(r, c);
     if (interactive) onSelect(name, r, c);
-  };
-  box.addEventListener('mousemove', (event) => {
-    const rect = canvas.getBoundingClientRect();
-    const c = clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols);
-    const r = clampIndex(Math.floor(((event.clientY - rect.top) / rect.height) * rows), rows);
-    if (!cursor || cursor[0] !== r || cursor[1] !== c) show(r, c);
-  });
-  // Keyboard: the box takes focus and arrows walk the cells.
-  box.tabIndex = 0;
-  box.setAttribute('role', 'group');
-  box.setAttribute('aria-label', description);
-  box.addEventListener('focus', () => {
-    if (!cursor) show(0, 0);
-  });
-  box.addEventListener('keydown', (event) => {
-    const move = arrowMove(event.key);
-    if (!move) return;
-    event.preventDefault();
-    event.stopPropagation();
-    const [r, c] = cursor || [0, 0];
-    show(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols));
   });
 
   const place = (node, r0, r1, c0, c1) => {
@@ -396,7 +407,7 @@ function canvasView(opts, rows, cols) {
     update(next) {
       data = next.data;
       paintOnce(canvas, { data, kind, masked: next.masked, cell });
-      if (cursor) readOut(...cursor);
+      if (cursor()) readOut(...cursor());
     },
     setMarks(marks) {
       overlay.replaceChildren(...marks.map((mark) => {

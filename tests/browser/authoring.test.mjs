@@ -1,0 +1,214 @@
+// Browser tests of the element on a host page (issue 15): its key events stay inside, its theme
+// follows the page it sits on, embed.html's backdrop and auto-height, a load failure that names
+// its cause, and the least Content-Security-Policy docs/authoring.md documents, sent as the
+// exact header (also under Trusted Types).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
+
+const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
+const page = (name, body, head = '') => writeFileSync(path.join(DIR, name),
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}`
+  + `<script src="attention-visualizer.js"></script></head><body>${body}</body></html>`);
+
+page('keys.html', `<h1>Host</h1><attention-visualizer ${WORKED_ATTRIBUTES} editable></attention-visualizer>`);
+page('theme.html', [
+  '<div id="dark" style="background:#202124"><attention-visualizer></attention-visualizer></div>',
+  '<div id="oklch" style="background:oklch(0.25 0.03 250)"><attention-visualizer></attention-visualizer></div>',
+  '<div style="background:#202124"><attention-visualizer theme="light"></attention-visualizer></div>',
+  '<div id="plain"><attention-visualizer></attention-visualizer></div>',
+].join(''));
+page('scheme.html', '<attention-visualizer></attention-visualizer>', '<meta name="color-scheme" content="light dark">');
+// the host snippet of docs/authoring.md, "iframe", as written there
+page('frame.html', `<iframe src="embed.html?theme=dark&amp;steps=input,output#" title="Attention" width="100%" height="300"></iframe>
+<script>
+window.addEventListener('message', (event) => {
+  if (!event.data || event.data.type !== 'attention-visualizer:resize') return;
+  for (const frame of document.querySelectorAll('iframe')) {
+    if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
+  }
+});
+</script>`);
+page('failed.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer>`);
+page('worker.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer>`);
+
+const servers = {};
+let browser = null;
+before(async () => {
+  // a bundle of the element's source without the engine: what a bundler that lost it makes
+  await build({ entryPoints: ['web/src/element.js'], bundle: true, format: 'iife', loader: { '.css': 'text' }, outfile: path.join(DIR, 'element-only.js'), logLevel: 'warning' });
+  writeFileSync(path.join(DIR, 'missing.html'), `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><script src="element-only.js"></script></head>
+<body><attention-visualizer lang="en"></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer></body></html>`);
+  browser = await launchChromium();
+  servers.plain = await startServer({ root: DIR });
+  servers.csp = await startServer({ root: DIR, headers: { 'Content-Security-Policy': HOST_CSP } });
+  servers.trusted = await startServer({ root: DIR, headers: { 'Content-Security-Policy': `${HOST_CSP}; require-trusted-types-for 'script'` } });
+  servers.noWasm = await startServer({ root: DIR, headers: { 'Content-Security-Policy': "script-src 'self'" } });
+});
+after(async () => {
+  await browser?.close();
+  for (const server of Object.values(servers)) await server.close();
+});
+
+const statusText = (p) => p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => v.shadowRoot.querySelector('.status').textContent));
+
+test('key events typed in its fields, or that it handles, never reach the host page; the element keeps working', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    // the recorder works: a key pressed on the host page itself reaches it
+    await p.click('h1');
+    await p.keyboard.press('ArrowRight');
+    assert.deepEqual(await host.hostKeys(), ['keydown ArrowRight', 'keyup ArrowRight']);
+
+    const sentence = p.locator('attention-visualizer .av-sentence');
+    await sentence.click();
+    await sentence.press('End');
+    await p.keyboard.type(' happy');
+    await sentence.press('Enter');
+    assert.deepEqual(await host.hostKeys(), []);
+    await p.waitForFunction(() => document.querySelector('attention-visualizer').state.tokens.includes('happy'));
+
+    // ←/→ on the step list: the element's own steps move, the host sees nothing
+    await p.locator('attention-visualizer .step-link[aria-current="step"]').focus();
+    await p.keyboard.press('ArrowLeft');
+    assert.equal(await p.evaluate(() => document.querySelector('attention-visualizer').state.view.step), 'softmax');
+    await p.keyboard.press('Enter'); // activates the button
+    assert.deepEqual(await host.hostKeys(), []);
+    // a matrix cell's edit and its undo
+    const cell = p.locator('attention-visualizer .matrix-editor input').first();
+    await cell.fill('2');
+    await cell.press('Enter');
+    await cell.press('Control+z');
+    assert.deepEqual(await host.hostKeys(), []);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('theme="auto" follows the background it sits on and the page\'s color-scheme, not only the system', async () => {
+  const dark = (p) => p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => v.shadowRoot.querySelector('.av').classList.contains('dark')));
+  const light = await openHost(browser, `${servers.plain.url}theme.html`, { colorScheme: 'dark' });
+  try {
+    // dark backgrounds (hex, oklch) → dark; theme="light" wins; a page without a scheme is light even in a dark system
+    assert.deepEqual(await dark(light.page), [true, true, false, false]);
+    // the host switches its own theme on <body>: the element follows
+    await light.page.evaluate(() => { document.body.style.background = '#111'; });
+    await light.page.waitForFunction(() => document.querySelector('#plain attention-visualizer').shadowRoot.querySelector('.av').classList.contains('dark'));
+    await light.page.evaluate(() => { document.body.style.background = '#fafafa'; });
+    await light.page.waitForFunction(() => !document.querySelector('#plain attention-visualizer').shadowRoot.querySelector('.av').classList.contains('dark'));
+    assert.deepEqual(light.problems, []);
+  } finally {
+    await light.context.close();
+  }
+  // color-scheme "light dark": the system decides
+  for (const colorScheme of ['dark', 'light']) {
+    const host = await openHost(browser, `${servers.plain.url}scheme.html`, { colorScheme });
+    try {
+      assert.deepEqual(await dark(host.page), [colorScheme === 'dark']);
+    } finally {
+      await host.context.close();
+    }
+  }
+});
+
+test('embed.html: ?theme= sets its backdrop; it posts its height and the documented host snippet sizes the frame', async () => {
+  const host = await openHost(browser, `${servers.plain.url}frame.html`, { colorScheme: 'light' });
+  const { page: p } = host;
+  try {
+    const frame = p.frameLocator('iframe');
+    await frame.locator('attention-visualizer .av.dark table.matrix').first().waitFor();
+    const embed = p.frames()[1];
+    assert.equal(await embed.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(17, 21, 28)');
+    // the frame's height (inside its border) is its content's (0 until then)
+    const sized = () => {
+      const iframe = document.querySelector('iframe');
+      const content = Math.ceil(iframe.contentDocument.documentElement.getBoundingClientRect().height);
+      return iframe.clientHeight === content ? content : 0;
+    };
+    await p.waitForFunction(sized);
+    const before = await p.evaluate(sized);
+    // every step at once: taller; the frame follows, with no scroll bar inside
+    await p.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'attention-visualizer:set', state: { view: { step: 'all' } } }, '*'));
+    await p.waitForFunction((h) => {
+      const iframe = document.querySelector('iframe');
+      const content = Math.ceil(iframe.contentDocument.documentElement.getBoundingClientRect().height);
+      return content > h && iframe.clientHeight === content;
+    }, before);
+    assert.equal(await embed.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+  // ?theme=light in a dark system: a light backdrop
+  const lightHost = await openHost(browser, `${servers.plain.url}embed.html?theme=light`, { colorScheme: 'dark' });
+  try {
+    await lightHost.page.waitForFunction(() => document.querySelector('attention-visualizer').result);
+    assert.equal(await lightHost.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(255, 255, 255)');
+  } finally {
+    await lightHost.context.close();
+  }
+});
+
+test('a load failure says its real cause in en and zh, without Emscripten\'s advice', async () => {
+  const cases = [
+    // a host CSP without 'wasm-unsafe-eval'
+    [`${servers.noWasm.url}failed.html`, null, /Content-Security-Policy does not allow WebAssembly\. The site must add 'wasm-unsafe-eval'/, /内容安全策略/],
+    // no WebAssembly in this browser
+    [`${servers.plain.url}failed.html`, () => { delete globalThis.WebAssembly; }, /this browser has no WebAssembly/, /没有 WebAssembly/],
+    // the element's code bundled without the engine
+    [`${servers.plain.url}missing.html`, null, /The attention engine is missing: .*import 'attention-visualizer'/, /没有引擎（createAttentionEngine）/],
+  ];
+  for (const [url, init, en, zh] of cases) {
+    const host = await openHost(browser, url, { init });
+    try {
+      await host.page.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.shadowRoot.querySelector('.status-error')));
+      const [first, second] = await statusText(host.page);
+      assert.match(first, en, url);
+      assert.match(second, zh, url);
+      for (const text of [first, second]) assert.doesNotMatch(text, /ASSERTIONS|Aborted|may not support/);
+    } finally {
+      await host.context.close();
+    }
+  }
+});
+
+const startWorker = (input) => globalThis.createAttentionEngine.startWorker().compute(input).then(
+  (r) => ({ value: r.output.data[0] }),
+  (error) => ({ code: error.code, message: error.message }),
+);
+
+test('under the documented host CSP (the exact header): the element, its engine and its worker, 0 violations', async () => {
+  const host = await openHost(browser, `${servers.csp.url}worker.html`);
+  try {
+    await assertWorkedExample(host.page);
+    const { value } = await host.page.evaluate(startWorker, TUTORIAL);
+    assert.ok(Math.abs(value - OUTPUT_00) <= 1e-12, String(value));
+    assert.deepEqual(await host.violations(), []);
+    assert.deepEqual(host.problems, []);
+    assert.deepEqual(host.outside(), []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('under Trusted Types the element works and startWorker() rejects with code worker', async () => {
+  const host = await openHost(browser, `${servers.trusted.url}worker.html`);
+  try {
+    await assertWorkedExample(host.page);
+    const outcome = await host.page.evaluate(startWorker, TUTORIAL);
+    assert.equal(outcome.code, 'worker');
+    assert.match(outcome.message, /could not start/);
+    // the only violation: the worker's blob: URL, which is no TrustedScriptURL
+    assert.deepEqual(await host.violations(), ['require-trusted-types-for trusted-types-sink']);
+  } finally {
+    await host.context.close();
+  }
+});

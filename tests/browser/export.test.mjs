@@ -1,0 +1,322 @@
+// Exports must be exact and inert (issue 13): the real export buttons of the
+// full page and of the <attention-visualizer> element are clicked on a masked
+// state (causal and key padding, one query that sees no key, tokens that are
+// markup, Markdown, LaTeX, formulas, control characters and a lone surrogate),
+// and every file saved is compared with tests/fixtures/exports, which numpy
+// computed (tests/make_export_fixtures.py), never with the engine. SVGs are
+// parsed by Chromium's XML parser; PNGs are decoded and their pixels read. At
+// n = 2048 the heatmap and text exports are bounded and say so.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { embedCode } from '../../web/src/tools.js';
+import { VIRIDIS_STOPS } from '../../web/src/color.js';
+import { browserAndServer } from './local.mjs';
+
+const DIST = path.resolve('dist');
+const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
+const fixture = (name) => readFileSync(new URL(name, EXPORTS), 'utf8');
+const STATE = JSON.parse(fixture('state.json'));
+// inputs (by token and by dimension), a result by key token, the three masked squares, the output
+const MATRICES = ['X', 'W_Q', 'K', 'Scores', 'Scaled', 'Weights', 'Output'];
+const HEATMAPS = ['Scores', 'Scaled', 'Weights', 'Output'];
+const MASKED_GREY = [217, 220, 225];
+
+const local = browserAndServer(DIST);
+const { at } = local;
+
+async function open(url, route) {
+  const context = await local.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60000);
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('dialog', (dialog) => { problems.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
+  if (route) await page.route(url, route);
+  await page.goto(url);
+  return { context, page, problems };
+}
+
+// The full page with the state imported as a file (a link's hash would turn the lone surrogate into U+FFFD).
+async function fullPage() {
+  const opened = await open(at('index.html'));
+  const { page } = opened;
+  await page.waitForSelector('#share-tools input[type="file"]', { state: 'attached' });
+  await page.locator('#share-tools input[type="file"]').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(fixture('state.json')) });
+  await page.waitForFunction(() => /Imported the state state\.json/.test(document.querySelector('#share-tools .av-message')?.textContent));
+  return { ...opened, tools: page.locator('#share-tools') };
+}
+
+// A host page with the element as "copy embed code" writes it, the tools panel open.
+async function elementPage() {
+  const url = at('export-host.html');
+  const markup = embedCode('element', STATE, [['editable', '']], at(''));
+  const opened = await open(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>\n<html lang="en"><body>\n${markup}</body></html>\n` }));
+  const { page } = opened;
+  await page.waitForFunction(() => document.querySelector('attention-visualizer')?.shadowRoot.querySelector('details.av-tools'));
+  await page.evaluate(() => { document.querySelector('attention-visualizer').shadowRoot.querySelector('details.av-tools').open = true; });
+  return { ...opened, tools: page.locator('attention-visualizer .av-tools') };
+}
+
+async function downloaded(page, action) {
+  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
+
+const click = (tools, label) => tools.getByRole('button', { name: label, exact: true }).click();
+
+async function choose(tools, matrix, format) {
+  await tools.locator('select[aria-label="Matrix"]').selectOption(matrix);
+  await tools.locator('select[aria-label="Format"]').selectOption(format);
+}
+
+async function exportMatrix(page, tools, matrix, format) {
+  await choose(tools, matrix, format);
+  return downloaded(page, () => click(tools, 'Download'));
+}
+
+const message = (tools) => tools.locator('.av-message').textContent();
+
+// Numbers to 1e-12 of the matrix's largest magnitude (the engine and numpy sum in
+// other orders); masked cells (-inf, null) and everything around the numbers exactly.
+function assertNumbersClose(actual, expected, label) {
+  const finite = expected.flat().filter((v) => typeof v === 'number' && Number.isFinite(v));
+  const scale = Math.max(1, ...finite.map(Math.abs));
+  assert.equal(actual.length, expected.length, `${label}: rows`);
+  actual.forEach((row, r) => {
+    assert.ok(Array.isArray(row), `${label}: row ${r} is ${JSON.stringify(row).slice(0, 40)}, not an array`);
+    assert.equal(row.length, expected[r].length, `${label}: row ${r} length`);
+    row.forEach((v, c) => {
+      const e = expected[r][c];
+      if (typeof e !== 'number' || !Number.isFinite(e)) assert.equal(v, e, `${label}[${r}][${c}]`);
+      else assert.ok(typeof v === 'number' && Math.abs(v - e) <= 1e-12 * scale, `${label}[${r}][${c}] = ${v}, expected ${e}`);
+    });
+  });
+}
+
+const csvCells = (text) => {
+  assert.ok(text.endsWith('\n'), 'CSV ends with a newline');
+  return text.slice(0, -1).split('\n').map((line) => line.split(',').map((cell) => (cell === '-inf' ? -Infinity : /^-?\d/.test(cell) ? Number(cell) : cell)));
+};
+
+// In the browser: the SVG parsed as XML; its element names, <text> contents and masked rects.
+function parseSvg(page, svg) {
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const all = [...doc.getElementsByTagName('*')];
+    return {
+      error: doc.getElementsByTagName('parsererror').length > 0 ? doc.documentElement.textContent : null,
+      names: [...new Set(all.map((node) => node.localName))].sort(),
+      attributes: [...new Set(all.flatMap((node) => [...node.attributes].map((a) => a.name)))].sort(),
+      texts: [...doc.getElementsByTagName('text')].map((node) => node.textContent),
+      width: Number(doc.documentElement.getAttribute('width')),
+      height: Number(doc.documentElement.getAttribute('height')),
+      cells: [...doc.getElementsByTagName('rect')].slice(1).map((rect) => ({
+        x: Number(rect.getAttribute('x')), y: Number(rect.getAttribute('y')), fill: rect.getAttribute('fill'),
+      })),
+    };
+  }, svg);
+}
+
+// In the browser: a PNG decoded; its size and the RGB of the given pixels.
+function readPng(page, bytes, points) {
+  return page.evaluate(async ([data, at]) => {
+    const bitmap = await createImageBitmap(new Blob([new Uint8Array(data)], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    const pixel = ([x, y]) => [...context.getImageData(x, y, 1, 1).data.slice(0, 3)];
+    return { width: bitmap.width, height: bitmap.height, pixels: at.map(pixel) };
+  }, [[...bytes], points]);
+}
+
+const rgb = (fill) => /^rgb\((\d+), (\d+), (\d+)\)$/.exec(fill).slice(1).map(Number);
+
+async function checkEveryExport(label, { page, tools, problems }) {
+  const decimals = STATE.view.decimals;
+  for (const matrix of MATRICES) {
+    const csv = await exportMatrix(page, tools, matrix, 'csv');
+    assert.equal(csv.name, `${matrix}.csv`);
+    assertNumbersClose(csvCells(csv.bytes.toString()), csvCells(fixture(`${matrix}.csv`)), `${label} ${matrix}.csv`);
+    const json = await exportMatrix(page, tools, matrix, 'json');
+    assert.equal(json.name, `${matrix}.json`);
+    assertNumbersClose(JSON.parse(json.bytes.toString()), JSON.parse(fixture(`${matrix}.json`)), `${label} ${matrix}.json`);
+    const latex = await exportMatrix(page, tools, matrix, 'latex');
+    assert.equal(latex.name, `${matrix}.tex`);
+    assert.equal(latex.bytes.toString(), fixture(`${matrix}.tex`), `${label} ${matrix}.tex (${decimals} decimals)`);
+    const markdown = await exportMatrix(page, tools, matrix, 'markdown');
+    assert.equal(markdown.name, `${matrix}.md`);
+    assert.equal(markdown.bytes.toString(), fixture(`${matrix}.md`), `${label} ${matrix}.md`);
+  }
+
+  for (const matrix of HEATMAPS) {
+    const expected = JSON.parse(fixture(`${matrix}.svg.json`));
+    const svg = await exportMatrix(page, tools, matrix, 'svg');
+    assert.equal(svg.name, `${matrix}.svg`);
+    const parsed = await parseSvg(page, svg.bytes.toString());
+    assert.equal(parsed.error, null, `${label} ${matrix}.svg is well-formed XML`);
+    assert.deepEqual(parsed.names, ['rect', 'svg', 'text'], `${label} ${matrix}.svg: nothing but rects and texts`);
+    assert.ok(parsed.attributes.every((name) => !/^on|href/i.test(name)), `${label} ${matrix}.svg: no handler or link attributes`);
+    assert.deepEqual(parsed.texts, expected.texts, `${label} ${matrix}.svg texts`);
+    const { cells } = parsed; // row by row
+    const width = cells.length / STATE.tokens.length;
+    const greyAt = cells.map((cell, k) => (cell.fill === 'rgb(217, 220, 225)' ? k : -1)).filter((k) => k >= 0);
+    assert.deepEqual(greyAt, expected.masked.map(([r, c]) => r * width + c), `${label} ${matrix}.svg masked cells grey`);
+
+    if (matrix === 'Weights' || matrix === 'Scaled') {
+      const png = await exportMatrix(page, tools, matrix, 'png');
+      assert.equal(png.name, `${matrix}.png`);
+      // a point inside each cell, clear of its text and white border, at the PNG's scale
+      const scale = 2;
+      const image = await readPng(page, png.bytes, cells.map((cell) => [(cell.x + 4) * scale, (cell.y + 4) * scale]));
+      assert.deepEqual([image.width, image.height], [parsed.width * scale, parsed.height * scale], `${label} ${matrix}.png size`);
+      image.pixels.forEach((pixel, k) => {
+        const want = rgb(cells[k].fill);
+        assert.ok(pixel.every((v, i) => Math.abs(v - want[i]) <= 2), `${label} ${matrix}.png cell ${k}: ${pixel}, expected ${want}`);
+      });
+      assert.ok(image.pixels.some((pixel) => pixel.every((v, i) => Math.abs(v - MASKED_GREY[i]) <= 2)), `${label} ${matrix}.png shows masked cells`);
+    }
+  }
+
+  const lines = JSON.parse(fixture('lines.svg.json'));
+  const linesSvg = await downloaded(page, () => click(tools, 'Lines view SVG'));
+  assert.equal(linesSvg.name, 'attention-lines.svg');
+  const parsedLines = await parseSvg(page, linesSvg.bytes.toString());
+  assert.equal(parsedLines.error, null, `${label} lines SVG is well-formed XML`);
+  assert.deepEqual(parsedLines.names, ['line', 'rect', 'svg', 'text']);
+  assert.deepEqual(parsedLines.texts, lines.texts);
+  assert.equal((linesSvg.bytes.toString().match(/<line /g) || []).length, lines.lines);
+  const linesPng = await downloaded(page, () => click(tools, 'Lines view PNG'));
+  assert.equal(linesPng.name, 'attention-lines.png');
+  const linesImage = await readPng(page, linesPng.bytes, []);
+  assert.deepEqual([linesImage.width, linesImage.height], [parsedLines.width * 2, parsedLines.height * 2]);
+  assert.equal(await message(tools), 'Saved attention-lines.png.');
+
+  const state = await downloaded(page, () => click(tools, 'Whole state as JSON'));
+  assert.equal(state.name, 'attention-state.json');
+  const saved = JSON.parse(state.bytes.toString());
+  for (const key of ['tokens', 'x', 'heads', 'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding']) {
+    assert.deepEqual(saved[key], STATE[key], `${label} state ${key}`);
+  }
+  assert.equal(saved.tokens[4].charCodeAt(0), 0xd800, 'the lone surrogate kept as it is');
+
+  const script = await downloaded(page, () => click(tools, 'Python/numpy script'));
+  assert.equal(script.name, 'attention.py');
+  const printed = execFileSync('/usr/bin/python3', ['-'], { input: script.bytes, encoding: 'utf8' }).trim().split('\n');
+  const block = (name) => printed.slice(printed.indexOf(name) + 1, printed.indexOf(name) + 1 + STATE.tokens.length)
+    .map((line) => line.split(' ').map((v) => (v === '-inf' ? null : Number(v))));
+  for (const name of ['Scaled', 'Weights', 'Output']) assertNumbersClose(block(name), JSON.parse(fixture(`${name}.json`)), `${label} numpy script ${name}`);
+
+  // A PNG the browser cannot draw: a message in the panel, no file.
+  await page.evaluate(() => {
+    window.decodeBefore = HTMLImageElement.prototype.decode;
+    HTMLImageElement.prototype.decode = () => Promise.reject(new DOMException('cannot decode', 'EncodingError'));
+  });
+  let saves = 0;
+  page.on('download', () => { saves++; });
+  await choose(tools, 'Weights', 'png');
+  await click(tools, 'Download');
+  await tools.locator('.av-message.error').waitFor();
+  assert.equal(await message(tools), 'Weights.png could not be made (the browser ran out of memory or could not draw it); nothing was saved.');
+  assert.equal(saves, 0);
+  await page.evaluate(() => { HTMLImageElement.prototype.decode = window.decodeBefore; });
+  assert.deepEqual(problems, []);
+}
+
+test('full page: every export of a masked state with hostile tokens is numpy\'s file, well-formed and inert (issue 13, items 8-10)', async () => {
+  const opened = await fullPage();
+  try {
+    await checkEveryExport('page', opened);
+  } finally {
+    await opened.context.close();
+  }
+});
+
+test('element: every export of the same state is numpy\'s file, well-formed and inert (issue 13, items 8-10)', async () => {
+  const opened = await elementPage();
+  try {
+    await checkEveryExport('element', opened);
+  } finally {
+    await opened.context.close();
+  }
+});
+
+// viridis(t) from its stops (color.js's VIRIDIS), as sRGB integers.
+function viridis(t) {
+  const position = t * (VIRIDIS_STOPS.length - 1);
+  const i = Math.min(Math.floor(position), VIRIDIS_STOPS.length - 2);
+  return VIRIDIS_STOPS[i].map((a, k) => Math.round(a + (VIRIDIS_STOPS[i + 1][k] - a) * (position - i)));
+}
+
+test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean image; SVG, Markdown and the lines view say why not, in both languages (issue 13, item 10)', async () => {
+  const { context, page, problems } = await open(at('index.html'));
+  try {
+    const n = 2048;
+    await page.waitForSelector('#step-1 table');
+    for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '8');
+    await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+    await page.fill('#seed', '5');
+    await page.click('#fill-random');
+    await page.waitForFunction((count) => document.getElementById('token-count').textContent === `${count} tokens`, n);
+    await page.check('#causal');
+    await page.click('#step-nav li:nth-child(5) button');
+    await page.waitForFunction(() => document.querySelector('#step-5 canvas[data-matrix="Weights"]') && !document.documentElement.hasAttribute('data-computing'));
+    const tools = page.locator('#share-tools');
+    await page.evaluate(() => { document.querySelector('#share-tools details.av-tools').open = true; });
+
+    await choose(tools, 'Weights', 'svg');
+    await click(tools, 'Download');
+    await tools.locator('.av-message.error').waitFor();
+    assert.equal(await message(tools), 'Weights is 2048 × 2048: a heatmap SVG writes every value, for at most 4096 cells. '
+      + 'Use Heatmap PNG (the heatmap as on screen) or CSV/JSON (every number).');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+    assert.equal(await message(tools), 'Weights 是 2048 × 2048：热力图 SVG 要写出每个数值，最多 4096 个格子。请用热力图 PNG（与页面上相同的热力图）或 CSV/JSON（全部数值）。');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.evaluate(() => { document.querySelector('#share-tools details.av-tools').open = true; });
+
+    // The PNG: 1024 × 1024, each pixel the mean of a 2 × 2 block's unmasked cells, as on screen.
+    // Block (0, 0): row 0 sees key 0 only (weight 1), row 1 keys 0 and 1 (weights summing to 1): mean 2/3.
+    const png = await exportMatrix(page, tools, 'Weights', 'png');
+    assert.equal(png.name, 'Weights.png');
+    assert.equal(await message(tools), 'Saved Weights.png: the heatmap as on screen, each pixel the mean of a 2 × 2 block of cells.');
+    const image = await readPng(page, png.bytes, [[0, 0]]);
+    assert.deepEqual([image.width, image.height], [1024, 1024]);
+    const want = viridis(2 / 3);
+    assert.ok(image.pixels[0].every((v, i) => Math.abs(v - want[i]) <= 1), `block (0, 0): ${image.pixels[0]}, expected ${want}`);
+    const same = await page.evaluate(async (data) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(data)], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      canvas.getContext('2d').drawImage(bitmap, 0, 0);
+      const exported = canvas.getContext('2d').getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const screen = document.querySelector('#step-5 canvas[data-matrix="Weights"]');
+      const shown = screen.getContext('2d').getImageData(0, 0, screen.width, screen.height).data;
+      return shown.length === exported.length && shown.every((v, i) => v === exported[i]);
+    }, [...png.bytes]);
+    assert.ok(same, 'the PNG is the on-screen heatmap, pixel for pixel');
+
+    await choose(tools, 'Scaled', 'markdown');
+    await click(tools, 'Download');
+    await tools.locator('.av-message.error').waitFor();
+    assert.equal(await message(tools), 'Scaled is 2048 × 2048: LaTeX and Markdown are for reading, at most 65536 cells. Use CSV or JSON for every number.');
+    await click(tools, 'Lines view SVG');
+    await page.waitForFunction(() => /lines view/.test(document.querySelector('#share-tools .av-message').textContent));
+    assert.equal(await message(tools), 'The lines view is drawn for at most 40 tokens; there are 2048, too dense to read. Export a heatmap instead.');
+
+    // CSV holds every number at any size.
+    const csv = await exportMatrix(page, tools, 'Weights', 'csv');
+    const rows = csv.bytes.toString().trimEnd().split('\n');
+    assert.equal(rows.length, n);
+    assert.deepEqual(rows[0].split(',').slice(0, 3), ['1', '0', '0']);
+    const last = rows[n - 1].split(',').map(Number);
+    assert.equal(last.length, n);
+    assert.ok(Math.abs(last.reduce((a, b) => a + b, 0) - 1) <= 1e-12, 'the last row sums to 1');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,186 @@
+// Browser tests of the presets on the built page (dist/): each preset's
+// weights on the softmax step show the pattern tests/make_preset_fixtures.py
+// checked with numpy ("it" → "animal", the previous token, the same word),
+// its note in both languages, the near-uniform hint only where the weights
+// are near-uniform, and the tutorial's misprints folded into a <details> on
+// the tutorial's numbers alone; the heads grid's tiles, named by their
+// tokens, with the values on hover, focus and tap.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { browserAndServer } from './local.mjs';
+
+const local = browserAndServer(path.resolve('dist'));
+const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/preset_cases.json', import.meta.url), 'utf8'));
+const NOTES = {
+  tutorial: { en: /every attention weight is close to 1\/3/, zh: /每个注意力权重都接近 1\/3/ },
+  english: { en: /The tutorial’s numbers with English tokens/, zh: /教程的数字配上英文词元/ },
+  animal: { en: /Look at row “it” of the attention weights: its largest weight is on “animal”/, zh: /it 这一行：最大的权重在 animal 上/ },
+  previous: { en: /largest weight to the token before it/, zh: /最大的权重给它前面那个词元/ },
+  same: { en: /every copy of its own word/, zh: /同一个词的每一次出现/ },
+};
+
+async function openPage(locale) {
+  const context = await local.browser.newContext({ locale });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(local.at('index.html'));
+  await page.waitForSelector('#step-1 table');
+  return { context, page, problems };
+}
+
+async function showSoftmax(page, preset) {
+  await page.click(`[data-preset="${preset}"]`);
+  await page.click('#step-nav li:nth-child(5) button');
+  await page.waitForSelector('#step-5[data-step="softmax"] table[data-matrix="Weights"]');
+}
+
+// The weights on screen, from the full values in the cells' titles.
+function readWeights(page) {
+  return page.$$eval('#step-5 table[data-matrix="Weights"] tbody tr', (rows) => rows.map(
+    (tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)),
+  ));
+}
+
+test('each preset shows its pattern on the softmax step, its note, and the misprints only on the tutorial\'s numbers', async () => {
+  const { context, page, problems } = await openPage('en-US');
+  try {
+    for (const [name, expected] of Object.entries(FIXTURE.presets)) {
+      await showSoftmax(page, name);
+      assert.equal(await page.getAttribute(`[data-preset="${name}"]`, 'aria-current'), 'true', name);
+      assert.equal(await page.locator('[data-preset][aria-current]').count(), 1);
+      const weights = await readWeights(page);
+      assert.equal(weights.length, expected.tokens.length, name);
+      assert.deepEqual(await page.$$eval('#step-5 table[data-matrix="Weights"] tbody th', (ths) => ths.map((th) => th.textContent)), expected.tokens);
+      for (const [r, largest] of expected.rows) {
+        const row = weights[r];
+        const top = Math.max(...row);
+        for (const c of largest) assert.ok(top - row[c] <= 1e-12, `${name} row ${r}: key ${c} has the largest weight`);
+        const others = row.filter((_, c) => !largest.includes(c));
+        assert.ok(Math.min(...largest.map((c) => row[c])) - Math.max(...others) >= FIXTURE.margin, `${name} row ${r}`);
+      }
+      assert.match(await page.textContent('#preset-note'), NOTES[name].en);
+      assert.match(await page.textContent('#step-5 .preset-note'), NOTES[name].en);
+      const tutorialNumbers = name === 'tutorial' || name === 'english';
+      assert.equal(await page.locator('#step-5 .near-uniform').count(), tutorialNumbers ? 1 : 0, `${name}: hint`);
+      assert.equal(await page.locator('#step-5 details.misprint').count(), tutorialNumbers ? 1 : 0, `${name}: misprint`);
+      if (tutorialNumbers) {
+        // one line, closed, the last thing of the step; opened, the printed and the true digits
+        assert.equal(await page.$eval('#step-5', (li) => li.lastElementChild.matches('details.misprint:not([open])')), true);
+        await page.click('#step-5 details.misprint summary');
+        assert.equal(await page.isVisible('#step-5 .misprint del >> nth=0'), true);
+        assert.equal(await page.textContent('#step-5 .misprint del >> nth=0'), '0.33614837');
+      }
+    }
+
+    // "it" → "animal", read off the page
+    await showSoftmax(page, 'animal');
+    const tokens = FIXTURE.presets.animal.tokens;
+    const row = (await readWeights(page))[tokens.indexOf('it')];
+    const order = [...row.keys()].sort((a, b) => row[b] - row[a]);
+    assert.equal(tokens[order[0]], 'animal');
+    assert.ok(row[order[0]] - row[order[1]] >= 0.2);
+
+    // the legend says which scale the colours use
+    assert.match(await page.textContent('#step-5 .legend'), /from 0 to 1, on one scale for every row/);
+    assert.equal(await page.locator('#overview').getAttribute('aria-pressed'), 'false');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the notes in Chinese; the misprints on steps 4 to 6 of the tutorial only', async () => {
+  const { context, page, problems } = await openPage('zh-CN');
+  try {
+    for (const name of Object.keys(FIXTURE.presets)) {
+      await showSoftmax(page, name);
+      assert.match(await page.textContent('#preset-note'), NOTES[name].zh);
+      assert.match(await page.textContent('#step-5 .preset-note'), NOTES[name].zh);
+    }
+    await page.click('#overview');
+    await page.click('[data-preset="tutorial"]');
+    assert.deepEqual(await page.$$eval('details.misprint', (all) => all.map((d) => d.closest('li.step').dataset.step)), ['scale', 'softmax', 'output']);
+    assert.match(await page.textContent('#step-5 .misprint summary'), /教程这一步印出的八位小数有误/);
+    assert.match(await page.textContent('#step-5 .near-uniform'), /分数彼此很接近.*调低温度/);
+    for (const name of ['animal', 'previous', 'same']) {
+      await page.click(`[data-preset="${name}"]`);
+      assert.equal(await page.locator('details.misprint').count(), 0, name);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a lower temperature removes the near-uniform hint and keeps the note; an edited number removes the note', async () => {
+  const { context, page, problems } = await openPage('en-US');
+  try {
+    await showSoftmax(page, 'tutorial');
+    assert.match(await page.textContent('#step-5 .near-uniform'), /scores are close together.*lower temperature/);
+    await page.fill('#temperature', '0.1');
+    await page.waitForFunction(() => !document.querySelector('#step-5 .near-uniform'));
+    assert.match(await page.textContent('#step-5 .preset-note'), NOTES.tutorial.en);
+    assert.equal(await page.locator('details.misprint').count(), 0, 'the printed digits are for T = 1');
+    await page.fill('#temperature', '1');
+    await showSoftmax(page, 'animal');
+    await page.fill('#editor-wk input[data-r="0"][data-c="0"]', '3');
+    await page.waitForFunction(() => document.querySelector('#preset-note').textContent === '');
+    assert.equal(await page.locator('#step-5 .preset-note').count(), 0);
+    assert.equal(await page.locator('[data-preset][aria-current]').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('heads grid: tiles labelled with the tokens, a weight on hover, arrow keys and tap, a button that opens the head', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US', hasTouch: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  try {
+    await page.goto(local.at('index.html'));
+    await page.waitForSelector('#step-1 table');
+    await page.click('[data-preset="animal"]');
+    await page.fill('#heads', '2');
+    await page.click('#step-nav li:nth-child(7) button');
+    const tile = '#steps [data-step="heads"] .head-tile[data-head="0"]';
+    await page.waitForSelector(tile);
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-computing'));
+    await page.locator(tile).scrollIntoViewIfNeeded();
+    const { tokens, weights } = FIXTURE.presets.animal;
+    assert.deepEqual(await page.$$eval(`${tile} .head-queries li`, (lis) => lis.map((li) => li.textContent)), tokens);
+    assert.deepEqual(await page.$$eval(`${tile} .head-keys li`, (lis) => lis.map((li) => li.textContent)), tokens);
+    const it = tokens.indexOf('it');
+    const animal = tokens.indexOf('animal');
+    const expected = `it → animal: ${weights[it][animal].toFixed(4)}`;
+
+    // hover: the cell under the pointer
+    const box = await page.locator(`${tile} .head-box`).boundingBox();
+    const at = (r, c) => [box.x + ((c + 0.5) / tokens.length) * box.width, box.y + ((r + 0.5) / tokens.length) * box.height];
+    await page.mouse.move(...at(it, animal));
+    assert.equal(await page.textContent(`${tile} .head-readout`), expected);
+    // a tap
+    await page.touchscreen.tap(...at(animal, it));
+    assert.equal(await page.textContent(`${tile} .head-readout`), `animal → it: ${weights[animal][it].toFixed(4)}`);
+    // keyboard: the heatmap takes focus, the arrows walk its cells
+    const second = '#steps [data-step="heads"] .head-tile[data-head="1"]';
+    await page.focus(`${second} .head-box`);
+    assert.match(await page.textContent(`${second} .head-readout`), /^The → The: 0\.\d{4}$/);
+    for (let i = 0; i < it; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.textContent(`${second} .head-readout`), /^it → animal: 0\.\d{4}$/);
+
+    // the button says what it does, and does it
+    assert.equal(await page.textContent(`${second} .head-open`), 'Open head 2 in the steps');
+    await page.click(`${second} .head-open`);
+    assert.equal(await page.getAttribute('#steps > li', 'data-step'), 'softmax');
+    assert.match(await page.textContent('#steps [data-step="softmax"] caption'), /head 2/);
+  } finally {
+    await context.close();
+  }
+});
