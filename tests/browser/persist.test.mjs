@@ -59,7 +59,11 @@ test('an edit survives a reload and a closed tab; a link opens its own state ove
     await ready(reopened.page);
     assert.equal(await reopened.page.inputValue(x00), '1', 'the link wins over storage');
     assert.equal(await reopened.page.isChecked('#causal'), true);
-    assert.equal(await reopened.page.evaluate(() => document.getElementById('storage-notice').hidden), true, 'no storage notice when storage works');
+    // the work the link replaced is set aside, not lost, and storage itself reports no problem
+    const notice = await reopened.page.textContent('#storage-notice');
+    assert.match(notice, /^Your previous work \(“我爱你”, 3 tokens\) was replaced by a link, a file or a preset you opened; it has been set aside under “attention-visualizer\.state\.previous”/);
+    assert.doesNotMatch(notice, /does not let the page store|could not be read|full/);
+    assert.match(await reopened.page.evaluate((key) => localStorage.getItem(`${key}.previous`), STATE_KEY), /\[\[7,/);
     assert.deepEqual([...problems, ...reopened.problems], []);
   } finally {
     await context.close();
