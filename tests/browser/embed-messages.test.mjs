@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { browserAndServer } from './local.mjs';
-import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
+import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 
 const local = browserAndServer(path.resolve('dist'));
 const { at } = local;

@@ -1,14 +1,14 @@
 // Browser tests of the built page (dist/), opened from file:// and over http
-// from a localhost server. Expected numbers come from shared/REFERENCE.md or
-// from plain JS below, never from the engine. One browser for the file; most
-// tests share one page and start from a preset.
+// from a localhost server. Expected numbers come from tests/REFERENCE.md or
+// from plain JS below, never from the engine. One browser for the file; each
+// test on a fresh page, so that any test runs alone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
-import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
+import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 import { PRESETS } from '../../web/src/presets.js';
 
 const DIST = path.resolve('dist');
@@ -51,16 +51,13 @@ function mulberry32(a) {
 
 let browser;
 let server;
-let shared; // {context, page, problems, requests} on file:// in English
 
 before(async () => {
   browser = await launchChromium();
   server = await startServer({ root: DIST, port: 0 });
-  shared = await openPage(FILE_URL);
 });
 
 after(async () => {
-  await shared?.context.close();
   await browser?.close();
   await server?.close();
 });
@@ -81,12 +78,18 @@ async function openPage(url, { locale = 'en-US', viewport, clock = false } = {})
   return { context, page, problems, requests };
 }
 
-// Back to a known state: a preset, one step at a time, step 1, English.
-async function reset(page, preset = 'tutorial') {
-  await page.click(`[data-preset="${preset}"]`);
-  if (await page.getAttribute('#overview', 'aria-pressed') === 'true') await page.click('#overview');
-  await page.click('#step-nav li:first-child button');
-  if (await page.getAttribute('html', 'lang') !== 'en') await page.click('#lang-toggle');
+// A test body run on a fresh page (file://, English, the tutorial at step 1), closed after
+// it; the page must have logged no error.
+function onFreshPage(body) {
+  return async () => {
+    const { context, page, problems } = await openPage(FILE_URL);
+    try {
+      await body(page);
+      assert.deepEqual(problems, [], 'no console or page errors');
+    } finally {
+      await context.close();
+    }
+  };
 }
 
 // A matrix shown in the steps, from the full values in the cells' titles.
@@ -192,9 +195,7 @@ for (const origin of ['file', 'http']) {
   });
 }
 
-test('step navigation: buttons, step list, arrow keys, overview', async () => {
-  const { page } = shared;
-  await reset(page);
+test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(async (page) => {
   assert.deepEqual(await stepIds(page), ['step-1']);
   assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
   assert.equal(await page.isDisabled('#prev'), true);
@@ -224,7 +225,7 @@ test('step navigation: buttons, step list, arrow keys, overview', async () => {
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#overview');
   assert.deepEqual(await stepIds(page), ['step-6']);
-});
+}));
 
 test('play mode advances one step at a time and stops at the end', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { clock: true });
@@ -249,9 +250,7 @@ test('play mode advances one step at a time and stops at the end', async () => {
   }
 });
 
-test('show the work: a Q cell, a weight and an output cell, with their operands highlighted', async () => {
-  const { page } = shared;
-  await reset(page);
+test('show the work: a Q cell, a weight and an output cell, with their operands highlighted', onFreshPage(async (page) => {
   await page.click('#step-nav li:nth-child(2) button');
   assert.match(await page.textContent('#step-2 .work-hint'), /Point at, tap or focus/);
   await page.hover('#step-2 table[data-matrix="Q"] td[data-r="1"][data-c="1"]');
@@ -282,11 +281,9 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   assert.equal(await workText(page), `Output[我, d1] = ${terms} = ${compact(REFERENCE.Output[0][0])}`);
   assert.equal(await workText(page), 'Output[我, d1] = 0.3357×0.8 + 0.3333×0.55 + 0.331×0.3 = 0.5512');
   assert.deepEqual(await marked('mark-feed'), ['Weights00', 'Weights01', 'Weights02', 'V00', 'V10', 'V20']);
-});
+}));
 
-test('weights: legend, row sums and the lines view focusing a row', async () => {
-  const { page } = shared;
-  await reset(page);
+test('weights: legend, row sums and the lines view focusing a row', onFreshPage(async (page) => {
   await page.click('#step-nav li:nth-child(5) button');
   assert.equal(await page.locator('#step-5 .legend').count(), 1);
   assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
@@ -299,11 +296,9 @@ test('weights: legend, row sums and the lines view focusing a row', async () => 
   assert.deepEqual(await page.locator('#step-5 .lines-weight').allTextContents(), REFERENCE.Weights[2].map((w) => w.toFixed(4)));
   await page.mouse.move(0, 0);
   assert.equal(await page.locator('#step-5 .lines-view.has-focus').count(), 0);
-});
+}));
 
-test('tokenisation modes, and tokens edited, added and removed', async () => {
-  const { page } = shared;
-  await reset(page);
+test('tokenisation modes, and tokens edited, added and removed', onFreshPage(async (page) => {
   const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
   await page.fill('#sentence', 'Hello, world');
   await page.selectOption('#token-mode', 'char');
@@ -315,7 +310,7 @@ test('tokenisation modes, and tokens edited, added and removed', async () => {
   assert.equal(await page.textContent('#token-count'), '3 tokens');
   assert.equal(await page.locator('#editor-x .grid tbody tr').count(), 3);
 
-  await reset(page);
+  await page.click('[data-preset="tutorial"]');
   assert.equal(await page.inputValue('#token-mode'), 'char');
   await page.fill('#token-list li:nth-child(2) input', '喜欢');
   assert.equal(await page.inputValue('#sentence'), '我喜欢你');
@@ -331,11 +326,9 @@ test('tokenisation modes, and tokens edited, added and removed', async () => {
   await page.fill('#token-list li:nth-child(3) input', '');
   assert.match(await page.textContent('#tokens-error'), /Token 3 is empty/);
   assert.equal(await page.locator('.status-stale').count(), 1);
-});
+}));
 
-test('dimensions: d_model, d_k and d_v from 1 to 64', async () => {
-  const { page } = shared;
-  await reset(page);
+test('dimensions: d_model, d_k and d_v from 1 to 64', onFreshPage(async (page) => {
   await page.fill('#dim-dk', '3');
   assert.deepEqual(await readGrid(page, 'wq'), [[0.5, 0.2, 0], [0.1, 0.6, 0]]);
   await page.fill('#dim-dv', '1');
@@ -355,11 +348,9 @@ test('dimensions: d_model, d_k and d_v from 1 to 64', async () => {
   await page.fill('#dim-dk', '64');
   assert.equal(await page.locator('#editor-wq .grid').count(), 0, 'a 2 × 64 matrix is edited as text');
   assert.equal(await page.locator('#step-2 canvas[data-matrix="W_Q"]').count(), 1);
-});
+}));
 
-test('grids: typing, and pasting TSV, CSV or JSON', async () => {
-  const { page } = shared;
-  await reset(page);
+test('grids: typing, and pasting TSV, CSV or JSON', onFreshPage(async (page) => {
   await page.click('#overview');
   // a spreadsheet block pasted into the first cell replaces the matrix, width included
   await paste(page, '#editor-x input[data-r="0"][data-c="0"]', '1\t2\t3\n4\t5\t6\n7\t8\t9\n');
@@ -388,11 +379,9 @@ test('grids: typing, and pasting TSV, CSV or JSON', async () => {
   assert.equal(await page.textContent('#wv-error'), '');
   assert.equal(await page.inputValue('#dim-dv'), '4');
   assert.deepEqual((await readHeaders(page, 'Output')).cols, ['d1', 'd2', 'd3', 'd4']);
-});
+}));
 
-test('bad input: a message at the field, the last good result kept and marked', async () => {
-  const { page } = shared;
-  await reset(page);
+test('bad input: a message at the field, the last good result kept and marked', onFreshPage(async (page) => {
   await page.click('#overview');
   const cases = [
     ['#editor-x input[data-r="1"][data-c="1"]', 'abc', '#x-error', /Row 2 \(爱\), column 2: “abc” is not a number/],
@@ -412,11 +401,9 @@ test('bad input: a message at the field, the last good result kept and marked', 
     assert.equal(await page.textContent(errorId), '');
     assert.equal(await page.locator('.status-stale').count(), 0);
   }
-});
+}));
 
-test('fill randomly is reproducible from its seed', async () => {
-  const { page } = shared;
-  await reset(page);
+test('fill randomly is reproducible from its seed', onFreshPage(async (page) => {
   await page.fill('#seed', '42');
   await page.click('#fill-random');
   const next = mulberry32(42);
@@ -434,11 +421,10 @@ test('fill randomly is reproducible from its seed', async () => {
   await page.fill('#seed', '-1');
   await page.click('#fill-random');
   assert.match(await page.textContent('#seed-error'), /whole number/);
-});
+}));
 
-test('presets, the tutorial misprint note and decimal places', async () => {
-  const { page } = shared;
-  await reset(page, 'english');
+test('presets, the tutorial misprint note and decimal places', onFreshPage(async (page) => {
+  await page.click('[data-preset="english"]');
   await page.click('#overview');
   assert.deepEqual((await readHeaders(page, 'Weights')).rows, ['I', 'love', 'you']);
   await assertAllResults(page, REFERENCE);
@@ -461,8 +447,7 @@ test('presets, the tutorial misprint note and decimal places', async () => {
   assert.equal(await page.locator('#step-6 table[data-matrix="Output"] td[data-r]').first().textContent(), '0.551179');
   await page.hover('#step-2 table[data-matrix="K"] td[data-r="1"][data-c="0"]');
   assert.equal(await page.locator('#step-2 .work-main').textContent(), 'K[爱, d1] = 0.5×0.4 + 0.5×0.2 = 0.3');
-  await page.selectOption('#decimals', '4');
-});
+}));
 
 test('language: from the browser, switchable, remembered', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { locale: 'zh-CN' });
@@ -490,9 +475,7 @@ test('language: from the browser, switchable, remembered', async () => {
   }
 });
 
-test('keyboard only: steps, cells, lines view and grids', async () => {
-  const { page } = shared;
-  await reset(page);
+test('keyboard only: steps, cells, lines view and grids', onFreshPage(async (page) => {
   await page.focus('#next');
   await page.keyboard.press('Enter');
   assert.deepEqual(await stepIds(page), ['step-2']);
@@ -526,11 +509,9 @@ test('keyboard only: steps, cells, lines view and grids', async () => {
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
-});
+}));
 
-test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every edit', async () => {
-  const { page, problems } = shared;
-  await reset(page);
+test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every edit', onFreshPage(async (page) => {
   await page.fill('#dim-dModel', '16');
   await page.fill('#dim-dk', '16');
   await page.fill('#dim-dv', '16');
@@ -563,8 +544,7 @@ test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every 
   });
   // above 128 × 128 attention cells typing updates after the next paint (coalesced)
   await page.waitForFunction(() => document.getElementById('token-count').textContent === '513 tokens');
-  assert.deepEqual(problems, []);
-});
+}));
 
 test('phone width: nothing wider than the screen', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { viewport: { width: 375, height: 800 } });

@@ -2,8 +2,9 @@
 // mask, padding, temperature, the √d_k switch, positional encoding and
 // cross-attention, the heads grid, the comparison and masked cells. Expected
 // numbers come from the numpy fixtures (tests/fixtures/variant_cases.txt) or
-// from plain JS here, never from the engine. One browser, one shared page.
-import { test, before, after } from 'node:test';
+// from plain JS here, never from the engine. One browser; each test on a fresh
+// page, so that any test runs alone.
+import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,22 +17,30 @@ const CASES = Object.fromEntries(loadVariantCases().map((c) => [c.name, c]));
 let browser;
 let context;
 let page;
-const problems = [];
+let problems;
 
 before(async () => {
   browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
   context = await browser.newContext({ locale: 'en-US' });
   page = await context.newPage();
   page.setDefaultTimeout(5000);
+  problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(FILE_URL);
   await page.waitForSelector('#step-1 table');
 });
 
-after(async () => {
-  await context?.close();
-  await browser?.close();
+afterEach(async () => {
+  await context.close();
+  assert.deepEqual(problems, [], 'no console or page errors');
 });
 
 // ---- plain-JS reference (independent of the engine) ----
@@ -67,9 +76,9 @@ function reference({ x, heads, wo, context: ctx, causal = false, keyPadding, sca
 
 // ---- page helpers ----
 
+// The tutorial preset, every step shown.
 async function reset() {
   await page.click('[data-preset="tutorial"]');
-  if (await page.getAttribute('html', 'lang') !== 'en') await page.click('#lang-toggle');
   if (await page.getAttribute('#overview', 'aria-pressed') !== 'true') await page.click('#overview');
 }
 
@@ -193,7 +202,7 @@ test('causal mask: −∞ before the softmax, 0 after, hatched; numpy values; be
   assertClose(await readMatrix('Weights'), c['h0.weights'], 'Weights');
   assertClose(await readMatrix('Output'), c.output, 'Output');
   const scaled = await cellTexts('Scaled');
-  assert.deepEqual(scaled[0].map((cell) => [cell.text, cell.masked]), [[scaled[0][0].text, false], ['−∞', true], ['−∞', true]]);
+  assert.deepEqual(scaled[0].map((cell) => [cell.text, cell.masked]), [[c['h0.scaled'][0][0].toFixed(4), false], ['−∞', true], ['−∞', true]]);
   const weights = await cellTexts('Weights');
   assert.deepEqual(weights[1][2], { text: '0', masked: true });
   assert.equal(weights[1][1].masked, false);
@@ -234,7 +243,6 @@ test('padding: a toggle on each token chip; a fully masked row gets a note and z
   const lines = await page.locator('#step-5 .work p').allTextContents();
   assert.equal(lines[0], 'Weights[我, 爱] = 0');
   assert.match(lines.join(' '), /Every key of 我 is masked/);
-  await page.click('#overview');
 });
 
 test('temperature and the √d_k switch: values, arithmetic, errors and the comparison', async () => {
@@ -389,7 +397,6 @@ test('cross-attention: a second sentence gives keys and values; rows from one se
   // n_q = 5, n_k = 9: K has the second sentence's rows
   assert.equal((await readMatrix('K')).length, 9);
   assert.equal(await page.textContent('#steps table[data-matrix="C+PE_C"] .matrix-shape'), '9 × 6');
-  assert.deepEqual(problems, []);
 });
 
 test('Chinese: the variant controls and notes are translated', async () => {
@@ -399,7 +406,6 @@ test('Chinese: the variant controls and notes are translated', async () => {
   assert.match(await page.textContent('label[for="heads"]'), /头数/);
   assert.match(await page.textContent('#steps .compare-changes'), /因果掩码：关 → 开/);
   assert.match(await page.textContent('#steps [data-step="softmax"]'), /斜线格是被掩码的位置/);
-  await page.click('#lang-toggle');
 });
 
 test('phone width with every option on: nothing wider than the screen', async () => {

@@ -213,18 +213,40 @@ TEST_CASE("report the worst difference from numpy per option family", "[.][repor
   }
 }
 
-TEST_CASE("one head without options gives exactly the single-head results", "[multi-head]") {
-  attn::AttentionInput single{matrix(kX), matrix(kWq), matrix(kWk), matrix(kWv)};
-  attn::AttentionResult want;
-  REQUIRE(attn::self_attention(single, &want).ok());
-  attn::MultiHeadResult r;
-  REQUIRE(attn::multi_head_attention(tutorial(), &r).ok());
-  REQUIRE(r.heads.size() == 1);
-  CHECK(r.heads[0].scaled.data == want.scaled.data);  // bit for bit, not just close
-  CHECK(r.heads[0].weights.data == want.weights.data);
-  CHECK(r.output.data == want.output.data);  // no W_O: output = concat = the head's output
-  CHECK(r.pe.rows == 0);
-  CHECK(std::none_of(r.mask.hidden.begin(), r.mask.hidden.end(), [](auto m) { return m; }));
+TEST_CASE("one head without options is plain attention: every single-head numpy case",
+          "[multi-head][numpy]") {
+  // attention_cases.txt: the tutorial's numpy steps, without masks, heads or W_O
+  const auto cases = load_fixture_cases(FIXTURE_FILE);
+  REQUIRE(cases.size() >= 30);
+  for (const auto& c : cases) {
+    INFO("case " << c.name);
+    const auto& m = c.matrices;
+    attn::MultiHeadInput in;
+    in.x = m.at("x");
+    in.heads.push_back({m.at("wq"), m.at("wk"), m.at("wv")});
+    attn::MultiHeadResult r;
+    attn::Error err = attn::multi_head_attention(in, &r);
+    INFO(err.message);
+    REQUIRE(err.ok());
+    REQUIRE(r.heads.size() == 1);
+    const attn::AttentionResult& h = r.heads[0];
+    // no W_O: output = concat = the head's output
+    const std::pair<const char*, const Matrix*> results[] = {
+        {"q", &h.q},           {"k", &h.k},           {"v", &h.v},
+        {"scores", &h.scores}, {"scaled", &h.scaled}, {"weights", &h.weights},
+        {"output", &h.output}, {"output", &r.concat}, {"output", &r.output}};
+    for (const auto& [name, got] : results) {
+      const Matrix& want = m.at(name);
+      // 1e-12 relative to the matrix's magnitude: numpy's BLAS sums in another order
+      const double scale = std::max(1.0, max_abs(want));
+      const double diff = max_abs_diff(*got, want);
+      INFO(name << ": max |engine - numpy| = " << diff << ", scale " << scale);
+      CHECK(diff <= 1e-12 * scale);
+    }
+    CHECK(r.pe.rows == 0);
+    CHECK(std::none_of(r.mask.hidden.begin(), r.mask.hidden.end(),
+                       [](auto hidden) { return hidden; }));
+  }
 }
 
 TEST_CASE("heads are concatenated in order and projected by W_O", "[multi-head]") {
@@ -235,8 +257,8 @@ TEST_CASE("heads are concatenated in order and projected by W_O", "[multi-head]"
   REQUIRE(attn::multi_head_attention(in, &r).ok());
   REQUIRE(r.concat.rows == 3);
   REQUIRE(r.concat.cols == 4);
-  // shared/REFERENCE.md's output, then the same with columns swapped
-  const Rows out = {{0.5511785014811564, 0.4981143976301497},
+  // tests/REFERENCE.md's output, then the same with columns swapped
+  const Rows out = {{0.5511785014811565, 0.49811439763014975},
                     {0.544108670773666, 0.5094261267621345},
                     {0.5370494302213317, 0.5207209116458693}};
   Rows concat;
@@ -280,7 +302,7 @@ TEST_CASE("a causal mask lets row i look only at keys j <= i", "[mask]") {
   const double w10 = 1.0 / (1.0 + std::exp((0.29 - 0.24) / r2));
   CHECK_THAT(h.weights.at(1, 0), Catch::Matchers::WithinAbs(w10, 1e-15));
   CHECK_THAT(h.weights.at(1, 1), Catch::Matchers::WithinAbs(1.0 - w10, 1e-15));
-  // the last row sees every key: the unmasked result of shared/REFERENCE.md
+  // the last row sees every key: the unmasked result of tests/REFERENCE.md
   check_close(h.output,
               {{0.8, 0.1},
                {0.8 * w10 + 0.55 * (1 - w10), 0.1 * w10 + 0.5 * (1 - w10)},
@@ -545,7 +567,7 @@ TEST_CASE("bad heads, W_O, context, padding and temperature name the operand, he
   // after any of these, a correct compute works
   attn::MultiHeadResult r;
   REQUIRE(attn::multi_head_attention(two_heads(), &r).ok());
-  CHECK_THAT(r.concat.at(0, 0), Catch::Matchers::WithinAbs(0.5511785014811564, 1e-15));
+  CHECK_THAT(r.concat.at(0, 0), Catch::Matchers::WithinAbs(0.5511785014811565, 1e-15));
 }
 
 TEST_CASE("overflows name the step and the head", "[validation]") {
@@ -594,7 +616,7 @@ TEST_CASE("overflows name the step and the head", "[validation]") {
   }
   attn::MultiHeadResult r;
   REQUIRE(attn::multi_head_attention(tutorial(), &r).ok());
-  CHECK_THAT(r.output.at(0, 0), Catch::Matchers::WithinAbs(0.5511785014811564, 1e-15));
+  CHECK_THAT(r.output.at(0, 0), Catch::Matchers::WithinAbs(0.5511785014811565, 1e-15));
 }
 
 TEST_CASE("sizes beyond the limits are errors before any result is allocated", "[limits]") {

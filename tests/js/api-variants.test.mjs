@@ -102,7 +102,7 @@ test('a causal mask returns -Infinity before the softmax and exactly 0 after', (
   assert.deepEqual(r.weights[0], [1, 0, 0]);
   assert.equal(r.weights[1][2], 0);
   assert.deepEqual(r.output[0], TUTORIAL_EXPECTED.v[0]);
-  // the last row sees every key: shared/REFERENCE.md's unmasked values
+  // the last row sees every key: tests/REFERENCE.md's unmasked values
   assert.ok(maxAbsDiff([r.weights[2]], [TUTORIAL_EXPECTED.weights[2]]) <= 1e-15);
 });
 

@@ -25,7 +25,7 @@ test('createAttentionEngine returns one cached engine', async () => {
   assert.equal(await createAttentionEngine(), engine);
 });
 
-test('the worked example gives the values of shared/REFERENCE.md to 1e-12', () => {
+test('the worked example gives the values of tests/REFERENCE.md to 1e-12', () => {
   const r = engine.compute(TUTORIAL);
   assert.deepEqual(Object.keys(r).sort(), [...RESULTS].sort());
   assertTutorial(r);

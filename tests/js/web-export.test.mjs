@@ -1,5 +1,5 @@
 // The exports. The numpy script is run with /usr/bin/python3 and what it
-// prints is compared with shared/REFERENCE.md and with plain JS below,
+// prints is compared with tests/REFERENCE.md and with plain JS below,
 // never with the engine. The masked state of tests/fixtures/exports (written
 // by tests/make_export_fixtures.py with numpy) gives every text export
 // exactly; its Markdown is rendered by pandoc and its SVGs parsed by Python's
@@ -12,7 +12,7 @@ import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript }
 import { tutorialState } from '../../web/src/share.js';
 import { parseMatrixText } from '../../web/src/parse.js';
 import { rowViews } from '../../web/src/rows.js';
-import { REFERENCE } from './fixtures.mjs'; // REFERENCE.md's true values
+import { REFERENCE } from './fixtures.mjs'; // tests/REFERENCE.md's true values
 
 const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
 const fixture = (name) => readFileSync(new URL(name, EXPORTS), 'utf8');

@@ -40,7 +40,7 @@ test('each preset has the fixture\'s tokens and numbers, a button and a note in 
 test('the tutorial preset keeps the tutorial\'s numbers', () => {
   assert.deepEqual(FIXTURE.presets.tutorial.tokens, ['我', '爱', '你']);
   assert.deepEqual(FIXTURE.presets.tutorial.x, [[1, 0], [0.5, 0.5], [0, 1]]);
-  assert.deepEqual(FIXTURE.presets.tutorial.weights[0][0], 0.33569311403870217); // shared/REFERENCE.md
+  assert.deepEqual(FIXTURE.presets.tutorial.weights[0][0], 0.33569311403870217); // tests/REFERENCE.md: numpy's digit with its AVX-512 exp
 });
 
 test('the engine gives numpy\'s weights on every preset, and each preset\'s pattern', () => {

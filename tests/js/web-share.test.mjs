@@ -92,6 +92,22 @@ test('validation names the field and the problem', () => {
   }
 });
 
+test('only version 1, the number, is read: a wrong version of any value or type is refused', () => {
+  const { version, ...unversioned } = tutorialState();
+  assert.equal(version, 1);
+  for (const wrong of [2, 0, 1.5, -1, '1', 'v1', true, null, [1], { version: 1 }]) {
+    const result = validateState({ ...unversioned, version: wrong });
+    assert.equal(result.ok, false, `version ${JSON.stringify(wrong)}`);
+    assert.equal(result.message.params.detail.key, 'errStateVersion', `version ${JSON.stringify(wrong)}`);
+    // the same state from a file and from a link
+    assert.equal(parseStateJson(JSON.stringify({ ...unversioned, version: wrong })).ok, false);
+    const link = `#av1.${Buffer.from(JSON.stringify({ ...unversioned, version: wrong })).toString('base64url')}`;
+    assert.equal(decodeHash(link).ok, false, `link with version ${JSON.stringify(wrong)}`);
+  }
+  assert.equal(validateState(unversioned).message.params.detail.key, 'errStateVersion', 'no version');
+  assert.equal(decodeHash(`#av1.${Buffer.from(JSON.stringify(tutorialState())).toString('base64url')}`).ok, true, 'the right version passes');
+});
+
 test('defaults fill in what a hand-written state leaves out', () => {
   const { version, tokens, x, heads } = tutorialState();
   const result = validateState({ version, tokens, x, heads });

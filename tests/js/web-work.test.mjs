@@ -1,27 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainCell } from '../../web/src/work.js';
+import { TUTORIAL, TUTORIAL_EXPECTED } from './fixtures.mjs';
 
-// shared/REFERENCE.md: the worked example and what it really computes.
-const ctx = {
-  lang: 'en',
-  decimals: 4,
-  tokens: ['我', '爱', '你'],
-  inputs: { x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]] },
-  result: {
-    q: [[0.5, 0.2], [0.3, 0.4], [0.1, 0.6]],
-    k: [[0.4, 0.3], [0.30000000000000004, 0.5], [0.2, 0.7]],
-    v: [[0.8, 0.1], [0.55, 0.5], [0.3, 0.9]],
-    scores: [[0.26, 0.25, 0.24], [0.24, 0.29000000000000004, 0.33999999999999997], [0.22, 0.33, 0.44]],
-    scaled: [[0.18384776310850234, 0.17677669529663687, 0.1697056274847714],
-      [0.1697056274847714, 0.2050609665440988, 0.2404163056034261],
-      [0.15556349186104046, 0.2333452377915607, 0.3111269837220809]],
-    weights: [[0.33569311403870217, 0.3333277778472214, 0.3309791081140764],
-      [0.3216200976300485, 0.33319448783456673, 0.3451854145353847],
-      [0.30776779723570424, 0.3326621264139182, 0.3595700763503775]],
-    output: [[0.5511785014811564, 0.4981143976301497], [0.544108670773666, 0.5094261267621345], [0.5370494302213317, 0.5207209116458693]],
-  },
-};
+// tests/REFERENCE.md: the worked example and what it really computes.
+const ctx = { lang: 'en', decimals: 4, tokens: ['我', '爱', '你'], inputs: TUTORIAL, result: TUTORIAL_EXPECTED };
 
 test('a Q cell is the dot product of an X row with a W_Q column', () => {
   const { lines, marks } = explainCell('Q', 1, 1, ctx);
