@@ -6,7 +6,7 @@ here with numpy, what every export of it must be. tests/browser/export.test.mjs
 clicks the real export buttons of the full page and of the element and
 compares what they save with these files.
 
-Run with Debian's numpy:   /usr/bin/python3 tests/make_export_fixtures.py
+Run with Debian's numpy:   /usr/bin/python3 tests/make_export_fixtures.py [--out DIR]
 The seed is fixed, so the output is reproducible; the files are committed.
 
 Files (M is a matrix the tools export: X, W_Q, W_K, W_V, Q, K, V, Scores,
@@ -30,9 +30,11 @@ import json
 import os
 import re
 
-import numpy as np
+import numpy_pinned
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "exports")
+import numpy as np  # noqa: E402  (after pinning its code paths)
+
+OUT = numpy_pinned.out_folder(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "exports"))
 DECIMALS = 3
 TOKENS = [
     "<img src=x onerror=alert(1)>",

@@ -16,16 +16,18 @@ is the opposite case: in every row the largest weight is less than
 NEAR_UNIFORM times the smallest, which is when the page suggests a lower
 temperature (steps.js, nearUniform).
 
-Run with Debian's numpy:   /usr/bin/python3 tests/make_preset_fixtures.py
+Run with Debian's numpy:   /usr/bin/python3 tests/make_preset_fixtures.py [--out DIR]
 The output is deterministic; the file is committed.
 """
 
 import json
 import os
 
-import numpy as np
+import numpy_pinned
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "preset_cases.json")
+import numpy as np  # noqa: E402  (after pinning its code paths)
+
+FILE = "preset_cases.json"
 MARGIN = 0.2
 NEAR_UNIFORM = 1.5  # the same ratio as NEAR_UNIFORM_RATIO in web/src/steps.js
 
@@ -147,9 +149,10 @@ def main():
             "weights": w.tolist(),
             "rows": [[r, largest] for r, largest in p["rows"].items()],
         }
-    with open(OUT, "w", encoding="utf-8") as f:
+    path = os.path.join(numpy_pinned.out_folder(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")), FILE)
+    with open(path, "w", encoding="utf-8") as f:
         f.write(to_json({"margin": MARGIN, "nearUniform": NEAR_UNIFORM, "presets": out}) + "\n")
-    print(f"wrote {OUT}")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 // The expected values are what numpy computes today: the committed fixtures are what
-// tests/make_fixtures.py writes, byte for byte, and the worked example's values in
+// the scripts in tests/ write (make_fixtures.py, make_preset_fixtures.py,
+// make_export_fixtures.py), byte for byte, and the worked example's values in
 // tests/REFERENCE.md and fixtures.mjs are what tests/reference.py prints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FIXTURE_FILE, VARIANT_FIXTURE_FILE, RESULTS, TUTORIAL_EXPECTED, loadFixtureCases } from './fixtures.mjs';
+import { RESULTS, TUTORIAL_EXPECTED, loadFixtureCases } from './fixtures.mjs';
 
 const PYTHON = '/usr/bin/python3';
 const TESTS = new URL('..', import.meta.url);
@@ -20,19 +21,30 @@ function python(script, args = []) {
   return run.stdout;
 }
 
-test('the committed fixtures are what tests/make_fixtures.py writes, byte for byte', { skip: NO_NUMPY }, () => {
-  const folder = mkdtempSync(path.join(tmpdir(), 'fixtures-'));
-  try {
-    python('make_fixtures.py', ['--out', folder]);
-    for (const committed of [FIXTURE_FILE, VARIANT_FIXTURE_FILE]) {
-      const name = path.basename(committed.pathname);
-      const fresh = readFileSync(path.join(folder, name));
-      assert.ok(fresh.equals(readFileSync(committed)), `tests/fixtures/${name} differs from what make_fixtures.py writes now`);
+// Each script writes into a fresh folder; every file it writes must be the committed one.
+const SCRIPTS = [
+  ['make_fixtures.py', 'fixtures'],
+  ['make_preset_fixtures.py', 'fixtures'],
+  ['make_export_fixtures.py', 'fixtures/exports'],
+];
+
+for (const [script, committedFolder] of SCRIPTS) {
+  test(`the committed files of tests/${script} are what it writes now, byte for byte`, { skip: NO_NUMPY }, () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fixtures-'));
+    try {
+      python(script, ['--out', folder]);
+      const written = readdirSync(folder);
+      assert.ok(written.length > 0, `${script} wrote nothing`);
+      for (const name of written) {
+        const committed = new URL(`${committedFolder}/${name}`, TESTS);
+        assert.ok(readFileSync(path.join(folder, name)).equals(readFileSync(committed)),
+          `tests/${committedFolder}/${name} differs from what ${script} writes now`);
+      }
+    } finally {
+      rmSync(folder, { recursive: true });
     }
-  } finally {
-    rmSync(folder, { recursive: true });
-  }
-});
+  });
+}
 
 test('tests/REFERENCE.md and fixtures.mjs hold exactly what tests/reference.py prints', { skip: NO_NUMPY }, () => {
   const printed = python('reference.py');

@@ -117,7 +117,7 @@ export function presetOf(tokens, matrices) {
 }
 
 // What the tutorial prints (wrongly) in its eight-digit blocks, next to which
-// the page shows the true values (shared/REFERENCE.md). Keyed by result.
+// the page shows the true values (tests/REFERENCE.md). Keyed by result.
 export const TUTORIAL_PRINTED = {
   scaled: [[0.18384776, 0.1767767, 0.16970563], [0.16970563, 0.20506082, 0.24041631], [0.15556349, 0.23334524, 0.31112698]],
   weights: [[0.33614837, 0.33310516, 0.33074647], [0.32184448, 0.33343385, 0.34472167], [0.30815179, 0.33241613, 0.35943208]],
