@@ -9,9 +9,12 @@
 //                 { type: 'attention-visualizer:state', id, state, result } the reply to get and set
 //                 { type: 'attention-visualizer:error', id, message: { zh, en } }
 //
-// Messages are checked field by field and only ever read as data.
+// Messages are checked field by field and only ever read as data. A result is
+// always that of the state beside it: while a large edit is computed (in the
+// background, element.js) change and the replies wait for it, and changes made
+// meanwhile are sent as one.
 
-import { encodeHash, decodeHash } from './share.js';
+import { encodeHash } from './share.js';
 import { say, sayMessage } from './i18n-embed.js';
 
 const PREFIX = 'attention-visualizer:';
@@ -23,33 +26,70 @@ for (const [name, value] of new URLSearchParams(location.search)) {
   if (CONFIG.includes(name)) visualizer.setAttribute(name, value);
 }
 
+// The element reads the hash (a damaged one, it says so); decoding a large
+// one takes a while, so only once, there.
+let fromHash = false; // the element shows the hash's state, unchanged since
 function showHash() {
-  const decoded = decodeHash(location.hash);
-  if (decoded.ok || decoded.message) visualizer.setAttribute('state', location.hash.slice(1));
+  if (location.hash.length <= 1) return;
+  visualizer.setAttribute('state', location.hash.slice(1));
+  fromHash = true;
 }
 showHash();
 window.addEventListener('hashchange', () => {
   if (location.hash.slice(1) !== encodeHash(visualizer.state)) showHash();
 });
 
-function post(message) {
-  if (window.parent !== window) window.parent.postMessage(message, '*'); // the state is no secret; any host may embed it
+// The typed arrays' buffers of a large result (element.js): moved to the host, not copied again.
+function buffers(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
+  return out;
 }
 
-function update(type) {
+// The state and its result to the host, if any.
+function post(type, extra = {}) {
+  if (window.parent === window) return;
   const { state, result } = visualizer;
-  const hash = `#${encodeHash(state)}`;
+  // the state is no secret; any host may embed it
+  window.parent.postMessage({ type: PREFIX + type, ...extra, state, result }, '*', [...buffers(result)]);
+}
+
+// `send` once the result of the newest state is on screen.
+function whenComputed(send) {
+  if (visualizer.computing) visualizer.addEventListener('computed', () => whenComputed(send), { once: true });
+  else send();
+}
+
+// The address, language, title and full-page link follow the state (the
+// hash it came from stays as it is: encoding 4096 tokens takes a while).
+function showState() {
+  const { state } = visualizer;
+  const hash = fromHash ? location.hash : `#${encodeHash(state)}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
   document.documentElement.lang = state.view.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = say(state.view.lang, 'embedTitle');
   openFull.textContent = say(state.view.lang, 'openFull');
   openFull.href = `index.html${hash}`;
-  post({ type: PREFIX + type, state, result });
+}
+
+function ready() {
+  showState();
+  post('ready');
 }
 // The engine may be ready before this script ran (it loads while the page is parsed).
-if (visualizer.result) update('ready');
-else visualizer.addEventListener('ready', () => update('ready'), { once: true });
-visualizer.addEventListener('change', () => update('change'));
+if (visualizer.result) ready();
+else visualizer.addEventListener('ready', ready, { once: true });
+let changeWaiting = false;
+visualizer.addEventListener('change', () => {
+  fromHash = false;
+  showState();
+  if (changeWaiting) return;
+  changeWaiting = true;
+  whenComputed(() => {
+    changeWaiting = false;
+    post('change');
+  });
+});
 
 const isPlainObject = (value) => Object.prototype.toString.call(value) === '[object Object]';
 const KEYS = { set: ['type', 'state', 'id'], get: ['type', 'id'] };
@@ -72,8 +112,8 @@ function readMessage(data) {
 window.addEventListener('message', (event) => {
   const message = readMessage(event.data);
   if (!message || !event.source) return;
-  const reply = (body) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
-    event.origin && event.origin !== 'null' ? event.origin : '*');
+  const reply = (body, transfer = []) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
+    event.origin && event.origin !== 'null' ? event.origin : '*', transfer);
   const both = (descriptor) => ({ zh: sayMessage('zh', descriptor), en: sayMessage('en', descriptor) });
   if (message.error) {
     reply({ type: `${PREFIX}error`, message: both(message.error) });
@@ -87,5 +127,8 @@ window.addEventListener('message', (event) => {
       return;
     }
   }
-  reply({ type: `${PREFIX}state`, state: visualizer.state, result: visualizer.result });
+  whenComputed(() => {
+    const { state, result } = visualizer;
+    reply({ type: `${PREFIX}state`, state, result }, [...buffers(result)]);
+  });
 });

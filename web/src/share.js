@@ -175,7 +175,10 @@ function base64url(bytes) {
 
 function fromBase64url(text) {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  // a plain loop: Uint8Array.from with a callback took ~0.2 s for a 1 MB state
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 // Fields at their default are left out (validateState() puts them back).
