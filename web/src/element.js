@@ -27,7 +27,7 @@ import { say, sayMessage } from './i18n-embed.js';
 import { stepsFor, renderStep, updateStep } from './steps.js';
 import { engineInput } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
-import { plainResult } from './rows.js';
+import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers } from './model.js';
 import { TUTORIAL } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
@@ -309,7 +309,7 @@ export class AttentionVisualizer extends HTMLElement {
     if (!this._result) return null;
     const { heads } = this._result;
     return heads.length * heads[0].weights.length * heads[0].weights[0].length >= WORKER_CELLS
-      ? structuredClone(this._result) : plainResult(this._result);
+      ? resultRowViews(typedResult(this._result, { copy: true })) : plainResult(this._result);
   }
 
   get computing() {

@@ -12,9 +12,13 @@
 // Messages are checked field by field and only ever read as data. A result is
 // always that of the state beside it: while a large edit is computed (in the
 // background, element.js) change and the replies wait for it, and changes made
-// meanwhile are sent as one.
+// meanwhile are sent as one. From 1024 × 1024 attention cells on, a result's
+// matrices come in the engine's typed form, { rows, cols, data } (row-major
+// Float64Array; masks Uint8Array): between processes, rows of typed arrays
+// took seconds to copy, one block each takes milliseconds.
 
 import { encodeHash } from './share.js';
+import { typedResult } from './rows.js';
 import { say, sayMessage } from './i18n-embed.js';
 
 const PREFIX = 'attention-visualizer:';
@@ -29,35 +33,63 @@ for (const [name, value] of new URLSearchParams(location.search)) {
 // The element reads the hash (a damaged one, it says so); decoding a large
 // one takes a while, so only once, there.
 let fromHash = false; // the element shows the hash's state, unchanged since
+let snapshot = null; // {state, result} for the messages waiting (below)
 function showHash() {
   if (location.hash.length <= 1) return;
   visualizer.setAttribute('state', location.hash.slice(1));
   fromHash = true;
+  snapshot = null;
 }
 showHash();
 window.addEventListener('hashchange', () => {
   if (location.hash.slice(1) !== encodeHash(visualizer.state)) showHash();
 });
 
-// The typed arrays' buffers of a large result (element.js): moved to the host, not copied again.
-function buffers(value, out = new Set()) {
-  if (ArrayBuffer.isView(value)) out.add(value.buffer);
-  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
-  return out;
+// Messages with the state and its result wait, in order, until the newest
+// state's result is on screen (a large one computes in the background), and go
+// out each in a task of its own: at 2048 tokens a result is 100 MB to copy.
+// They share one copy of the state, read when the first goes; each has its
+// own copy of the result, whose buffers it moves to the host.
+const outbox = []; // functions of ({state, result}, transfer)
+let flushing = false;
+
+function send(deliver) {
+  outbox.push(deliver);
+  if (!flushing) {
+    flushing = true;
+    setTimeout(flush);
+  }
 }
 
-// The state and its result to the host, if any.
-function post(type, extra = {}) {
-  if (window.parent === window) return;
-  const { state, result } = visualizer;
-  // the state is no secret; any host may embed it
-  window.parent.postMessage({ type: PREFIX + type, ...extra, state, result }, '*', [...buffers(result)]);
+function flush() {
+  if (outbox.length === 0) {
+    flushing = false;
+  } else if (visualizer.computing) {
+    visualizer.addEventListener('computed', () => setTimeout(flush), { once: true });
+  } else if (!snapshot) {
+    snapshot = { state: visualizer.state };
+    setTimeout(flush);
+  } else {
+    const { result, transfer } = resultToSend();
+    outbox.shift()({ state: snapshot.state, result }, transfer);
+    setTimeout(flush);
+  }
 }
 
-// `send` once the result of the newest state is on screen.
-function whenComputed(send) {
-  if (visualizer.computing) visualizer.addEventListener('computed', () => whenComputed(send), { once: true });
-  else send();
+// A copy of the result for a message, and the buffers it moves to the host: as
+// the element gives it, or a large one (rows of typed arrays) in the typed form.
+function resultToSend() {
+  const result = visualizer.result;
+  if (!result || !ArrayBuffer.isView(result.heads[0].weights[0])) return { result, transfer: [] };
+  const typed = typedResult(result);
+  const matrices = [...Object.values(typed), ...typed.heads.flatMap(Object.values)];
+  return { result: typed, transfer: [...new Set(matrices.filter((m) => m && m.data).map((m) => m.data.buffer))] };
+}
+visualizer.addEventListener('computed', () => { snapshot = null; });
+
+// To the host, if any (the state is no secret; any host may embed it).
+function post(type) {
+  if (window.parent !== window) send((shown, transfer) => window.parent.postMessage({ type: PREFIX + type, ...shown }, '*', transfer));
 }
 
 // The address, language, title and full-page link follow the state (the
@@ -79,15 +111,23 @@ function ready() {
 // The engine may be ready before this script ran (it loads while the page is parsed).
 if (visualizer.result) ready();
 else visualizer.addEventListener('ready', ready, { once: true });
-let changeWaiting = false;
+// After a change: the address once for a burst of changes, in a task of its own; one change message.
+let showTimer = 0;
+let changeQueued = false;
 visualizer.addEventListener('change', () => {
   fromHash = false;
-  showState();
-  if (changeWaiting) return;
-  changeWaiting = true;
-  whenComputed(() => {
-    changeWaiting = false;
-    post('change');
+  snapshot = null;
+  if (!showTimer) {
+    showTimer = setTimeout(() => {
+      showTimer = 0;
+      showState();
+    });
+  }
+  if (changeQueued || window.parent === window) return;
+  changeQueued = true;
+  send((shown, transfer) => {
+    changeQueued = false;
+    window.parent.postMessage({ type: `${PREFIX}change`, ...shown }, '*', transfer);
   });
 });
 
@@ -127,8 +167,5 @@ window.addEventListener('message', (event) => {
       return;
     }
   }
-  whenComputed(() => {
-    const { state, result } = visualizer;
-    reply({ type: `${PREFIX}state`, state, result }, [...buffers(result)]);
-  });
+  send((shown, transfer) => reply({ type: `${PREFIX}state`, ...shown }, transfer));
 });

@@ -55,3 +55,17 @@ export function plainResult(result) {
   }
   return out;
 }
+
+// A result whose matrices are rows (resultRowViews) in the engine's typed form
+// again: each matrix as {rows, cols, data}, data the typed array its rows view
+// (flatData: no copy), or a copy of it (copy: true); fullyMasked as it is, or copied.
+export function typedResult(result, { copy = false } = {}) {
+  const out = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (key === 'heads') out.heads = value.map((head) => typedResult(head, { copy }));
+    else if (value === null) out[key] = null;
+    else if (ArrayBuffer.isView(value)) out[key] = copy ? value.slice() : value; // fullyMasked
+    else out[key] = { rows: value.length, cols: value[0].length, data: copy ? flatData(value).slice() : flatData(value) };
+  }
+  return out;
+}
