@@ -64,6 +64,8 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   ready: CustomEvent<AttentionVisualizerEventDetail>;
   /** After every edit and step change (bubbles, composed). */
   change: CustomEvent<AttentionVisualizerEventDetail>;
+  /** After each edit, once its result (or the engine's refusal of it) is on screen. */
+  computed: Event;
 }
 
 /** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */
@@ -101,8 +103,16 @@ export declare class AttentionVisualizer extends HTMLElement {
   get state(): AttentionVisualizerState | null;
   /** Some or all fields; an invalid state throws a TypeError naming the field. */
   set state(value: AttentionVisualizerStateUpdate);
-  /** The engine's result (a copy), null until computed. */
+  /**
+   * A copy of the result on screen, null until computed; it may lag `state` while `computing`.
+   * From 1024 × 1024 attention cells on, each row of its matrices is a Float64Array (rows of the
+   * masks and `fullyMasked` Uint8Array, 1 = masked) instead of an array of numbers.
+   */
   readonly result: AttentionVisualizerResult | null;
+  /** True until the result of the newest edit is on screen (a large one computes in a worker). */
+  readonly computing: boolean;
+  /** The engine's refusal of the newest edit (an overflow, say) in both languages, or null. */
+  readonly error: { zh: string; en: string } | null;
   /** The markup that shows exactly this: a script tag and the element, or an iframe. */
   embedCode(form: 'element' | 'iframe'): string;
 

@@ -12,6 +12,6 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-export function launchChromium() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+export function launchChromium(extraArgs = []) {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

@@ -9,17 +9,28 @@
 // key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
 // steps, step, head, panels, editable, decimals, theme.
 // Property `state` (read: a copy; write: a whole or partial state, merged and
-// validated; a state refused, by the checks or by the engine, throws a
-// TypeError with .descriptor and changes nothing); property `result` (the engine's result, read only); event
-// `change` with detail {state} after every edit and step change, `ready` once
-// the first result is on screen.
+// validated; a state refused by the checks throws a TypeError with
+// .descriptor and changes nothing, and so does one the engine refuses when it
+// is computed at once); property `result` (a copy of the result on screen: see its
+// getter); property `computing` (true until the result of the newest edit is
+// on screen); property `error` (the engine's refusal of the newest edit, or
+// null); event `change` with detail {state} after every edit and step
+// change, `computed` when the result of the newest edit is on screen (or its
+// error shown), `ready` once the first result is on screen.
+//
+// An edit is computed as on the full page (updates.js): at once when small,
+// after the next paint when larger (a burst of edits is one computation), in
+// the engine's Web Worker from 1024 × 1024 attention cells; meanwhile the
+// steps keep the last result, dimmed.
 
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
-import { stepsFor, renderStep } from './steps.js';
-import { engineInput, normalizeResult } from './variant.js';
+import { stepsFor, renderStep, updateStep } from './steps.js';
+import { engineInput } from './variant.js';
+import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
+import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers, tokenErrors, parseTemperature, cellMessage } from './model.js';
 import { TUTORIAL } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
@@ -150,6 +161,28 @@ function stateFromAttributes(element, lang) {
   return validated.state;
 }
 
+// Whether two states have the same inputs (their views may differ): a step or
+// head change is not computed again.
+function sameInputs(a, b) {
+  if (!a || !b) return false;
+  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameValue(a[key], b[key]));
+}
+
+// JSON-like values (a state's): equal numbers, strings and booleans, arrays and objects of them.
+function sameValue(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => sameValue(a[key], b[key]));
+}
+
+// Heads × queries × keys: the size of a computation (updates.js).
+function attentionCells(state) {
+  const keys = state.context ? state.context.tokens.length : state.tokens.length;
+  return state.heads.length * state.tokens.length * keys;
+}
+
 const firstAttribute = (element) => DATA_ATTRIBUTES.find((name) => element.hasAttribute(name) && name !== 'lang') || 'state';
 
 // Key padding not given follows the keys: none when their number changed
@@ -215,7 +248,26 @@ export class AttentionVisualizer extends HTMLElement {
     this._root.setAttribute('role', 'group');
     this.shadowRoot.append(this._root);
     this._state = null;
-    this._result = null;
+    this._result = null; // the result on screen (row views, updates.js) ...
+    this._resultState = null; // ... and the state it was computed from
+    this._waiting = false; // an edit whose result is not on screen yet
+    this._readySent = false;
+    this._stepList = el('ol', 'steps');
+    this._updates = new Updates({
+      cells: () => attentionCells(this._state),
+      here: () => {
+        this._computeHere();
+        this._computed();
+      },
+      start: (engine) => {
+        const state = this._state;
+        const { matrices, options } = readState(state);
+        return engine.compute(engineInput(matrices, options)).then((typed) => () => this._take(state, rowsOf(typed)));
+      },
+      waiting: () => this._render(),
+      failed: (error) => this._failed(error),
+      done: () => this._computed(),
+    });
     this._engine = null;
     this._engineError = null;
     this._attributeError = null;
@@ -273,13 +325,11 @@ export class AttentionVisualizer extends HTMLElement {
       loading.then(
         (engine) => {
           this._engine = engine;
-          this._compute();
-          this._render();
-          this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
+          this._updates.update();
         },
         (error) => {
           this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
-          this._render();
+          this._computed(); // nothing will be computed
         },
       );
     }
@@ -313,8 +363,28 @@ export class AttentionVisualizer extends HTMLElement {
     this._apply(result.state, { strict: true });
   }
 
+  // A copy of the result on screen: {heads: [{q, k, v, scores, scaled, weights,
+  // output}], concat, output, masked, fullyMasked, pe, xWithPe, contextPe,
+  // contextWithPe}, absent parts null; matrices as arrays of rows of numbers
+  // (masks of booleans). From WORKER_CELLS attention cells (heads × queries ×
+  // keys) on, each row is a Float64Array instead (masks' rows and fullyMasked
+  // Uint8Array, 1 = masked): arrays of 2^25 numbers would hold the page for seconds.
   get result() {
-    return this._result ? structuredClone(this._result) : null;
+    if (!this._result) return null;
+    const { heads } = this._result;
+    return heads.length * heads[0].weights.length * heads[0].weights[0].length >= WORKER_CELLS
+      ? resultRowViews(typedResult(this._result, { copy: true })) : plainResult(this._result);
+  }
+
+  get computing() {
+    return this._waiting;
+  }
+
+  // The engine's refusal of the newest edit (an overflow, say), in both
+  // languages, while the steps show the last result it computed; else null.
+  get error() {
+    const d = this._engineErrorMessage;
+    return d ? { zh: sayMessage('zh', d), en: sayMessage('en', d) } : null;
   }
 
   // ---- state ----
@@ -336,6 +406,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   _readAttributes() {
     this._dropDrafts();
+    const before = this._state;
     try {
       this._state = stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang());
       this._attributeError = null;
@@ -345,36 +416,66 @@ export class AttentionVisualizer extends HTMLElement {
       if (!this._state) this._state = tutorialState(this._lang());
     }
     this._pending = {};
-    this._compute();
+    if (!sameInputs(before, this._state)) this._edited();
   }
 
-  // strict: a state the engine refuses (an overflow, say) throws and the
-  // element stays as it was (the `state` property); otherwise it is shown with
-  // its error over the last result, as while editing.
+  // strict: a state the engine refuses when computed at once (an overflow,
+  // say) throws and the element stays as it was (the `state` property); one
+  // computed later (in the background) is shown with its error over the last
+  // result, as while editing.
   _apply(state, { notify = true, strict = false } = {}) {
-    const before = strict && [this._state, this._pending, this._result, this._engineErrorMessage];
+    const before = this._state;
+    const kept = strict && [this._state, this._pending, this._result, this._resultState, this._engineErrorMessage];
     this._state = state;
     this._pending = {};
     this._editError = null;
-    this._compute();
-    if (strict && this._engineErrorMessage) {
+    if (sameInputs(before, state)) this._render();
+    else this._edited();
+    if (strict && !this._waiting && this._engineErrorMessage) {
       const message = this._engineErrorMessage;
-      [this._state, this._pending, this._result, this._engineErrorMessage] = before;
+      [this._state, this._pending, this._result, this._resultState, this._engineErrorMessage] = kept;
+      this._render();
       throw refusal(message);
     }
-    this._render();
     if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
   }
 
-  _compute() {
-    if (!this._engine || !this._state) return;
+  // The inputs changed: computed now, after the next paint or in the worker
+  // (updates.js; once the engine has loaded), and shown at once.
+  _edited() {
+    this._waiting = true;
+    if (this._engine) this._updates.schedule();
+    if (this._waiting) this._render(); // else rendered with its result
+  }
+
+  _computeHere() {
     const { matrices, options } = readState(this._state);
     try {
-      this._result = normalizeResult(this._engine.compute(engineInput(matrices, options)));
-      this._engineErrorMessage = null;
+      this._take(this._state, rowsOf(this._engine.compute(engineInput(matrices, options), { typed: true })));
     } catch (error) {
-      this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params: { name: error.operand, message: error.message } };
+      this._failed(error);
     }
+  }
+
+  _take(state, result) {
+    this._resultState = state;
+    this._result = result;
+    this._engineErrorMessage = null;
+  }
+
+  _failed(error) {
+    this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params: { name: error.operand, message: error.message } };
+  }
+
+  // The newest edit's result (or its error) is on screen.
+  _computed() {
+    this._waiting = false;
+    this._render();
+    if (!this._readySent && this._engine) {
+      this._readySent = true;
+      this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
+    }
+    this.dispatchEvent(new CustomEvent('computed', { detail: { state: this.state } }));
   }
 
   _config() {
@@ -391,8 +492,9 @@ export class AttentionVisualizer extends HTMLElement {
     return isOn(this.getAttribute('editable'));
   }
 
+  // The steps of the result on screen (those of the newest edit once it is computed).
   _visibleSteps() {
-    const all = stepsFor(readState(this._state).options);
+    const all = stepsFor(readState(this._resultState || this._state).options);
     const { steps } = this._config();
     const visible = steps ? all.filter((step) => steps.includes(step.id)) : all;
     return visible.length > 0 ? visible : all;
@@ -524,6 +626,7 @@ export class AttentionVisualizer extends HTMLElement {
     if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
     if (this._engineError) add('error', sayLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
+    else if (this._updates.running) add('loading', translate(lang, 'computing'));
     if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
     const edit = this._editError || this._pendingMessage();
     if (edit) add('error', sayMessage(lang, edit));
@@ -542,16 +645,19 @@ export class AttentionVisualizer extends HTMLElement {
     return { key: 'errIn', params: { name: target.label, detail } };
   }
 
+  // The steps' context: the result on screen with the inputs it was computed
+  // from, shown as the current view says.
   _ctx(lang) {
-    const { matrices, options } = readState(this._state);
+    const shown = this._resultState;
+    const { matrices, options } = readState(shown);
     const head = Math.min(this._state.view.head, options.heads - 1);
-    const tokens = this._state.tokens;
-    const keyTokens = this._state.context ? this._state.context.tokens : tokens;
+    const tokens = shown.tokens;
+    const keyTokens = shown.context ? shown.context.tokens : tokens;
     const plain = options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
       && options.scale && options.temperature === 1 && !options.pe && !options.cross;
     return {
       lang, decimals: this._state.view.decimals, tokens, keyTokens, options, head,
-      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...this._state.heads[head] },
+      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...shown.heads[head] },
       result: this._result.heads[head], full: this._result,
       tutorial: plain && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
       compare: null,
@@ -560,19 +666,30 @@ export class AttentionVisualizer extends HTMLElement {
     };
   }
 
+  // Steps of the same layout as those on screen get the new numbers in place (as on the full page).
   _renderSteps(lang) {
-    const list = el('ol', 'steps');
-    if (!this._result) return list;
-    if (this._engineErrorMessage || Object.keys(this._pending).length > 0) list.classList.add('stale');
+    const list = this._stepList;
+    if (!this._result) {
+      list.replaceChildren();
+      return list;
+    }
+    list.classList.toggle('stale', Boolean(this._engineErrorMessage) || Object.keys(this._pending).length > 0 || this._waiting);
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
     const all = stepsFor(ctx.options);
     const indices = this._state.view.step === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    const shown = [...list.children];
     // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
-    list.append(...indices.map((i) => renderStep(steps[i], all.indexOf(steps[i]), all.length, ctx, {
-      selection: this._selections[steps[i].id] || null,
-      onSelection: (selection) => { this._selections[steps[i].id] = selection; },
-    })));
+    const nodes = indices.map((i, k) => {
+      const options = {
+        selection: this._selections[steps[i].id] || null,
+        onSelection: (selection) => { this._selections[steps[i].id] = selection; },
+      };
+      const n = all.indexOf(steps[i]);
+      if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
+      return renderStep(steps[i], n, all.length, ctx, options);
+    });
+    if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);
     return list;
   }
 
@@ -612,7 +729,10 @@ export class AttentionVisualizer extends HTMLElement {
       const bad = Object.keys(pending)[0];
       renderMatrixEditor(section, {
         field: target.id, id: `av-${target.id}`, name: target.label, lang, rowLabels, colLabels: rows[0].map((_, c) => dimLabel(c)),
-        texts: rows.map((row, r) => row.map((v, c) => pending[`${r},${c}`] ?? String(v))),
+        // a getter: a large matrix's texts are made only while its text box is open (editors.js)
+        get texts() {
+          return rows.map((row, r) => row.map((v, c) => pending[`${r},${c}`] ?? String(v)));
+        },
         badCell: bad ? bad.split(',').map(Number) : null,
       }, this._matrixHandlers(target));
     }

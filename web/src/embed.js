@@ -15,8 +15,17 @@
 // Only the parent window (the host page; the page itself when not framed) is
 // listened to: another window (an opener, a popup, another frame) gets no
 // answer. Messages are checked field by field and only ever read as data.
+//
+// A result is
+// always that of the state beside it: while a large edit is computed (in the
+// background, element.js) change and the replies wait for it, and changes made
+// meanwhile are sent as one. From 1024 × 1024 attention cells on, a result's
+// matrices come in the engine's typed form, { rows, cols, data } (row-major
+// Float64Array; masks Uint8Array): between processes, rows of typed arrays
+// took seconds to copy, one block each takes milliseconds.
 
-import { encodeHash, decodeHash } from './share.js';
+import { encodeHash } from './share.js';
+import { typedResult } from './rows.js';
 import { say, sayMessage } from './i18n-embed.js';
 
 const PREFIX = 'attention-visualizer:';
@@ -31,33 +40,106 @@ for (const [name, value] of new URLSearchParams(location.search)) {
 const theme = new URLSearchParams(location.search).get('theme');
 if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
 
+// The element reads the hash (a damaged one, it says so); decoding a large
+// one takes a while, so only once, there.
+let fromHash = false; // the element shows the hash's state, unchanged since
+let snapshot = null; // {state, result} for the messages waiting (below)
 function showHash() {
-  const decoded = decodeHash(location.hash);
-  if (decoded.ok || decoded.message) visualizer.setAttribute('state', location.hash.slice(1));
+  if (location.hash.length <= 1) return;
+  visualizer.setAttribute('state', location.hash.slice(1));
+  fromHash = true;
+  snapshot = null;
 }
 showHash();
 window.addEventListener('hashchange', () => {
   if (location.hash.slice(1) !== encodeHash(visualizer.state)) showHash();
 });
 
-function post(message) {
-  if (window.parent !== window) window.parent.postMessage(message, '*'); // the state is no secret; any host may embed it
+// Messages with the state and its result wait, in order, until the newest
+// state's result is on screen (a large one computes in the background), and go
+// out each in a task of its own: at 2048 tokens a result is 100 MB to copy.
+// They share one copy of the state, read when the first goes; each has its
+// own copy of the result, whose buffers it moves to the host.
+const outbox = []; // functions of ({state, result}, transfer)
+let flushing = false;
+
+function send(deliver) {
+  outbox.push(deliver);
+  if (!flushing) {
+    flushing = true;
+    setTimeout(flush);
+  }
 }
 
-function update(type) {
-  const { state, result } = visualizer;
-  const hash = `#${encodeHash(state)}`;
+function flush() {
+  if (outbox.length === 0) {
+    flushing = false;
+  } else if (visualizer.computing) {
+    visualizer.addEventListener('computed', () => setTimeout(flush), { once: true });
+  } else if (!snapshot) {
+    snapshot = { state: visualizer.state };
+    setTimeout(flush);
+  } else {
+    const { result, transfer } = resultToSend();
+    outbox.shift()({ state: snapshot.state, result }, transfer);
+    setTimeout(flush);
+  }
+}
+
+// A copy of the result for a message, and the buffers it moves to the host: as
+// the element gives it, or a large one (rows of typed arrays) in the typed form.
+function resultToSend() {
+  const result = visualizer.result;
+  if (!result || !ArrayBuffer.isView(result.heads[0].weights[0])) return { result, transfer: [] };
+  const typed = typedResult(result);
+  const matrices = [...Object.values(typed), ...typed.heads.flatMap(Object.values)];
+  return { result: typed, transfer: [...new Set(matrices.filter((m) => m && m.data).map((m) => m.data.buffer))] };
+}
+visualizer.addEventListener('computed', () => { snapshot = null; });
+
+// To the host, if any (the state is no secret; any host may embed it).
+function post(type) {
+  if (window.parent !== window) send((shown, transfer) => window.parent.postMessage({ type: PREFIX + type, ...shown }, '*', transfer));
+}
+
+// The address, language, title and full-page link follow the state (the
+// hash it came from stays as it is: encoding 4096 tokens takes a while).
+function showState() {
+  const { state } = visualizer;
+  const hash = fromHash ? location.hash : `#${encodeHash(state)}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
   document.documentElement.lang = state.view.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = say(state.view.lang, 'embedTitle');
   openFull.textContent = say(state.view.lang, 'openFull');
   openFull.href = `index.html${hash}`;
-  post({ type: PREFIX + type, state, result });
+}
+
+function ready() {
+  showState();
+  post('ready');
 }
 // The engine may be ready before this script ran (it loads while the page is parsed).
-if (visualizer.result) update('ready');
-else visualizer.addEventListener('ready', () => update('ready'), { once: true });
-visualizer.addEventListener('change', () => update('change'));
+if (visualizer.result) ready();
+else visualizer.addEventListener('ready', ready, { once: true });
+// After a change: the address once for a burst of changes, in a task of its own; one change message.
+let showTimer = 0;
+let changeQueued = false;
+visualizer.addEventListener('change', () => {
+  fromHash = false;
+  snapshot = null;
+  if (!showTimer) {
+    showTimer = setTimeout(() => {
+      showTimer = 0;
+      showState();
+    });
+  }
+  if (changeQueued || window.parent === window) return;
+  changeQueued = true;
+  send((shown, transfer) => {
+    changeQueued = false;
+    window.parent.postMessage({ type: `${PREFIX}change`, ...shown }, '*', transfer);
+  });
+});
 
 // The content's height in CSS pixels, whenever it changes: a host can size the iframe to it
 // (docs/authoring.md). The page has no height of its own, so the frame's size never feeds back.
@@ -66,7 +148,7 @@ new ResizeObserver(() => {
   const now = Math.ceil(document.documentElement.getBoundingClientRect().height);
   if (now === height) return;
   height = now;
-  post({ type: `${PREFIX}resize`, height });
+  if (window.parent !== window) window.parent.postMessage({ type: `${PREFIX}resize`, height }, '*');
 }).observe(document.documentElement);
 
 const isPlainObject = (value) => Object.prototype.toString.call(value) === '[object Object]';
@@ -90,9 +172,9 @@ function readMessage(data) {
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
-  if (!message) return;
-  const reply = (body) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
-    event.origin && event.origin !== 'null' ? event.origin : '*');
+  if (!message || !event.source) return;
+  const reply = (body, transfer = []) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
+    event.origin && event.origin !== 'null' ? event.origin : '*', transfer);
   const both = (descriptor) => ({ zh: sayMessage('zh', descriptor), en: sayMessage('en', descriptor) });
   if (message.error) {
     reply({ type: `${PREFIX}error`, message: both(message.error) });
@@ -106,5 +188,9 @@ window.addEventListener('message', (event) => {
       return;
     }
   }
-  reply({ type: `${PREFIX}state`, state: visualizer.state, result: visualizer.result });
+  // A set computed in the background may be refused by the engine only then.
+  send((shown, transfer) => {
+    if (message.kind === 'set' && visualizer.error) reply({ type: `${PREFIX}error`, message: visualizer.error });
+    else reply({ type: `${PREFIX}state`, ...shown }, transfer);
+  });
 });

@@ -13,8 +13,9 @@ import {
   setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
   textsFromNumbers, usesWo, cellMessage,
 } from './model.js';
-import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
-import { resultRowViews } from './rows.js';
+import { engineInput, optionChanges, COMPARED } from './variant.js';
+import { Updates, rowsOf } from './updates.js';
+import { plainRows } from './rows.js';
 import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
@@ -134,8 +135,7 @@ function compute() {
   accept(read, tokensOf(state.model), result, before);
 }
 
-// The typed form (no arrays of rows built from 2^25 numbers) seen as rows of views.
-const rowsOf = (typed) => normalizeResult(resultRowViews(typed));
+// The typed form (no arrays of rows built from 2^25 numbers) seen as rows of views (updates.js).
 const computeRows = (input) => rowsOf(state.engine.compute(input, { typed: true }));
 
 function fieldOfEngineError(error) {
@@ -167,18 +167,26 @@ function hasErrors() {
   return Boolean(state.generalError) || Object.keys(state.errors).length > 0 || Object.keys(state.dimErrors).length > 0;
 }
 
-// Recompute and render. Each full render counts itself in
-// <html data-render-count> (for tests and the page-latency benchmark).
-// Above WORKER_CELLS the engine runs in the background (computeInBackground).
-function update() {
-  cancelScheduled();
-  if (attentionCells() >= WORKER_CELLS && backgroundEngine()) {
-    computeInBackground();
-    return;
-  }
-  compute();
-  renderCounted();
-}
+// Recompute and render, at once, after the next paint or in the engine's
+// worker, by the size of the input (updates.js). Each full render counts
+// itself in <html data-render-count> (for tests and the page-latency benchmark).
+const updates = new Updates({
+  cells: attentionCells,
+  here: () => {
+    compute();
+    renderCounted();
+  },
+  start: startInBackground,
+  waiting: () => {
+    renderInputs(); // the edit shows at once
+    renderStatus(); // the steps keep the last result, marked, until the new one
+  },
+  failed: engineFailed,
+  done: renderCounted,
+});
+const update = () => updates.update();
+// Typing asks for an update through here: a burst of keys costs one recompute.
+const scheduleUpdate = () => updates.schedule();
 
 function renderCounted() {
   render();
@@ -192,65 +200,15 @@ function attentionCells() {
   return model.tokens.length * keys * model.options.heads;
 }
 
-// Typing asks for an update through here. Small inputs update at once (well
-// within a frame). Above COALESCE_CELLS attention cells the update runs after
-// the next paint, so the keystroke shows first and a burst of keys costs one
-// recompute with the latest input; where a heavy recompute has no worker (see
-// below) it waits for a PAUSE_MS pause in typing.
-const COALESCE_CELLS = 128 * 128;
-const PAUSE_MS = 300;
-const scheduled = { frame: 0, timer: 0 };
-
-function scheduleUpdate() {
-  const cells = attentionCells();
-  if (cells <= COALESCE_CELLS) {
-    update();
-  } else if (cells >= WORKER_CELLS && !backgroundEngine()) {
-    cancelScheduled();
-    scheduled.timer = setTimeout(update, PAUSE_MS);
-  } else if (!scheduled.frame && !scheduled.timer) {
-    scheduled.frame = requestAnimationFrame(() => { scheduled.timer = setTimeout(update, 0); });
-  }
-}
-
-// From WORKER_CELLS attention cells (n ≈ 1024 and more; a second or more at
-// n = 4096) the engine runs in a Web Worker, so that typing never waits for
-// it. One computation runs at a time; edits made meanwhile wait as one, and
-// the result they make stale is dropped unseen. Where no worker can start
-// (a host's CSP, say) the page computes on its own thread.
-const WORKER_CELLS = 1024 * 1024;
-const background = { engine: undefined, running: false, again: false };
-
-// The worker, started when first needed; null where it cannot run.
-function backgroundEngine() {
-  if (background.engine === undefined) {
-    try {
-      background.engine = globalThis.createAttentionEngine.startWorker();
-    } catch {
-      background.engine = null;
-    }
-  }
-  return background.engine;
-}
-
-function computeInBackground() {
-  if (background.running) {
-    background.again = true;
-    renderInputs(); // the edit shows at once
-    return;
-  }
+// The computation of the current input (and its comparison) on the worker's engine.
+function startInBackground(engine) {
   const read = readForEngine();
   if (!read) {
     renderCounted();
-    return;
+    return null;
   }
   const tokens = tokensOf(state.model);
   const base = comparisonBase(read);
-  const { engine } = background;
-  background.running = true;
-  // the edit shows at once; the steps keep the last result, marked, until the new one
-  renderInputs();
-  renderStatus();
   const main = engine.compute(engineInput(read.matrices, read.options));
   const before = base && engine.compute(engineInput(read.matrices, base)).then(
     (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, read.options) }),
@@ -259,30 +217,7 @@ function computeInBackground() {
       return null;
     },
   );
-  Promise.all([main, before]).then(
-    ([result, compared]) => {
-      if (!background.again) accept(read, tokens, rowsOf(result), compared);
-    },
-    (error) => {
-      if (error.code === 'worker') background.engine = null; // the page's own thread from now on
-      else if (!background.again) engineFailed(error);
-    },
-  ).then(() => {
-    background.running = false;
-    if (background.again || background.engine === null) {
-      background.again = false;
-      update(); // the latest input, or the same on the page's thread
-    } else {
-      renderCounted();
-    }
-  });
-}
-
-function cancelScheduled() {
-  cancelAnimationFrame(scheduled.frame);
-  clearTimeout(scheduled.timer);
-  scheduled.frame = 0;
-  scheduled.timer = 0;
+  return Promise.all([main, before]).then(([result, compared]) => () => accept(read, tokens, rowsOf(result), compared));
 }
 
 // ---- rendering ----
@@ -438,14 +373,14 @@ function renderStatus() {
   const messages = [];
   if (state.engineStatus === 'loading') messages.push(['loading', translate(lang, 'loading')]);
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
-  if (background.running) messages.push(['loading', translate(lang, 'computing')]);
+  if (updates.running) messages.push(['loading', translate(lang, 'computing')]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
   if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
-  $('steps').classList.toggle('stale', Boolean(stale) || background.running);
-  document.documentElement.toggleAttribute('data-computing', background.running); // for tests and the bench
+  $('steps').classList.toggle('stale', Boolean(stale) || updates.running);
+  document.documentElement.toggleAttribute('data-computing', updates.running); // for tests and the bench
 }
 
 // The steps of the last computed variant (the six plain ones before any).
@@ -547,8 +482,6 @@ function renderSteps() {
 }
 
 // ---- share: the state in the URL hash, export, import (share.js, tools.js) ----
-
-const plainRows = (m) => m && Array.from(m, (row) => Array.from(row));
 
 // What is on screen as a state (share.js): the last good inputs and the view.
 function shareState() {

@@ -38,3 +38,34 @@ export function flatData(matrix) {
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) flat[r * cols + c] = Number(matrix[r][c]);
   return flat;
 }
+
+// A matrix given as rows (arrays or typed arrays) as arrays of numbers: a copy.
+export const plainRows = (m) => m && Array.from(m, (row) => Array.from(row));
+
+// A result whose matrices are rows of typed arrays (resultRowViews) in the
+// form compute() gives without { typed: true }: arrays of rows of numbers,
+// masks of booleans (fullyMasked one array of them). A copy.
+export function plainResult(result) {
+  const out = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (key === 'heads') out.heads = value.map(plainResult);
+    else if (key === 'masked') out.masked = value && Array.from(value, (row) => Array.from(row, Boolean));
+    else if (key === 'fullyMasked') out.fullyMasked = value && Array.from(value, Boolean);
+    else out[key] = plainRows(value);
+  }
+  return out;
+}
+
+// A result whose matrices are rows (resultRowViews) in the engine's typed form
+// again: each matrix as {rows, cols, data}, data the typed array its rows view
+// (flatData: no copy), or a copy of it (copy: true); fullyMasked as it is, or copied.
+export function typedResult(result, { copy = false } = {}) {
+  const out = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (key === 'heads') out.heads = value.map((head) => typedResult(head, { copy }));
+    else if (value === null) out[key] = null;
+    else if (ArrayBuffer.isView(value)) out[key] = copy ? value.slice() : value; // fullyMasked
+    else out[key] = { rows: value.length, cols: value[0].length, data: copy ? flatData(value).slice() : flatData(value) };
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+// When and where a recompute runs, for the page (main.js) and every
+// <attention-visualizer> (element.js) alike, by the size of the input in
+// attention cells (heads × queries × keys):
+//   - up to COALESCE_CELLS, at once (well within a frame);
+//   - above it, after the next paint: the edit shows first, and a burst of
+//     edits costs one recompute with the latest input;
+//   - from WORKER_CELLS (n ≈ 1024 and more; a second or more at n = 4096), in
+//     the engine's Web Worker, so that the page never waits for it. One
+//     computation runs at a time; edits made meanwhile wait as one, and the
+//     result they make stale is dropped unseen. Where no worker can start (a
+//     CSP without worker-src blob:, Trusted Types, no Worker) or it breaks, the
+//     computation runs on the page's thread, after a PAUSE_MS pause in edits.
+// Results come in the engine's typed form, seen as rows of views (rows.js):
+// no arrays of rows are built from 2^25 numbers.
+
+import { normalizeResult } from './variant.js';
+import { resultRowViews } from './rows.js';
+
+export const COALESCE_CELLS = 128 * 128;
+export const WORKER_CELLS = 1024 * 1024;
+const PAUSE_MS = 300;
+
+// A compute(input, { typed: true }) result, normalised (variant.js), its matrices as row views.
+export const rowsOf = (typed) => normalizeResult(resultRowViews(typed));
+
+// The engine's worker, one for the page and all its elements, started when
+// first needed; null where none can start, or once it broke.
+let worker;
+function backgroundEngine() {
+  if (worker === undefined) {
+    try {
+      worker = globalThis.createAttentionEngine.startWorker();
+    } catch {
+      worker = null;
+    }
+  }
+  return worker;
+}
+
+// host: {
+//   cells()         the attention cells of the current input;
+//   here()          computes on this thread and renders;
+//   start(engine)   starts the computation on the worker's engine: a promise of
+//                   what to do with its result (a function, called only if no
+//                   edit came meanwhile), or null, after rendering, when there
+//                   is nothing to compute;
+//   waiting()       renders while the computation runs (the edit; the steps
+//                   keep the last result, marked);
+//   failed(error)   an input error the worker's engine threw, for the newest edit;
+//   done()          renders after the computation, its result taken or its error noted.
+// }
+export class Updates {
+  constructor(host) {
+    this.host = host;
+    this.running = false; // a computation in the worker
+    this.again = false; // an edit came while it ran
+    this.frame = 0;
+    this.timer = 0;
+  }
+
+  // Recompute now (in the worker above WORKER_CELLS).
+  update() {
+    this.cancel();
+    if (this.host.cells() >= WORKER_CELLS && backgroundEngine()) this.inBackground();
+    else this.host.here();
+  }
+
+  // An edit asks for an update through here (see the top of this file).
+  schedule() {
+    const cells = this.host.cells();
+    if (cells <= COALESCE_CELLS) {
+      this.update();
+    } else if (cells >= WORKER_CELLS && !backgroundEngine()) {
+      this.cancel();
+      this.timer = setTimeout(() => this.update(), PAUSE_MS);
+    } else if (!this.frame && !this.timer) {
+      this.frame = requestAnimationFrame(() => { this.timer = setTimeout(() => this.update(), 0); });
+    }
+  }
+
+  // An update still waiting for its frame or pause: the input differs from what was last computed.
+  get scheduled() {
+    return Boolean(this.frame || this.timer);
+  }
+
+  cancel() {
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
+    this.frame = 0;
+    this.timer = 0;
+  }
+
+  inBackground() {
+    if (this.running) {
+      this.again = true;
+      this.host.waiting();
+      return;
+    }
+    const job = this.host.start(worker);
+    if (!job) return;
+    this.running = true;
+    this.host.waiting();
+    job.then(
+      (take) => {
+        if (!this.again) take();
+      },
+      (error) => {
+        if (error.code === 'worker') worker = null; // this thread from now on, for every user
+        else if (!this.again) this.host.failed(error);
+      },
+    ).then(() => {
+      this.running = false;
+      if (this.again || worker === null) {
+        this.again = false;
+        this.update(); // the latest input, or the same on this thread
+      } else {
+        this.host.done();
+      }
+    });
+  }
+}
