@@ -45,7 +45,8 @@ class Mulberry32 {
 
 // rows[i] = 1 for the query rows of step `step` (0-based, over every call): every row, or k of
 // the n drawn by the first k swaps of a Fisher–Yates shuffle.
-void pick_rows(uint32_t seed, long long step, int n, int k, std::vector<unsigned char>* rows) {
+void pick_rows(uint32_t seed, long long step, int n, long long k,
+               std::vector<unsigned char>* rows) {
   if (k == 0 || k >= n) {
     rows->assign(n, 1);
     return;
@@ -147,6 +148,14 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
   const int n_k = in.context.rows > 0 ? in.context.rows : in.x.rows;
   const int n_heads = static_cast<int>(in.heads.size());
   const int d_out = in.wo.rows > 0 ? in.x.cols : n_heads * in.heads[0].wv.cols;
+  const long long cells = static_cast<long long>(n_heads) * n_q * n_k;
+  if (cells > kMaxTrainAttentionCells) {
+    std::ostringstream msg;
+    msg << "heads × queries × keys = " << n_heads << " × " << n_q << " × " << n_k << " is " << cells
+        << ", more than the " << kMaxTrainAttentionCells
+        << " supported for training: use fewer tokens or heads";
+    return option_error(ErrorCode::limit, "x", msg.str());
+  }
   if (!std::isfinite(o.learning_rate)) {
     return option_error(ErrorCode::not_finite, "learningRate",
                         "learningRate must be a finite number > 0");
@@ -170,7 +179,7 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
     return option_error(ErrorCode::range, "rowsPerStep",
                         "rowsPerStep is " + std::to_string(o.rows_per_step) +
                             ": it must be from 1 to the number of query rows, " +
-                            std::to_string(n_q));
+                            std::to_string(n_q) + " (or 0 for every row)");
   }
   const Trained& t = o.trained;
   if (!(t.x || t.context || t.wq || t.wk || t.wv || t.wo)) {
@@ -288,7 +297,7 @@ std::vector<std::pair<std::string, int>> trained_names(const MultiHeadInput& in,
 }  // namespace
 
 Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState* state,
-            MultiHeadInput* trained, std::vector<double>* losses) {
+            MultiHeadInput* trained, std::vector<double>* losses, Workspace* workspace) {
   Error err = check_multi_head(start);
   if (!err.ok()) return err;
   MultiHeadInput p = start;  // the parameters as they train
@@ -305,14 +314,14 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   const int n_q = start.x.rows;
   const std::vector<unsigned char> every_row(n_q, 1);
   std::vector<unsigned char> rows;  // (n_q): the rows in this step's loss
-  MultiHeadResult f;
-  Gradients g;
-  Matrix d_output;               // (n_q, d_out)
-  std::vector<Matrix> d_scaled;  // per head (n_q, n_k)
+  MultiHeadResult& f = workspace->forward;
+  Gradients& g = workspace->gradients;
+  Matrix& d_output = workspace->d_output;               // (n_q, d_out)
+  std::vector<Matrix>& d_scaled = workspace->d_scaled;  // per head (n_q, n_k)
   std::vector<double> out_losses;
   const bool on_output = options.loss == Loss::output_mse;
 
-  for (int k = 0;; k++) {
+  for (long long k = 0;; k++) {
     err = multi_head_attention(p, &f);
     if (!err.ok()) return at_step(err, "after ", s.step);
     // the loss over every row, reported

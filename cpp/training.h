@@ -23,10 +23,16 @@
 #include <vector>
 
 #include "attention.h"
+#include "backward.h"
 
 namespace attn {
 
 constexpr int kMaxTrainSteps = 10000;  // per call
+// heads × n_q × n_k while training: a step keeps each head's scores, scaled scores, weights,
+// their three gradients, and the weights' target and loss gradient, so this bounds them to
+// 8 × 8 B × 2^22 = 256 MiB (a quarter of compute()'s kMaxAttentionCells: training that size
+// would take minutes a step anyway).
+constexpr long long kMaxTrainAttentionCells = 1LL << 22;
 
 enum class Loss { output_mse, weights_cross_entropy };
 enum class Optimizer { sgd, adam };
@@ -49,9 +55,9 @@ struct TrainOptions {
   Trained trained;
   Optimizer optimizer = Optimizer::sgd;
   double learning_rate = 0.01;  // finite, > 0
-  int steps = 1;                // 1 … kMaxTrainSteps
+  long long steps = 1;          // 1 … kMaxTrainSteps
   uint32_t seed = 0;            // picks each step's rows when rows_per_step is set
-  int rows_per_step = 0;        // 1 … n_q query rows in each step's loss; 0: every row
+  long long rows_per_step = 0;  // 1 … n_q query rows in each step's loss; 0: every row
 };
 
 // What carries over from one call to the next.
@@ -60,13 +66,23 @@ struct TrainState {
   std::vector<double> m, v;  // adam: the moments of every trained value (order above); sgd: empty
 };
 
+// The buffers of the steps, kept by the caller from call to call so that repeated calls reuse
+// them (the bindings keep one, shared with compute() and backward()).
+struct Workspace {
+  MultiHeadResult forward;       // after train(): the forward pass of the trained input
+  Gradients gradients;           // after train(): the last step's gradients
+  Matrix d_output;               // (n_q, d_out), output_mse's gradient
+  std::vector<Matrix> d_scaled;  // per head (n_q, n_k), weights_cross_entropy's gradient
+};
+
 // Takes options.steps steps from `start`, into `trained` (start with the trained matrices
 // updated) and `state`; losses gets steps + 1 values: the loss over every query row before
 // the first step and after each step. Errors (then trained, state and losses are unchanged):
 // every error of multi_head_attention(); bad options (range, limit, shape, conflict for
-// training a context or W_O the input does not have, not_finite); a state whose moments do not
+// training a context or W_O the input does not have, not_finite; limit beyond
+// kMaxTrainAttentionCells); a state whose moments do not
 // fit the trained matrices (shape); a step that overflows (overflow, its message naming the step).
 Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState* state,
-            MultiHeadInput* trained, std::vector<double>* losses);
+            MultiHeadInput* trained, std::vector<double>* losses, Workspace* workspace);
 
 }  // namespace attn

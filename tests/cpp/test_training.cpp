@@ -33,9 +33,9 @@ attn::TrainOptions train_options(const FixtureCase& c, int n_heads) {
   t.loss = o.at("loss") != 0 ? attn::Loss::weights_cross_entropy : attn::Loss::output_mse;
   t.optimizer = o.at("optimizer") != 0 ? attn::Optimizer::adam : attn::Optimizer::sgd;
   t.learning_rate = o.at("learningRate");
-  t.steps = static_cast<int>(o.at("steps"));
+  t.steps = static_cast<long long>(o.at("steps"));
   t.seed = static_cast<uint32_t>(o.at("seed"));
-  t.rows_per_step = static_cast<int>(o.at("rowsPerStep"));
+  t.rows_per_step = static_cast<long long>(o.at("rowsPerStep"));
   t.trained.x = o.at("train.x") != 0;
   t.trained.context = o.at("train.context") != 0;
   t.trained.wq = o.at("train.wq") != 0;
@@ -97,10 +97,12 @@ TEST_CASE("SGD and Adam steps agree with torch.optim within 1e-8", "[training][t
     INFO("case " << c.name);
     const attn::MultiHeadInput start = multi_head_input(c);
     attn::TrainState state;
+    attn::Workspace workspace;
     attn::MultiHeadInput trained;
     std::vector<double> losses;
-    const attn::Error err = attn::train(
-        start, train_options(c, static_cast<int>(start.heads.size())), &state, &trained, &losses);
+    const attn::Error err =
+        attn::train(start, train_options(c, static_cast<int>(start.heads.size())), &state, &trained,
+                    &losses, &workspace);
     INFO(err.message);
     REQUIRE(err.ok());
     CHECK(relative_diff(losses, c.matrices.at("losses").data) <= 1e-8);
@@ -144,9 +146,10 @@ TEST_CASE("training reaches a goal: each token attends to the one before it", "[
   attn::TrainOptions options = previous_token_goal(n);
   options.steps = 300;
   attn::TrainState state;
+  attn::Workspace workspace;
   attn::MultiHeadInput trained;
   std::vector<double> losses;
-  REQUIRE(attn::train(in, options, &state, &trained, &losses).ok());
+  REQUIRE(attn::train(in, options, &state, &trained, &losses, &workspace).ok());
   REQUIRE(losses.size() == 301);
   INFO("cross-entropy " << losses.front() << " → " << losses.back());
   CHECK(losses.front() > 0.5);
@@ -162,19 +165,20 @@ TEST_CASE("steps split over calls give the same bits as in one call", "[training
     INFO("case " << c.name);
     const attn::MultiHeadInput start = multi_head_input(c);
     const attn::TrainOptions whole = train_options(c, static_cast<int>(start.heads.size()));
+    attn::Workspace workspace;
     attn::TrainState one_state;
     attn::MultiHeadInput one;
     std::vector<double> one_losses;
-    REQUIRE(attn::train(start, whole, &one_state, &one, &one_losses).ok());
+    REQUIRE(attn::train(start, whole, &one_state, &one, &one_losses, &workspace).ok());
 
     attn::TrainOptions part = whole;
     part.steps = whole.steps / 2;
     attn::TrainState state;
     attn::MultiHeadInput half, rest;
     std::vector<double> first, second;
-    REQUIRE(attn::train(start, part, &state, &half, &first).ok());
+    REQUIRE(attn::train(start, part, &state, &half, &first, &workspace).ok());
     part.steps = whole.steps - part.steps;
-    REQUIRE(attn::train(half, part, &state, &rest, &second).ok());
+    REQUIRE(attn::train(half, part, &state, &rest, &second, &workspace).ok());
     CHECK(state.step == one_state.step);
     CHECK(bits(state.m) == bits(one_state.m));
     CHECK(bits(state.v) == bits(one_state.v));
@@ -194,10 +198,11 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
   const attn::MultiHeadInput in = tutorial();
   attn::TrainOptions o = previous_token_goal(3);
   attn::TrainState state;
+  attn::Workspace workspace;
   attn::MultiHeadInput out;
   std::vector<double> losses;
   auto check = [&](ErrorCode code, const std::string& operand, const std::string& message) {
-    const attn::Error err = attn::train(in, o, &state, &out, &losses);
+    const attn::Error err = attn::train(in, o, &state, &out, &losses, &workspace);
     CHECK(err.code == code);
     CHECK(err.operand == operand);
     CHECK_THAT(err.message, Catch::Matchers::Equals(message));
@@ -220,8 +225,9 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
   }
   SECTION("rows per step") {
     o.rows_per_step = 4;
-    check(ErrorCode::range, "rowsPerStep",
-          "rowsPerStep is 4: it must be from 1 to the number of query rows, 3");
+    check(
+        ErrorCode::range, "rowsPerStep",
+        "rowsPerStep is 4: it must be from 1 to the number of query rows, 3 (or 0 for every row)");
   }
   SECTION("which matrices") {
     o.trained = attn::Trained{};
@@ -253,6 +259,17 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
     check(ErrorCode::shape, "target",
           "target is 3 × 3 but must be 3 × 2 (the output's shape, n_q × d_out)");
   }
+  SECTION("an input beyond the training limit, before anything is allocated") {
+    attn::MultiHeadInput big;
+    big.x = Matrix(2049, 1);  // 2049² > 2^22 attention cells
+    big.heads.push_back({Matrix(1, 1), Matrix(1, 1), Matrix(1, 1)});
+    const attn::Error err = attn::train(big, o, &state, &out, &losses, &workspace);
+    CHECK(err.code == ErrorCode::limit);
+    CHECK_THAT(err.message, Catch::Matchers::Equals(
+                                "heads × queries × keys = 1 × 2049 × 2049 is 4198401, more than "
+                                "the 4194304 supported for training: use fewer tokens or heads"));
+    CHECK(workspace.forward.heads.empty());
+  }
   SECTION("a state that does not fit") {
     state.m.assign(3, 0.0);
     state.v.assign(3, 0.0);
@@ -267,7 +284,7 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
     o.target = Matrix(3, 2);
     o.learning_rate = 1e308;
     o.steps = 5;
-    const attn::Error err = attn::train(in, o, &state, &out, &losses);
+    const attn::Error err = attn::train(in, o, &state, &out, &losses, &workspace);
     // the first step's update is finite (about −1e307), the next forward pass is not
     CHECK(err.code == ErrorCode::overflow);
     CHECK(err.operand == "scores");
@@ -284,9 +301,10 @@ TEST_CASE("the same call gives the same bits natively, in wasm and under sanitiz
   attn::TrainOptions o = previous_token_goal(3);
   o.steps = 5;
   attn::TrainState state;
+  attn::Workspace workspace;
   attn::MultiHeadInput out;
   std::vector<double> losses;
-  REQUIRE(attn::train(tutorial(), o, &state, &out, &losses).ok());
+  REQUIRE(attn::train(tutorial(), o, &state, &out, &losses, &workspace).ok());
   std::vector<double> values = losses;
   values.insert(values.end(), out.heads[0].wq.data.begin(), out.heads[0].wq.data.end());
   values.insert(values.end(), out.heads[0].wk.data.begin(), out.heads[0].wk.data.end());
