@@ -37,6 +37,12 @@ Error check_finite_gradient(const std::string& label, const std::string& operand
   return Error{};
 }
 
+// m = zeros (rows, cols), keeping m's allocation (repeated calls reuse their buffers).
+void zeros(int rows, int cols, Matrix* m) {
+  m->resize(rows, cols);
+  std::fill(m->data.begin(), m->data.end(), 0.0);
+}
+
 // acc += a·bᵀ, through `product` (scratch, (a.rows, b.rows)).
 void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc) {
   matmul_transposed(a, b, product);
@@ -82,14 +88,18 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
       gr.concat = *d_output;
     }
   } else {  // the loss does not depend on the output
-    gr.output = Matrix(forward.output.rows, forward.output.cols);
-    gr.concat = Matrix(n_q, n_heads * d_v);
-    if (in.wo.rows > 0) gi.wo = Matrix(in.wo.rows, in.wo.cols);
+    zeros(forward.output.rows, forward.output.cols, &gr.output);
+    zeros(n_q, n_heads * d_v, &gr.concat);
+    if (in.wo.rows > 0) zeros(in.wo.rows, in.wo.cols, &gi.wo);
   }
   if (in.wo.rows == 0) gi.wo = Matrix{};
 
-  gi.x = Matrix(n_q, x.cols);                                // (n_q, d_model), summed below
-  gi.context = cross ? Matrix(n_k, source.cols) : Matrix{};  // (n_k, d_ctx), summed below
+  zeros(n_q, x.cols, &gi.x);  // (n_q, d_model), summed below
+  if (cross) {
+    zeros(n_k, source.cols, &gi.context);  // (n_k, d_ctx), summed below
+  } else {
+    gi.context = Matrix{};
+  }
   Matrix& d_source = cross ? gi.context : gi.x;
   gi.heads.resize(n_heads);
   gr.heads.resize(n_heads);

@@ -110,7 +110,10 @@ double weights_cross_entropy(const MultiHeadResult& f, const std::vector<Matrix>
   double sum = 0.0;
   for (size_t h = 0; h < targets.size(); h++) {
     const Matrix& t = targets[h];
-    if (d_scaled != nullptr) (*d_scaled)[h] = Matrix(t.rows, t.cols);  // 0 rows: not in the loss
+    if (d_scaled != nullptr) {  // 0 rows: not in the loss; else 0 but where computed below
+      (*d_scaled)[h].resize(t.rows, t.cols);
+      std::fill((*d_scaled)[h].data.begin(), (*d_scaled)[h].data.end(), 0.0);
+    }
     if (t.rows == 0) continue;
     const AttentionResult& r = f.heads[h];
     for (int i = 0; i < mask.n_q; i++) {
