@@ -84,7 +84,7 @@ attn::TrainOptions previous_token_goal(int n) {
 
 std::vector<uint64_t> bits(const std::vector<double>& values) {
   std::vector<uint64_t> out(values.size());
-  std::memcpy(out.data(), values.data(), values.size() * sizeof(double));
+  for (size_t i = 0; i < values.size(); i++) std::memcpy(&out[i], &values[i], sizeof(double));
   return out;
 }
 
