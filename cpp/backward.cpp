@@ -103,7 +103,6 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
   Matrix& d_source = cross ? gi.context : gi.x;
   gi.heads.resize(n_heads);
   gr.heads.resize(n_heads);
-  gi.temperature = 0.0;
   Matrix product;              // scratch for the products added into dX and dC
   double d_temperature = 0.0;  // Σ dScaled ⊙ Scaled over unmasked cells, of every head
 
@@ -113,14 +112,13 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
     AttentionResult& g = gr.heads[h];
     Head& gw = gi.heads[h];
 
-    // dOutput_h (n_q, d_v): head h's columns of dConcat
+    // dOutput_h (n_q, d_v): head h's columns of dConcat (finite: G, or checked above)
     g.output.resize(n_q, d_v);
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
     }
     matmul_transposed(g.output, f.v, &g.weights);       // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
     matmul_transposed_left(f.weights, g.output, &g.v);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
-    if (!(err = check(h, "output", g.output)).ok()) return err;
     if (!(err = check(h, "weights", g.weights)).ok()) return err;
     if (!(err = check(h, "v", g.v)).ok()) return err;
 

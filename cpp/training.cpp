@@ -323,6 +323,8 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   std::vector<Matrix>& d_scaled = workspace->d_scaled;  // per head (n_q, n_k)
   std::vector<double> out_losses;
   const bool on_output = options.loss == Loss::output_mse;
+  const auto params = trained_matrices(p, options.trained);  // p's matrices keep their places
+  const auto names = trained_names(p, options.trained);
 
   for (long long k = 0;; k++) {
     err = multi_head_attention(p, &f);
@@ -356,9 +358,7 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
     const double bias1 = 1.0 - std::pow(kBeta1, static_cast<double>(t));
     const double bias2_sqrt = std::sqrt(1.0 - std::pow(kBeta2, static_cast<double>(t)));
     const double step_size = options.learning_rate / bias1;
-    const auto params = trained_matrices(p, options.trained);
     const auto grads = trained_matrices(g.input, options.trained);
-    const auto names = trained_names(p, options.trained);
     size_t at = 0;  // index into the moments
     for (size_t q = 0; q < params.size(); q++) {
       std::vector<double>& values = params[q]->data;
