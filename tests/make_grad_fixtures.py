@@ -35,6 +35,7 @@ import numpy as np
 import torch
 
 torch.set_default_dtype(torch.float64)
+torch.set_num_threads(1)  # one thread: the same sums in the same order, run after run
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 RESULTS = ["q", "k", "v", "scores", "scaled", "weights", "output"]
 M32 = 0xFFFFFFFF
