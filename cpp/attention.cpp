@@ -26,6 +26,8 @@ const char* error_code_name(ErrorCode code) {
       return "range";
     case ErrorCode::limit:
       return "limit";
+    case ErrorCode::conflict:
+      return "conflict";
   }
   return "unknown";
 }

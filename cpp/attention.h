@@ -29,7 +29,19 @@ namespace attn {
 // `head` is the 0-based head for an operand or step of one head (heads[1].wk), else -1.
 // `range`: a finite option outside its domain (temperature <= 0).
 // `limit`: a size beyond the limits below.
-enum class ErrorCode { ok, empty, empty_row, ragged, not_finite, shape, overflow, range, limit };
+// `conflict`: options that contradict each other (training W_O of an input without W_O).
+enum class ErrorCode {
+  ok,
+  empty,
+  empty_row,
+  ragged,
+  not_finite,
+  shape,
+  overflow,
+  range,
+  limit,
+  conflict
+};
 
 // Sizes the engine accepts, checked before any result is allocated, so an oversized input is
 // an error and never exhausts memory (wasm has at most 2 GiB).

@@ -52,6 +52,12 @@ std::vector<double>& panel_buffer() {
   return buffer;
 }
 
+// Scratch space for the transposed left operand of matmul_transposed_left, kept likewise.
+std::vector<double>& transpose_buffer() {
+  static std::vector<double> buffer;
+  return buffer;
+}
+
 // Width of the column panels of b that the matmul micro-kernel works on.
 constexpr int kPanel = 8;
 
@@ -317,6 +323,27 @@ void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out) {
     for (int t = 0; t < k; t++) dst[t * kPanel] = src[t];
   }
   matmul_packed(a.data.data(), a.rows, k, a.cols, packed, n, out->data.data());
+}
+
+void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out) {
+  // aᵀ (a.cols, a.rows) is written out row-major, then multiplied as in matmul: the sum over k
+  // for out[i][j] runs over the rows of a in order.
+  out->resize(a.cols, b.cols);
+  std::vector<double>& at = transpose_buffer();
+  at.resize(a.data.size());
+  constexpr int kTile = 16;  // 16 × 16 tiles: the strided side of the copy stays in cache
+  for (int t0 = 0; t0 < a.rows; t0 += kTile) {
+    for (int i0 = 0; i0 < a.cols; i0 += kTile) {
+      const int t1 = std::min(t0 + kTile, a.rows);
+      const int i1 = std::min(i0 + kTile, a.cols);
+      for (int t = t0; t < t1; t++) {
+        for (int i = i0; i < i1; i++) at[static_cast<size_t>(i) * a.rows + t] = a.at(t, i);
+      }
+    }
+  }
+  std::vector<double>& packed = panel_buffer();
+  pack_panels(b.data.data(), b.rows, b.cols, b.cols, &packed);
+  matmul_packed(at.data(), a.cols, a.rows, a.rows, packed, b.cols, out->data.data());
 }
 
 void softmax_rows(const Matrix& x, Matrix* out) {

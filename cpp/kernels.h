@@ -28,6 +28,10 @@ void matmul(const Matrix& a, const Matrix& b, Matrix* out);
 // out = a·bᵀ, (a.rows, b.rows). Shapes must already agree: a.cols == b.cols.
 void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out);
 
+// out = aᵀ·b, (a.cols, b.cols). Shapes must already agree: a.rows == b.rows. (The backward
+// pass's products with a transposed left operand, e.g. dV = Weightsᵀ·dOutput.)
+void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out);
+
 // Row-wise softmax of x into out (same shape). Entries of -Infinity (masked scores) get
 // exactly 0; a row that is -Infinity everywhere (every key masked) gets all zeros, not NaN.
 void softmax_rows(const Matrix& x, Matrix* out);

@@ -141,11 +141,23 @@ async function inChromium(wasmDir) {
         const out = {};
         for (const n of sizes) {
           const inputs = makeInputs(n, d);
+          // dL/doutput for backward(): the output's shape, n × d
+          const gradient = { output: makeInputs(n, d).x.map((row) => row.map((v) => -v)) };
           out[n] = {
             rows: medianMs(() => engine.compute(inputs)),
             typed: medianMs(() => engine.compute(inputs, { typed: true })),
+            backward: medianMs(() => engine.backward(inputs, gradient, { typed: true })),
           };
         }
+        // training at n = 16, d = 16: W_Q, W_K, W_V by Adam towards an output target; a step is a
+        // forward pass, a backward pass and the update (and the loss); a call also reads and
+        // writes the input and the state
+        const small = makeInputs(16, 16);
+        const options = { loss: 'output', target: makeInputs(16, 16).x, train: ['wq', 'wk', 'wv'], optimizer: 'adam', learningRate: 0.01 };
+        out.train = {
+          step: medianMs(() => engine.train(small, { ...options, steps: 100 })) / 100,
+          call: medianMs(() => engine.train(small, { ...options, steps: 1 })),
+        };
         return out;
       },
       { sizes: SIZES, d: D, inputsSource: INPUTS_SOURCE, timerSource: TIMER_SOURCE },
@@ -394,6 +406,17 @@ const rows = SIZES.map((n) => [
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => ' --- ').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+console.log(`\nbackward() and train() of the API in Chromium (typed form), the least of the rounds' medians, in ms;`
+  + ' ratio: the median of the rounds\' own ratios (least–most)');
+const backwardHeader = ['n', 'compute typed', 'backward typed', 'backward ÷ compute'];
+console.log(`| ${backwardHeader.join(' | ')} |`);
+console.log(`|${backwardHeader.map(() => ' --- ').join('|')}|`);
+for (const n of SIZES) {
+  const ratio = ratioSpread((m, size) => m.chrome.api[size].backward / m.chrome.api[size].typed, n);
+  console.log(`| ${[n, fmt(chrome.api[n].typed), fmt(chrome.api[n].backward), ratio].join(' | ')} |`);
+}
+console.log(`training at n = 16, d = 16 (W_Q, W_K, W_V by Adam, output loss): ${fmt(chrome.api.train.step)} ms a step`
+  + ` (in calls of 100 steps), ${fmt(chrome.api.train.call)} ms for a call of one step`);
 console.log(
   '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
     'the public compute() with its array-of-rows conversions and copies ("typed": compute(input,\n' +

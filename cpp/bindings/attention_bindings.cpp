@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "attention.h"
+#include "backward.h"
+#include "training.h"
 
 using emscripten::val;
 
@@ -52,20 +54,25 @@ val error_to_js(const attn::Error& err) {
   return result;
 }
 
+// One set of buffers kept for the module's lifetime, shared by compute(), backward() and
+// train(): every call reuses them instead of allocating (and touching fresh pages for) n × n
+// matrices again, and the forward pass's buffers exist once, whichever call ran last.
+attn::Workspace& workspace() {
+  static attn::Workspace w;
+  return w;
+}
+
 // operands (built by engine_api.js, every field present):
 //   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, causal,
 //    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding}
-// matrices packed as above. Returns {heads: [{q, k, v, scores, scaled, weights, output}],
-// concat, output, masked: {rows, cols, data: Uint8Array}, fullyMasked: Uint8Array,
-// pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
-val compute(const val& operands) {
-  attn::MultiHeadInput in;
-  in.single_head_names = operands["singleHeadNames"].as<bool>();
-  attn::Error err = to_matrix("x", operands["x"], &in.x);
-  if (!err.ok()) return error_to_js(err);
+// matrices packed as above.
+attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
+  in->single_head_names = operands["singleHeadNames"].as<bool>();
+  attn::Error err = to_matrix("x", operands["x"], &in->x);
+  if (!err.ok()) return err;
   if (!operands["context"].isUndefined()) {
-    err = to_matrix("context", operands["context"], &in.context);
-    if (!err.ok()) return error_to_js(err);
+    err = to_matrix("context", operands["context"], &in->context);
+    if (!err.ok()) return err;
   }
   const val heads = operands["heads"];
   const int n_heads = heads["length"].as<int>();
@@ -74,34 +81,51 @@ val compute(const val& operands) {
     const std::pair<const char*, attn::Matrix*> weights[] = {
         {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}};
     for (const auto& [name, matrix] : weights) {
-      err = to_matrix(name, heads[h][name], matrix, in.single_head_names ? -1 : h);
-      if (!err.ok()) return error_to_js(err);
+      err = to_matrix(name, heads[h][name], matrix, in->single_head_names ? -1 : h);
+      if (!err.ok()) return err;
     }
-    in.heads.push_back(std::move(w));
+    in->heads.push_back(std::move(w));
   }
   if (!operands["wo"].isUndefined()) {
-    err = to_matrix("wo", operands["wo"], &in.wo);
-    if (!err.ok()) return error_to_js(err);
+    err = to_matrix("wo", operands["wo"], &in->wo);
+    if (!err.ok()) return err;
   }
-  in.options.causal = operands["causal"].as<bool>();
+  in->options.causal = operands["causal"].as<bool>();
   if (!operands["keyPadding"].isUndefined()) {
     for (int p : emscripten::convertJSArrayToNumberVector<int>(operands["keyPadding"])) {
-      in.options.key_padding.push_back(p != 0);
+      in->options.key_padding.push_back(p != 0);
     }
   }
-  in.options.scale_by_sqrt_dk = operands["scaleBySqrtDk"].as<bool>();
-  in.options.temperature = operands["temperature"].as<double>();
-  in.options.positional_encoding = operands["positionalEncoding"].as<bool>();
+  in->options.scale_by_sqrt_dk = operands["scaleBySqrtDk"].as<bool>();
+  in->options.temperature = operands["temperature"].as<double>();
+  in->options.positional_encoding = operands["positionalEncoding"].as<bool>();
+  return attn::Error{};
+}
 
-  // One result kept for the module's lifetime: every recompute reuses its buffers instead of
-  // allocating (and touching fresh pages for) n × n matrices again.
-  static attn::MultiHeadResult r;
-  err = attn::multi_head_attention(in, &r);
-  if (!err.ok()) return error_to_js(err);
-
-  val result = val::object();
+// {heads: [{wq, wk, wv}], x, context?, wo?} of `in`, matrices as {rows, cols, data}: the
+// input's structure, for its gradient (backward) or its trained values (train).
+val input_to_js(const attn::Matrix& x, const attn::Matrix& context,
+                const std::vector<attn::Head>& heads, const attn::Matrix& wo) {
+  val out = val::object();
+  out.set("x", to_js(x));
+  if (context.rows > 0) out.set("context", to_js(context));
   val heads_out = val::array();
-  for (const attn::AttentionResult& h : r.heads) {
+  for (const attn::Head& h : heads) {
+    val head = val::object();
+    head.set("wq", to_js(h.wq));
+    head.set("wk", to_js(h.wk));
+    head.set("wv", to_js(h.wv));
+    heads_out.call<void>("push", head);
+  }
+  out.set("heads", heads_out);
+  if (wo.rows > 0) out.set("wo", to_js(wo));
+  return out;
+}
+
+// Each head's {q, k, v, scores, scaled, weights, output}.
+val heads_to_js(const std::vector<attn::AttentionResult>& heads) {
+  val out = val::array();
+  for (const attn::AttentionResult& h : heads) {
     val head = val::object();
     head.set("q", to_js(h.q));
     head.set("k", to_js(h.k));
@@ -110,9 +134,25 @@ val compute(const val& operands) {
     head.set("scaled", to_js(h.scaled));
     head.set("weights", to_js(h.weights));
     head.set("output", to_js(h.output));
-    heads_out.call<void>("push", head);
+    out.call<void>("push", head);
   }
-  result.set("heads", heads_out);
+  return out;
+}
+
+// operands as read_input() reads them. Returns {heads: [{q, k, v, scores, scaled, weights,
+// output}], concat, output, masked: {rows, cols, data: Uint8Array}, fullyMasked: Uint8Array,
+// pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
+val compute(const val& operands) {
+  attn::MultiHeadInput in;
+  attn::Error err = read_input(operands, &in);
+  if (!err.ok()) return error_to_js(err);
+
+  attn::MultiHeadResult& r = workspace().forward;
+  err = attn::multi_head_attention(in, &r);
+  if (!err.ok()) return error_to_js(err);
+
+  val result = val::object();
+  result.set("heads", heads_to_js(r.heads));
   result.set("concat", to_js(r.concat));
   result.set("output", to_js(r.output));
   val masked = val::object();
@@ -132,6 +172,113 @@ val compute(const val& operands) {
   return result;
 }
 
+// operands as for compute(), gradient = dL/doutput packed as a matrix (named "output" in
+// errors). Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?, temperature},
+// result: {heads: [{q, k, v, scores, scaled, weights, output}], concat, output, xWithPe?,
+// contextWithPe?}}, every matrix the gradient of that matrix, or {error}.
+val backward(const val& operands, const val& gradient) {
+  attn::MultiHeadInput in;
+  attn::Error err = read_input(operands, &in);
+  if (!err.ok()) return error_to_js(err);
+  attn::Matrix d_output;
+  err = to_matrix("output", gradient, &d_output);
+  if (!err.ok()) return error_to_js(err);
+  attn::Gradients& g = workspace().gradients;
+  err = attn::attention_backward(in, d_output, &workspace().forward, &g);
+  if (!err.ok()) return error_to_js(err);
+
+  val input = input_to_js(g.input.x, g.input.context, g.input.heads, g.input.wo);
+  input.set("temperature", g.input.temperature);
+  val result = val::object();
+  result.set("heads", heads_to_js(g.result.heads));
+  result.set("concat", to_js(g.result.concat));
+  result.set("output", to_js(g.result.output));
+  if (in.options.positional_encoding) {
+    result.set("xWithPe", to_js(g.result.x_with_pe));
+    if (in.context.rows > 0) result.set("contextWithPe", to_js(g.result.context_with_pe));
+  }
+  val out = val::object();
+  out.set("input", input);
+  out.set("result", result);
+  return out;
+}
+
+// operands as for compute(); options (built by engine_api.js, every field present):
+//   {loss: 'output' | 'weights', target: packed matrix (output) or [packed | null] per head
+//    (weights), train: {x, context, wq, wk, wv, wo: booleans}, optimizer: 'sgd' | 'adam',
+//    learningRate, steps, seed, rowsPerStep (0: every row), step, moments?: Float64Array
+//    (m then v, from a previous call)}
+// Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?} after training, losses:
+// Float64Array, step, moments: Float64Array (m then v; empty for sgd)} or {error}.
+val train(const val& operands, const val& options) {
+  attn::MultiHeadInput in;
+  attn::Error err = read_input(operands, &in);
+  if (!err.ok()) return error_to_js(err);
+  attn::TrainOptions o;
+  const bool on_weights = options["loss"].as<std::string>() == "weights";
+  o.loss = on_weights ? attn::Loss::weights_cross_entropy : attn::Loss::output_mse;
+  const val target = options["target"];
+  if (!on_weights) {
+    err = to_matrix("target", target, &o.target);
+    if (!err.ok()) return error_to_js(err);
+  } else {
+    const int n = target["length"].as<int>();
+    o.target_weights.resize(n);  // 0 rows: a head left out of the loss
+    for (int h = 0; h < n; h++) {
+      if (target[h].isNull()) continue;
+      // "target[1][0][2]" in the heads form, "target[0][2]" in the one-head form
+      const std::string name =
+          in.single_head_names ? "target" : "target[" + std::to_string(h) + "]";
+      err = to_matrix(name, target[h], &o.target_weights[h]);
+      if (!err.ok()) {
+        err.operand = "target";
+        err.head = in.single_head_names ? -1 : h;
+        return error_to_js(err);
+      }
+    }
+  }
+  const val trained = options["train"];
+  o.trained.x = trained["x"].as<bool>();
+  o.trained.context = trained["context"].as<bool>();
+  o.trained.wq = trained["wq"].as<bool>();
+  o.trained.wk = trained["wk"].as<bool>();
+  o.trained.wv = trained["wv"].as<bool>();
+  o.trained.wo = trained["wo"].as<bool>();
+  o.optimizer = options["optimizer"].as<std::string>() == "adam" ? attn::Optimizer::adam
+                                                                 : attn::Optimizer::sgd;
+  o.learning_rate = options["learningRate"].as<double>();
+  o.steps = static_cast<long long>(options["steps"].as<double>());  // a safe integer
+  o.seed = options["seed"].as<uint32_t>();
+  o.rows_per_step = static_cast<long long>(options["rowsPerStep"].as<double>());
+  attn::TrainState state;
+  state.step = static_cast<long long>(options["step"].as<double>());
+  if (!options["moments"].isUndefined()) {
+    const auto moments = emscripten::convertJSArrayToNumberVector<double>(options["moments"]);
+    const size_t half = moments.size() / 2;
+    state.m.assign(moments.begin(), moments.begin() + half);
+    state.v.assign(moments.begin() + half, moments.end());
+  }
+
+  attn::MultiHeadInput out;
+  std::vector<double> losses;
+  err = attn::train(in, o, &state, &out, &losses, &workspace());
+  if (!err.ok()) return error_to_js(err);
+  val result = val::object();
+  result.set("input", input_to_js(out.x, out.context, out.heads, out.wo));
+  result.set("losses", val::global("Float64Array")
+                           .new_(emscripten::typed_memory_view(losses.size(), losses.data())));
+  result.set("step", static_cast<double>(state.step));
+  std::vector<double> moments = state.m;
+  moments.insert(moments.end(), state.v.begin(), state.v.end());
+  result.set("moments", val::global("Float64Array")
+                            .new_(emscripten::typed_memory_view(moments.size(), moments.data())));
+  return result;
+}
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attention) { emscripten::function("compute", &compute); }
+EMSCRIPTEN_BINDINGS(attention) {
+  emscripten::function("compute", &compute);
+  emscripten::function("backward", &backward);
+  emscripten::function("train", &train);
+}

@@ -10,9 +10,14 @@
  *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding });
  *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
  *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
+ *   const g = engine.backward(input, { output: G })  // G = dL/doutput of a scalar loss L
+ *   g.input.x, g.input.wq, …, g.input.temperature; g.result.scores, g.result.weights, …
+ *   const t = engine.train(input, { loss, target, train, optimizer, learningRate, steps, … })
+ *   t.input (trained), t.losses, t.state (pass it back to go on)
  *   engine.memoryBytes()  // size of the module's wasm memory
  *   const worker = createAttentionEngine.startWorker();  // a second engine in a Web Worker
  *   await worker.compute(input)  // the typed form, computed off the page's thread
+ *   await worker.backward(input, { output: G }), await worker.train(input, options)
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column, head
  * (0-based; undefined where they do not apply). The engine keeps working after it.
@@ -28,6 +33,11 @@ const KNOWN_KEYS = [
   'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
   'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding',
 ];
+// train()'s options, and the matrices it can train (in the order of its moments)
+const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
+const TRAINABLE = ['x', 'context', 'wq', 'wk', 'wv', 'wo'];
+const LOSSES = ['output', 'weights'];
+const OPTIMIZERS = ['sgd', 'adam'];
 
 function inputError({ code, operand, row, column, head, message }) {
   const err = new Error(message);
@@ -49,9 +59,9 @@ function describe(value) {
 // Arrays of rows → { values: Float64Array, rowLengths: Int32Array }, copied into wasm in one
 // block each. Checks here only what a Float64Array cannot carry (structure, number type);
 // the engine checks emptiness, ragged rows and NaN/±Infinity. `head` (0-based) names a
-// head's matrix: messages say heads[1].wq, the error has operand 'wq' and head 1.
-function packRows(operand, rows, head) {
-  const name = head === undefined ? operand : `heads[${head}].${operand}`;
+// head's matrix: messages say heads[1].wq, the error has operand 'wq' and head 1 (`name`
+// overrides what messages call it: target[1]).
+function packRows(operand, rows, head, name = head === undefined ? operand : `heads[${head}].${operand}`) {
   const fail = (fields) => inputError({ code: 'not_matrix', operand, head, ...fields });
   if (!Array.isArray(rows)) {
     throw fail({
@@ -168,7 +178,8 @@ function packOptions(input) {
 }
 
 // The input's matrices, packed: x, context, heads (the single-head form is one head), wo.
-function packOperands(input) {
+// `call` names the API call in messages.
+function packOperands(input, call) {
   const multiHead = input.heads !== undefined;
   const needs = multiHead ? 'x and heads' : 'x, wq, wk and wv';
   const required = multiHead ? ['x'] : OPERANDS;
@@ -177,7 +188,7 @@ function packOperands(input) {
       throw inputError({
         code: 'not_matrix',
         operand: name,
-        message: `compute() needs ${needs}; ${name} is missing`,
+        message: `${call}() needs ${needs}; ${name} is missing`,
       });
     }
   }
@@ -186,7 +197,7 @@ function packOperands(input) {
     throw inputError({
       code: 'conflict',
       operand: stray,
-      message: `compute() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads`,
+      message: `${call}() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads`,
     });
   }
   if (!multiHead && input.wo !== undefined) {
@@ -244,47 +255,163 @@ function unpackFlags(data) {
   return out;
 }
 
-function unpackHead(head, unpack) {
+function unpackHead(head, unpack, names = RESULTS) {
   const out = {};
-  for (const name of RESULTS) out[name] = unpack(head[name]);
+  for (const name of names) out[name] = unpack(head[name]);
   return out;
 }
 
 // compute()'s second argument: { typed: true } returns every matrix as
 // { rows, cols, data: Float64Array } (row-major; masks as Uint8Array), without building
 // arrays of rows: the fast form for large inputs.
-function readFormat(format) {
+function readFormat(format, where = "compute()'s second argument") {
   if (format === undefined) return false;
   const keys = format !== null && typeof format === 'object' ? Object.keys(format) : null;
   if (keys === null || keys.some((k) => k !== 'typed') || !['boolean', 'undefined'].includes(typeof format.typed)) {
     throw inputError({
       code: 'unknown_option',
       operand: 'format',
-      message: `compute()'s second argument must be { typed: true | false }, got ${describe(format)}`,
+      message: `${where} must be { typed: true | false }, got ${describe(format)}`,
     });
   }
   return format.typed === true;
+}
+
+// The input object of compute(), backward() and train(), checked and packed for the binding.
+function packInput(input, call) {
+  if (input === null || typeof input !== 'object') {
+    throw inputError({
+      code: 'not_matrix',
+      message: `${call}() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
+    });
+  }
+  const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
+  if (unknown !== undefined) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: unknown,
+      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
+    });
+  }
+  return { ...packOperands(input, call), ...packOptions(input) };
+}
+
+// An object argument of backward() or train() that may hold only `keys`.
+function checkFields(value, what, keys, expected) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw inputError({ code: 'not_object', message: `${what} must be an object ${expected}, got ${describe(value)}` });
+  }
+  const unknown = Object.keys(value).find((key) => !keys.includes(key));
+  if (unknown !== undefined) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: unknown,
+      message: `${what} got an unknown field ${JSON.stringify(unknown)}; it takes ${keys.join(', ')}`,
+    });
+  }
+}
+
+// A field that must be one of `choices` (a string).
+function readChoice(options, name, choices, fallback) {
+  const value = options[name] === undefined ? fallback : options[name];
+  if (!choices.includes(value)) {
+    throw inputError({
+      code: 'choice',
+      operand: name,
+      message: `${name} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+// A field that must be an integer number (range checks are the engine's, except where noted).
+function readInteger(options, name, fallback) {
+  const value = options[name] === undefined ? fallback : options[name];
+  if (typeof value !== 'number') {
+    throw inputError({ code: 'not_number', operand: name, message: `${name} must be a number, got ${describe(value)}` });
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw inputError({ code: 'range', operand: name, message: `${name} is ${value}: it must be a whole number` });
+  }
+  return value;
+}
+
+// train()'s options for the binding: { loss, target, train: { x, …: booleans }, optimizer,
+// learningRate, steps, seed, rowsPerStep, step, moments? }, and the names trained in order.
+function packTrainOptions(options, multiHead) {
+  checkFields(options, "train()'s second argument", TRAIN_KEYS, '{ loss, target, train, learningRate, … }');
+  const loss = readChoice(options, 'loss', LOSSES);
+  const { target } = options;
+  if (target === undefined) {
+    throw inputError({ code: 'not_matrix', operand: 'target', message: `train() needs a target (${loss === 'output' ? 'the output wanted' : 'the weights wanted'}); target is missing` });
+  }
+  let packedTarget;
+  if (loss === 'output' || !multiHead) {
+    packedTarget = packRows('target', target);
+    if (loss === 'weights') packedTarget = [packedTarget];
+  } else {
+    if (!Array.isArray(target)) {
+      throw inputError({ code: 'not_matrix', operand: 'target', message: `target must be an array with one weight matrix per head (or null), got ${describe(target)}` });
+    }
+    packedTarget = target.map((t, h) => (t === null ? null : packRows('target', t, h, `target[${h}]`)));
+  }
+  const names = options.train;
+  if (!Array.isArray(names)) {
+    throw inputError({ code: 'not_array', operand: 'train', message: `train must be an array of the matrices to train (${TRAINABLE.join(', ')}), got ${describe(names)}` });
+  }
+  names.forEach((name, j) => {
+    if (!TRAINABLE.includes(name)) {
+      throw inputError({ code: 'choice', operand: 'train', column: j, message: `train[${j}] is ${describe(name)}: it must be one of ${TRAINABLE.join(', ')}` });
+    }
+  });
+  const trained = TRAINABLE.filter((name) => names.includes(name)); // the moments' order
+  const optimizer = readChoice(options, 'optimizer', OPTIMIZERS, 'sgd');
+  if (typeof options.learningRate !== 'number') {
+    throw inputError({ code: 'not_number', operand: 'learningRate', message: `learningRate must be a number > 0, got ${describe(options.learningRate)}` });
+  }
+  const seed = readInteger(options, 'seed', 0);
+  if (seed < 0 || seed > 0xffffffff) {
+    throw inputError({ code: 'range', operand: 'seed', message: `seed is ${seed}: it must be from 0 to 4294967295` });
+  }
+  const packed = {
+    loss,
+    target: packedTarget,
+    train: Object.fromEntries(TRAINABLE.map((name) => [name, trained.includes(name)])),
+    optimizer,
+    learningRate: options.learningRate,
+    steps: readInteger(options, 'steps', 1),
+    seed,
+    rowsPerStep: readInteger(options, 'rowsPerStep', 0),
+    step: 0,
+  };
+  const { state } = options;
+  if (state !== undefined) {
+    checkFields(state, 'state', ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call');
+    const same = state.optimizer === optimizer && Array.isArray(state.train) && state.train.join() === trained.join();
+    if (!same) {
+      throw inputError({
+        code: 'conflict',
+        operand: 'state',
+        message: `state comes from training ${describe(state.train)} with ${describe(state.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`,
+      });
+    }
+    packed.step = readInteger(state, 'step', undefined);
+    if (packed.step < 0) {
+      throw inputError({ code: 'range', operand: 'state', message: `state.step is ${packed.step}: it must be >= 0` });
+    }
+    if (!(state.moments instanceof Float64Array)) {
+      throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
+    }
+    packed.moments = state.moments;
+  }
+  return { packed, trained };
 }
 
 function makeEngine(raw) {
   return {
     compute(input, format) {
       const typed = readFormat(format);
-      if (input === null || typeof input !== 'object') {
-        throw inputError({
-          code: 'not_matrix',
-          message: `compute() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
-        });
-      }
-      const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
-      if (unknown !== undefined) {
-        throw inputError({
-          code: 'unknown_option',
-          operand: unknown,
-          message: `compute() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
-        });
-      }
-      const packed = { ...packOperands(input), ...packOptions(input) };
+      const packed = packInput(input, 'compute');
       const result = raw.compute(packed);
       if (result.error) throw inputError(result.error);
 
@@ -310,6 +437,75 @@ function makeEngine(raw) {
         }
       }
       return out;
+    },
+
+    // dL/d(every input matrix) and dL/d(every result matrix) for G = dL/doutput of a scalar
+    // loss L: { input, result } in the input's and in compute()'s structures.
+    backward(input, gradient, format) {
+      const typed = readFormat(format, "backward()'s third argument");
+      const packed = packInput(input, 'backward');
+      const expected = '{ output: G }, G = dL/doutput with the shape of the output';
+      if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {
+        throw inputError({
+          code: 'not_matrix',
+          operand: 'output',
+          message: `backward() takes the gradient as its second argument, ${expected}, got ${describe(gradient)}`,
+        });
+      }
+      checkFields(gradient, "backward()'s second argument", ['output'], expected);
+      if (gradient.output === undefined) {
+        throw inputError({ code: 'not_matrix', operand: 'output', message: `backward() needs ${expected}; output is missing` });
+      }
+      const result = raw.backward(packed, packRows('output', gradient.output));
+      if (result.error) throw inputError(result.error);
+
+      const unpack = typed ? (m) => m : unpackRows;
+      const g = result.input;
+      const gInput = input.heads === undefined
+        ? { x: unpack(g.x), wq: unpack(g.heads[0].wq), wk: unpack(g.heads[0].wk), wv: unpack(g.heads[0].wv) }
+        : { x: unpack(g.x), heads: g.heads.map((head) => unpackHead(head, unpack, HEAD_OPERANDS)) };
+      if (input.context !== undefined) gInput.context = unpack(g.context);
+      if (input.wo !== undefined) gInput.wo = unpack(g.wo);
+      gInput.temperature = g.temperature;
+      const r = result.result;
+      const gResult = input.heads === undefined ? unpackHead(r.heads[0], unpack) : {
+        heads: r.heads.map((head) => unpackHead(head, unpack)),
+        concat: unpack(r.concat),
+        output: unpack(r.output),
+      };
+      if (packed.positionalEncoding) {
+        gResult.xWithPe = unpack(r.xWithPe);
+        if (input.context !== undefined) gResult.contextWithPe = unpack(r.contextWithPe);
+      }
+      return { input: gInput, result: gResult };
+    },
+
+    // options.steps steps of gradient descent: { input (the trained matrices replaced),
+    // losses (steps + 1), state (pass it back as options.state to go on) }.
+    train(input, options) {
+      const packed = packInput(input, 'train');
+      const { packed: packedOptions, trained } = packTrainOptions(options, input.heads !== undefined);
+      const result = raw.train(packed, packedOptions);
+      if (result.error) throw inputError(result.error);
+
+      const out = { ...input };
+      const t = result.input;
+      for (const name of ['x', 'context', 'wo']) if (trained.includes(name)) out[name] = unpackRows(t[name]);
+      const headNames = HEAD_OPERANDS.filter((name) => trained.includes(name));
+      if (input.heads === undefined) {
+        for (const name of headNames) out[name] = unpackRows(t.heads[0][name]);
+      } else {
+        out.heads = input.heads.map((head, h) => {
+          const copy = { ...head };
+          for (const name of headNames) copy[name] = unpackRows(t.heads[h][name]);
+          return copy;
+        });
+      }
+      return {
+        input: out,
+        losses: Array.from(result.losses),
+        state: { optimizer: packedOptions.optimizer, train: trained, step: result.step, moments: result.moments },
+      };
     },
 
     // Bytes of wasm memory in use by the module (it grows, never shrinks).
@@ -371,10 +567,12 @@ function createAttentionEngine() {
 // a Blob: nothing is fetched, so it works from file:// and offline, and after a bundler
 // renamed everything; a page's CSP must allow `worker-src blob:`.
 // worker.compute(input) → a promise of compute(input, { typed: true }), whose buffers
-// are moved (transferred), not copied. Calls run one after another, in order. An input
-// error rejects with the same Error (code, operand, row, column, head) as compute();
-// a worker that cannot start (Trusted Types, a CSP without blob: workers) or breaks
-// rejects every call with code 'worker'. Throws at once where workers do not exist.
+// are moved (transferred), not copied; worker.backward(input, gradient) likewise of
+// backward(input, gradient, { typed: true }), worker.train(input, options) of
+// train(input, options). Calls run one after another, in order. An input error rejects
+// with the same Error (code, operand, row, column, head) as the engine's call; a worker
+// that cannot start (Trusted Types, a CSP without blob: workers) or breaks rejects every
+// call with code 'worker'. Throws at once where workers do not exist.
 function startWorker() {
   if (typeof Worker !== 'function') throw new Error('startWorker() needs Web Workers, which this environment does not have');
   const source = `(${attentionEngineScript})(true);\n`;
@@ -411,15 +609,19 @@ function startWorker() {
       stop(`the engine's worker stopped: ${event.message || 'it could not start'}`);
     };
   }
+  // one message { id, method, args } per call, answered by { id, result } or { id, error }
+  const call = (method, args) => {
+    if (broken) return Promise.reject(broken);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, method, args });
+    });
+  };
   return {
-    compute(input) {
-      if (broken) return Promise.reject(broken);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, input });
-      });
-    },
+    compute: (input) => call('compute', [input]),
+    backward: (input, gradient) => call('backward', [input, gradient]),
+    train: (input, options) => call('train', [input, options]),
     terminate() {
       stop('the engine\'s worker was stopped');
     },
@@ -436,11 +638,17 @@ function workerMain() {
     return out;
   };
   ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String((error && error.message) || error) }));
-  self.onmessage = ({ data: { id, input } }) => {
+  const run = {
+    compute: (engine, [input]) => engine.compute(input, { typed: true }),
+    backward: (engine, [input, gradient]) => engine.backward(input, gradient, { typed: true }),
+    train: (engine, [input, options]) => engine.train(input, options),
+  };
+  self.onmessage = ({ data: { id, method, args } }) => {
+    if (!Object.hasOwn(run, method)) return; // only this script's own calls
     ready.then((engine) => {
       let result;
       try {
-        result = engine.compute(input, { typed: true });
+        result = run[method](engine, args);
       } catch (error) {
         const { message, code, operand, row, column, head } = error;
         postMessage({ id, error: { message, code, operand, row, column, head } });

@@ -50,3 +50,24 @@ std::vector<FixtureCase> load_fixture_cases(const std::string& path) {
   if (cases.empty()) throw std::runtime_error("no cases in " + path);
   return cases;
 }
+
+attn::MultiHeadInput multi_head_input(const FixtureCase& c) {
+  const auto& m = c.matrices;
+  attn::MultiHeadInput in;
+  in.x = m.at("x");
+  if (m.count("context")) in.context = m.at("context");
+  if (m.count("wo")) in.wo = m.at("wo");
+  if (m.count("keyPadding")) {
+    for (double v : m.at("keyPadding").data) in.options.key_padding.push_back(v != 0.0);
+  }
+  in.options.causal = c.options.at("causal") != 0.0;
+  in.options.scale_by_sqrt_dk = c.options.at("scale") != 0.0;
+  in.options.temperature = c.options.at("temperature");
+  in.options.positional_encoding = c.options.at("pe") != 0.0;
+  const int n_heads = static_cast<int>(c.options.at("heads"));
+  for (int h = 0; h < n_heads; h++) {
+    const std::string p = "h" + std::to_string(h) + ".";
+    in.heads.push_back({m.at(p + "wq"), m.at(p + "wk"), m.at(p + "wv")});
+  }
+  return in;
+}

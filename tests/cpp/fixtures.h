@@ -16,3 +16,7 @@ struct FixtureCase {
 // All cases in file order; throws std::runtime_error if the file is missing or malformed.
 // Values are read with strtod, so "-inf" (a masked score) reads as -Infinity.
 std::vector<FixtureCase> load_fixture_cases(const std::string& path);
+
+// A case of variant_cases.txt (and of the gradient fixtures) as engine input: its options,
+// x, context, keyPadding, h<i>.wq/wk/wv and wo.
+attn::MultiHeadInput multi_head_input(const FixtureCase& c);

@@ -75,28 +75,6 @@ attn::MultiHeadInput tutorial() {
   return in;
 }
 
-// The fixture case as engine input: options, x, context, keyPadding, h<i>.w*, wo.
-attn::MultiHeadInput fixture_input(const FixtureCase& c) {
-  const auto& m = c.matrices;
-  attn::MultiHeadInput in;
-  in.x = m.at("x");
-  if (m.count("context")) in.context = m.at("context");
-  if (m.count("wo")) in.wo = m.at("wo");
-  if (m.count("keyPadding")) {
-    for (double v : m.at("keyPadding").data) in.options.key_padding.push_back(v != 0.0);
-  }
-  in.options.causal = c.options.at("causal") != 0.0;
-  in.options.scale_by_sqrt_dk = c.options.at("scale") != 0.0;
-  in.options.temperature = c.options.at("temperature");
-  in.options.positional_encoding = c.options.at("pe") != 0.0;
-  const int n_heads = static_cast<int>(c.options.at("heads"));
-  for (int h = 0; h < n_heads; h++) {
-    const std::string p = "h" + std::to_string(h) + ".";
-    in.heads.push_back({m.at(p + "wq"), m.at(p + "wk"), m.at(p + "wv")});
-  }
-  return in;
-}
-
 Matrix mask_as_matrix(const attn::Mask& mask) {
   Matrix m(mask.n_q, mask.n_k);
   for (int i = 0; i < mask.n_q; i++)
@@ -145,7 +123,7 @@ std::map<std::string, double> compare_with_numpy() {
   for (const auto& c : cases) {
     INFO("case " << c.name);
     attn::MultiHeadResult r;
-    attn::Error err = attn::multi_head_attention(fixture_input(c), &r);
+    attn::Error err = attn::multi_head_attention(multi_head_input(c), &r);
     INFO(err.message);
     REQUIRE(err.ok());
     std::map<std::string, const Matrix*> got = {{"concat", &r.concat}, {"output", &r.output}};

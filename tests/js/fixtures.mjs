@@ -7,6 +7,9 @@ import { createRequire } from 'node:module';
 
 export const FIXTURE_FILE = new URL('../fixtures/attention_cases.txt', import.meta.url);
 export const VARIANT_FIXTURE_FILE = new URL('../fixtures/variant_cases.txt', import.meta.url);
+// written by tests/make_grad_fixtures.py (torch autograd)
+export const BACKWARD_FIXTURE_FILE = new URL('../fixtures/backward_cases.txt', import.meta.url);
+export const TRAINING_FIXTURE_FILE = new URL('../fixtures/training_cases.txt', import.meta.url);
 
 // numpy's repr writes masked scores as -inf
 function parseNumber(word) {
@@ -47,24 +50,67 @@ export function loadFixtureCases() {
 // (heads: [{ wq, wk, wv }], wo, context, keyPadding and the options), next to numpy's
 // results: h<i>.<step>, concat, output, masked, fullyMasked, pe, xWithPe, ...
 export function loadVariantCases() {
-  return loadCases(VARIANT_FIXTURE_FILE).map((c) => {
-    const heads = [];
-    for (let h = 0; h < c.options.heads; h++) {
-      heads.push({ wq: c[`h${h}.wq`], wk: c[`h${h}.wk`], wv: c[`h${h}.wv`] });
-    }
-    const input = {
-      x: c.x,
-      heads,
-      causal: c.options.causal === 1,
-      scaleBySqrtDk: c.options.scale === 1,
-      temperature: c.options.temperature,
-      positionalEncoding: c.options.pe === 1,
+  return loadCases(VARIANT_FIXTURE_FILE).map((c) => ({ ...c, input: multiHeadInput(c) }));
+}
+
+// Gradient cases (torch): `input` as above, G (dL/doutput), and d.<name> for every gradient
+// (d.x, d.h0.wq, d.h0.scores, d.concat, d.temperature as a 1 × 1 matrix, …).
+export function loadBackwardCases() {
+  return loadCases(BACKWARD_FIXTURE_FILE).map((c) => ({ ...c, input: multiHeadInput(c) }));
+}
+
+// Training cases (torch.optim): `input` as above and `options`, the argument of
+// engine.train() in the multi-head form, next to torch's losses and final.<name> matrices.
+export function loadTrainingCases() {
+  return loadCases(TRAINING_FIXTURE_FILE).map((c) => {
+    const o = c.options;
+    const options = {
+      loss: o.loss === 1 ? 'weights' : 'output',
+      train: ['x', 'context', 'wq', 'wk', 'wv', 'wo'].filter((name) => o[`train.${name}`] === 1),
+      optimizer: o.optimizer === 1 ? 'adam' : 'sgd',
+      learningRate: o.learningRate,
+      steps: o.steps,
+      seed: o.seed,
     };
-    if (c.wo) input.wo = c.wo;
-    if (c.context) input.context = c.context;
-    if (c.keyPadding) input.keyPadding = c.keyPadding[0].map((p) => p === 1);
-    return { ...c, input };
+    if (o.rowsPerStep !== 0) options.rowsPerStep = o.rowsPerStep;
+    options.target = options.loss === 'output' ? c.target
+      : Array.from({ length: o.heads }, (_, h) => c[`target.h${h}`] ?? null);
+    return { ...c, input: multiHeadInput(c), trainOptions: options };
   });
+}
+
+// A fixture case's inputs as the argument of engine.compute() in the multi-head form
+// (heads: [{ wq, wk, wv }], wo, context, keyPadding and the options).
+function multiHeadInput(c) {
+  const heads = [];
+  for (let h = 0; h < c.options.heads; h++) {
+    heads.push({ wq: c[`h${h}.wq`], wk: c[`h${h}.wk`], wv: c[`h${h}.wv`] });
+  }
+  const input = {
+    x: c.x,
+    heads,
+    causal: c.options.causal === 1,
+    scaleBySqrtDk: c.options.scale === 1,
+    temperature: c.options.temperature,
+    positionalEncoding: c.options.pe === 1,
+  };
+  if (c.wo) input.wo = c.wo;
+  if (c.context) input.context = c.context;
+  if (c.keyPadding) input.keyPadding = c.keyPadding[0].map((p) => p === 1);
+  return input;
+}
+
+// The agreement measure of issue 16: max over cells of |a − b| / max(1, |b|).
+export function relativeDiff(a, b) {
+  if (a.length !== b.length) throw new Error(`rows differ: ${a.length} vs ${b.length}`);
+  let d = 0;
+  a.forEach((row, i) => {
+    if (row.length !== b[i].length) throw new Error(`row ${i} lengths differ`);
+    row.forEach((v, j) => {
+      d = Math.max(d, Math.abs(v - b[i][j]) / Math.max(1, Math.abs(b[i][j])));
+    });
+  });
+  return d;
 }
 
 // The worked example of tests/REFERENCE.md: inputs and what numpy really prints.

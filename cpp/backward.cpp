@@ -1,0 +1,220 @@
+#include "backward.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace attn {
+
+namespace {
+
+// The first non-finite element of the gradient `m` of the step `operand` (of head `head`, -1 for
+// none), reported as an overflow; `label` names it in the message ("heads[1].weights").
+Error check_finite_gradient(const std::string& label, const std::string& operand, int head,
+                            const Matrix& m) {
+  if (all_finite(m)) return Error{};  // the usual case, in one vectorised pass
+  for (int i = 0; i < m.rows; i++) {
+    for (int j = 0; j < m.cols; j++) {
+      const double v = m.at(i, j);
+      if (std::isfinite(v)) continue;
+      std::ostringstream msg;
+      msg << "the gradient of " << label << "[" << i << "][" << j << "] is "
+          << (std::isnan(v) ? "NaN"
+              : v > 0       ? "Infinity"
+                            : "-Infinity")
+          << ": the gradient or the inputs are too large for float64 (products overflow); use "
+             "smaller values";
+      Error e;
+      e.code = ErrorCode::overflow;
+      e.operand = operand;
+      e.row = i;
+      e.column = j;
+      e.head = head;
+      e.message = msg.str();
+      return e;
+    }
+  }
+  return Error{};
+}
+
+// m = zeros (rows, cols), keeping m's allocation (repeated calls reuse their buffers).
+void zeros(int rows, int cols, Matrix* m) {
+  m->resize(rows, cols);
+  std::fill(m->data.begin(), m->data.end(), 0.0);
+}
+
+// acc += a·bᵀ, through `product` (scratch, (a.rows, b.rows)).
+void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc) {
+  matmul_transposed(a, b, product);
+  add(*acc, *product, acc);
+}
+
+}  // namespace
+
+Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
+                    const Matrix* d_output, const std::vector<Matrix>* d_scaled, Gradients* out) {
+  const AttentionOptions& opt = in.options;
+  const bool cross = in.context.rows > 0;
+  // what the projections saw: X + PE and C + PE with positional encoding
+  const Matrix& x = opt.positional_encoding ? forward.x_with_pe : in.x;  // (n_q, d_model)
+  const Matrix& source = !cross                    ? x
+                         : opt.positional_encoding ? forward.context_with_pe
+                                                   : in.context;  // (n_k, d_ctx)
+  const int n_heads = static_cast<int>(in.heads.size());
+  const int n_q = x.rows;
+  const int n_k = source.rows;
+  const int d_v = in.heads[0].wv.cols;
+  const double sqrt_dk = std::sqrt(static_cast<double>(in.heads[0].wq.cols));
+  const Mask& mask = forward.mask;
+  InputGradients& gi = out->input;
+  ResultGradients& gr = out->result;
+  auto label = [&](int h, const char* name) {
+    return in.single_head_names ? std::string(name) : "heads[" + std::to_string(h) + "]." + name;
+  };
+  auto check = [&](int h, const char* name, const Matrix& m) {
+    return check_finite_gradient(label(h, name), name, in.single_head_names ? -1 : h, m);
+  };
+  Error err;
+
+  // dConcat (n_q, h·d_v) and dW_O (h·d_v, d_model) from G (n_q, d_out)
+  if (d_output != nullptr) {
+    gr.output = *d_output;
+    if (in.wo.rows > 0) {
+      matmul_transposed(*d_output, in.wo, &gr.concat);            // G·W_Oᵀ
+      matmul_transposed_left(forward.concat, *d_output, &gi.wo);  // Concatᵀ·G
+      if (!(err = check_finite_gradient("concat", "concat", -1, gr.concat)).ok()) return err;
+      if (!(err = check_finite_gradient("wo", "wo", -1, gi.wo)).ok()) return err;
+    } else {
+      gr.concat = *d_output;
+    }
+  } else {  // the loss does not depend on the output
+    zeros(forward.output.rows, forward.output.cols, &gr.output);
+    zeros(n_q, n_heads * d_v, &gr.concat);
+    if (in.wo.rows > 0) zeros(in.wo.rows, in.wo.cols, &gi.wo);
+  }
+  if (in.wo.rows == 0) gi.wo = Matrix{};
+
+  zeros(n_q, x.cols, &gi.x);  // (n_q, d_model), summed below
+  if (cross) {
+    zeros(n_k, source.cols, &gi.context);  // (n_k, d_ctx), summed below
+  } else {
+    gi.context = Matrix{};
+  }
+  Matrix& d_source = cross ? gi.context : gi.x;
+  gi.heads.resize(n_heads);
+  gr.heads.resize(n_heads);
+  Matrix product;              // scratch for the products added into dX and dC
+  double d_temperature = 0.0;  // Σ dScaled ⊙ Scaled over unmasked cells, of every head
+
+  for (int h = 0; h < n_heads; h++) {
+    const Head& w = in.heads[h];
+    const AttentionResult& f = forward.heads[h];
+    AttentionResult& g = gr.heads[h];
+    Head& gw = gi.heads[h];
+
+    // dOutput_h (n_q, d_v): head h's columns of dConcat (finite: G, or checked above)
+    g.output.resize(n_q, d_v);
+    for (int i = 0; i < n_q; i++) {
+      for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
+    }
+    matmul_transposed(g.output, f.v, &g.weights);       // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    matmul_transposed_left(f.weights, g.output, &g.v);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
+    if (!(err = check(h, "weights", g.weights)).ok()) return err;
+    if (!(err = check(h, "v", g.v)).ok()) return err;
+
+    // dScaled (n_q, n_k): the softmax's backward pass per row, exactly 0 where masked (there
+    // Scaled is −∞ and the weight 0: no cell of scaled or scores there changes L)
+    const Matrix* extra =
+        d_scaled != nullptr && (*d_scaled)[h].rows > 0 ? &(*d_scaled)[h] : nullptr;
+    g.scaled.resize(n_q, n_k);
+    for (int i = 0; i < n_q; i++) {
+      double dot = 0.0;  // Σ_j Weights[i][j]·dWeights[i][j]
+      for (int j = 0; j < n_k; j++) dot += f.weights.at(i, j) * g.weights.at(i, j);
+      for (int j = 0; j < n_k; j++) {
+        if (mask.at(i, j)) {
+          g.scaled.at(i, j) = 0.0;
+          continue;
+        }
+        double d = f.weights.at(i, j) * (g.weights.at(i, j) - dot);
+        if (extra != nullptr) d += extra->at(i, j);
+        g.scaled.at(i, j) = d;
+        d_temperature += d * f.scaled.at(i, j);
+      }
+    }
+    // dScores = dScaled / √d_k / temperature, the forward's divisions in the same order
+    if (opt.scale_by_sqrt_dk) {
+      divide(g.scaled, sqrt_dk, &g.scores);
+      if (opt.temperature != 1.0) divide(g.scores, opt.temperature, &g.scores);
+    } else {
+      divide(g.scaled, opt.temperature, &g.scores);
+    }
+    if (!(err = check(h, "scaled", g.scaled)).ok()) return err;
+    if (!(err = check(h, "scores", g.scores)).ok()) return err;
+
+    matmul(g.scores, f.k, &g.q);                  // dQ (n_q, d_k) = dScores·K_h
+    matmul_transposed_left(g.scores, f.q, &g.k);  // dK (n_k, d_k) = dScoresᵀ·Q_h
+    if (!(err = check(h, "q", g.q)).ok()) return err;
+    if (!(err = check(h, "k", g.k)).ok()) return err;
+
+    matmul_transposed_left(x, g.q, &gw.wq);       // dW_Q (d_model, d_k) = Xᵀ·dQ
+    matmul_transposed_left(source, g.k, &gw.wk);  // dW_K (d_ctx, d_k) = Cᵀ·dK
+    matmul_transposed_left(source, g.v, &gw.wv);  // dW_V (d_ctx, d_v) = Cᵀ·dV
+    if (!(err = check(h, "wq", gw.wq)).ok()) return err;
+    if (!(err = check(h, "wk", gw.wk)).ok()) return err;
+    if (!(err = check(h, "wv", gw.wv)).ok()) return err;
+
+    add_matmul_transposed(g.q, w.wq, &product, &gi.x);      // dX += dQ·W_Qᵀ
+    add_matmul_transposed(g.k, w.wk, &product, &d_source);  // dC += dK·W_Kᵀ
+    add_matmul_transposed(g.v, w.wv, &product, &d_source);  // dC += dV·W_Vᵀ
+  }
+  if (!(err = check_finite_gradient("x", "x", -1, gi.x)).ok()) return err;
+  if (cross && !(err = check_finite_gradient("context", "context", -1, gi.context)).ok()) {
+    return err;
+  }
+  // Scaled = Scores / (√d_k·temperature): dScaled/dtemperature = −Scaled / temperature
+  gi.temperature = -d_temperature / opt.temperature;
+  if (!std::isfinite(gi.temperature)) {
+    Error e;
+    e.code = ErrorCode::overflow;
+    e.operand = "temperature";
+    e.message =
+        "the gradient of temperature is not finite: the gradient or the inputs are too large for "
+        "float64 (products overflow); use smaller values";
+    return e;
+  }
+  // PE is a constant: the gradient of X + PE is the gradient of X
+  gr.x_with_pe = opt.positional_encoding ? gi.x : Matrix{};
+  gr.context_with_pe = opt.positional_encoding && cross ? gi.context : Matrix{};
+  return Error{};
+}
+
+Error attention_backward(const MultiHeadInput& in, const Matrix& d_output, MultiHeadResult* forward,
+                         Gradients* out) {
+  Error err = check_multi_head(in);
+  if (!err.ok()) return err;
+  // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
+  const int rows = in.x.rows;
+  const int cols =
+      in.wo.rows > 0 ? in.x.cols : static_cast<int>(in.heads.size()) * in.heads[0].wv.cols;
+  if (d_output.rows != rows || d_output.cols != cols) {
+    std::ostringstream msg;
+    msg << "output is " << d_output.rows << " × " << d_output.cols
+        << " but the gradient must have the output's shape " << rows << " × " << cols << " (n_q × "
+        << (in.wo.rows > 0         ? "d_model"
+            : in.single_head_names ? "d_v"
+                                   : "h·d_v")
+        << ")";
+    Error e;
+    e.code = ErrorCode::shape;
+    e.operand = "output";
+    e.row = d_output.rows != rows ? std::min(d_output.rows, rows) : -1;
+    e.column = d_output.rows == rows ? std::min(d_output.cols, cols) : -1;
+    e.message = msg.str();
+    return e;
+  }
+  err = multi_head_attention(in, forward);
+  if (!err.ok()) return err;
+  return backpropagate(in, *forward, &d_output, nullptr, out);
+}
+
+}  // namespace attn
