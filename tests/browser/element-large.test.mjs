@@ -257,7 +257,8 @@ test('embed.html in a frame: a burst of postMessage sets of a 2048-token state i
     const cells = [[0, 0], [2047, 5]];
     const want = expectedWeights(newest, cells);
     // a large result's matrices as the engine's typed form: { rows, cols, data } (row-major)
-    const replies = await page.evaluate((wanted) => window.received.map((m) => {
+    // (resize messages, which carry no state, come whenever the content's height changes)
+    const replies = await page.evaluate((wanted) => window.received.filter((m) => m.type !== 'attention-visualizer:resize').map((m) => {
       const { rows, cols, data } = m.result.heads[0].weights;
       return {
         type: m.type, id: m.id, temperature: m.state.temperature, shape: [rows, cols, data.constructor.name, data.length],
