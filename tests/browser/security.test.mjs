@@ -12,6 +12,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
+import { openEditor } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const RUN = 'window.__pwned=1;alert(1)';
@@ -80,6 +81,7 @@ async function fullPage(seen, context) {
   const page = await context.newPage();
   await page.goto(`${at('index.html')}#${encodeHash(PAYLOAD_STATE)}`);
   await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+  await openEditor(page);
   // the tokens as text: chips, the sentence box and the row headers of X
   assert.deepEqual(await page.$$eval('#token-list input', (inputs) => inputs.map((i) => i.value)), PAYLOADS);
   assert.deepEqual(await page.$$eval('#editor-x tbody th', (ths) => ths.map((th) => th.textContent)), PAYLOADS);
