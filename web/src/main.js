@@ -1157,9 +1157,11 @@ function start() {
   });
   $('fill-random').addEventListener('click', fillRandomly);
   $('edit-toggle').addEventListener('click', toggleEditor);
-  // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar.
+  // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
+  // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
   new ResizeObserver(() => {
     document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
+    if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
   }).observe($('steps-toolbar'));
   for (const button of document.querySelectorAll('[data-preset]')) {
     button.addEventListener('click', () => replaceWork(() => loadPreset(button.dataset.preset)));
