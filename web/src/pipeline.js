@@ -70,7 +70,7 @@ function scaleStage(t, { scale, temperature }, shape) {
   };
 }
 
-export const shapeText = (shape) => shape.join(' × ');
+const shapeText = (shape) => shape.join(' × ');
 
 // ---- layout (px): stages measured by their characters, so the drawing is the
 // same wherever it is built (attached to the document or not) ----
@@ -211,7 +211,7 @@ function stageNode(s, box, steps, t, enabled, onOpen) {
 }
 
 // Lights the stages of step `current` (none when null).
-export function setCurrent(element, current) {
+function setCurrent(element, current) {
   for (const node of element.querySelectorAll('.pipeline-stage')) {
     const lit = node.dataset.step === current;
     node.classList.toggle('lit', lit);
