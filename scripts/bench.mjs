@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { OPENBLAS_DIR, bootstrap } from './bootstrap.mjs';
 import { ROOT, buildDist, cmakeBuild } from './build.mjs';
 import { attentionReference } from '../tests/bench/reference.mjs';
+import { waitForSteps, openEditor } from '../tests/browser/ui.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -199,7 +200,7 @@ const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 10
 // PAGE_RUNS edits after PAGE_WARMUP, with one step shown (softmax) and with all steps.
 // Also n = 4096: the time from "fill randomly" to its heatmaps painted, and the longest
 // main-thread tasks then and while typing.
-/* global document, requestAnimationFrame -- pageLatency's callbacks run in the page */
+/* global document, requestAnimationFrame, MouseEvent -- pageLatency's callbacks run in the page */
 const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
@@ -210,7 +211,8 @@ async function pageLatency() {
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
+    await openEditor(page);
     const rendered = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
     const setUp = async (n, { openX = true } = {}) => {
       for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
@@ -252,7 +254,8 @@ async function pageLatency() {
     const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
     const goToStep = (overview) => page.evaluate((wanted) => {
       if ((document.getElementById('overview').getAttribute('aria-pressed') === 'true') !== wanted) document.getElementById('overview').click();
-      if (!wanted) document.querySelector('#step-nav li:nth-child(5) button').click();
+      // the weights' stage in the diagram (an SVG element: no .click())
+      if (!wanted) document.querySelector('#pipeline [data-step="softmax"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
     }, overview);
 
     const out = {};

@@ -290,7 +290,9 @@ test('copy embed code writes markup that shows exactly the same, as an element a
     await whenReady(page);
     const fromElement = await page.evaluate(() => {
       const v = document.querySelector('attention-visualizer');
-      return { state: v.state, steps: [...v.shadowRoot.querySelectorAll('.step-link-title')].length, dark: v.shadowRoot.querySelector('.av').classList.contains('dark') };
+      // the steps the diagram's stages open: only those of steps='…'
+      const opened = new Set([...v.shadowRoot.querySelectorAll('.pipeline-stage[role="button"]')].map((stage) => stage.dataset.step));
+      return { state: v.state, steps: opened.size, dark: v.shadowRoot.querySelector('.av').classList.contains('dark') };
     });
     assert.deepEqual(fromElement, { state: VARIANT, steps: 3, dark: true });
     assertClose(await shownMatrix(page, 0, 'Weights'), variantWeights(1), 'copied element');

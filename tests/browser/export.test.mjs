@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { embedCode } from '../../web/src/tools.js';
 import { VIRIDIS_STOPS } from '../../web/src/color.js';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
@@ -255,14 +256,15 @@ test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean
   const { context, page, problems } = await open(at('index.html'));
   try {
     const n = 2048;
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
+    await openEditor(page);
     for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '8');
     await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
     await page.fill('#seed', '5');
     await page.click('#fill-random');
     await page.waitForFunction((count) => document.getElementById('token-count').textContent === `${count} tokens`, n);
     await page.check('#causal');
-    await page.click('#step-nav li:nth-child(5) button');
+    await openStep(page, 5);
     await page.waitForFunction(() => document.querySelector('#step-5 canvas[data-matrix="Weights"]') && !document.documentElement.hasAttribute('data-computing'));
     const tools = page.locator('#share-tools');
     await page.evaluate(() => { document.querySelector('#share-tools details.av-tools').open = true; });

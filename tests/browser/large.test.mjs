@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
 const D = 64;
@@ -33,7 +34,8 @@ async function openPage(prepare) {
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(FILE_URL);
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
+  await openEditor(page);
 }
 
 beforeEach(() => openPage());
@@ -120,7 +122,7 @@ const close = (actual, wanted) => Math.abs(actual - wanted) <= 1e-12 * Math.max(
 
 test('n = 512: an edit of X updates every step, values as plain JS computes them', async () => {
   await setUp(512, 5);
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   const weights = { wq: await readText('wq'), wk: await readText('wk'), wv: await readText('wv') };
   await readText('x');
   for (const value of ['0.75', '-1.5']) {
@@ -142,13 +144,13 @@ test('n = 512: an edit of X updates every step, values as plain JS computes them
       assert.equal(label, `Weights[${token(i)}, ${token(j)}]`);
       assert.ok(close(weight, want[k].weight), `${label} = ${weight}, expected ${want[k].weight}`);
     }
-    await page.click('#step-nav li:nth-child(6) button');
+    await openStep(page, 6);
     for (const [k, [i, , c]] of cells.entries()) {
       const { label, value: output } = await pointAt(6, 'Output', i, c);
       assert.equal(label, `Output[${token(i)}, d${c + 1}]`);
       assert.ok(close(output, want[k].output), `${label} = ${output}, expected ${want[k].output}`);
     }
-    await page.click('#step-nav li:nth-child(5) button');
+    await openStep(page, 5);
   }
   assert.deepEqual(problems, []);
 });
@@ -192,12 +194,12 @@ const applyFirstX = (value) => page.evaluate((v) => {
 async function checkCells(n, x, weights) {
   const cells = [[0, 0, 0], [0, 3, 5], [n - 1, n - 2, 1]];
   const want = expected(x, weights, cells);
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   for (const [k, [i, j]] of cells.entries()) {
     const { label, value } = await pointAt(5, 'Weights', i, j);
     assert.ok(close(value, want[k].weight), `${label} = ${value}, expected ${want[k].weight}`);
   }
-  await page.click('#step-nav li:nth-child(6) button');
+  await openStep(page, 6);
   const [i, , c] = cells[2];
   const { label, value } = await pointAt(6, 'Output', i, c);
   assert.ok(close(value, want[2].output), `${label} = ${value}, expected ${want[2].output}`);
@@ -284,7 +286,7 @@ test('n = 1024 where no worker can start: the page computes on its own thread, t
 });
 
 test('n = 4096 computes and draws its heatmaps, and the page stays responsive', async (t) => {
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   await setUp(4096, 7);
   const canvas = page.locator('#step-5 canvas[data-matrix="Weights"]');
   assert.equal(await page.locator('#step-5 .matrix-canvas[data-matrix="Weights"] .matrix-shape').textContent(), '4096 × 4096');
@@ -328,7 +330,7 @@ test('n = 4096 computes and draws its heatmaps, and the page stays responsive', 
   // the longest: the state's hash and storage write, a timer, took 0.3–0.5 s at 4096 × 64 here
   assert.ok(longest < 1000, `longest click delay ${longest} ms`);
   // one token over the engine's limit: its message, and the last heatmap stays painted
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   const before = await renderCount();
   await page.focus('#sentence');
   await page.keyboard.press('End');

@@ -10,6 +10,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 import { PRESETS } from '../../web/src/presets.js';
+import { waitForSteps, openEditor, openStep, stageOf } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -74,7 +75,8 @@ async function openPage(url, { locale = 'en-US', viewport, clock = false } = {})
   context.on('request', (request) => requests.push(request.url()));
   if (clock) await page.clock.install();
   await page.goto(url);
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
+  await openEditor(page);
   return { context, page, problems, requests };
 }
 
@@ -84,6 +86,7 @@ function onFreshPage(body) {
   return async () => {
     const { context, page, problems } = await openPage(FILE_URL);
     try {
+      await openStep(page, 1);
       await body(page);
       assert.deepEqual(problems, [], 'no console or page errors');
     } finally {
@@ -201,15 +204,15 @@ test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(as
   assert.equal(await page.isDisabled('#prev'), true);
   await page.click('#next');
   assert.deepEqual(await stepIds(page), ['step-2']);
-  assert.equal(await page.getAttribute('#step-nav li:nth-child(2) button', 'aria-current'), 'step');
-  await page.click('#step-nav li:nth-child(6) button');
+  assert.equal(await stageOf(page, 2).getAttribute('aria-current'), 'step');
+  await openStep(page, 6);
   assert.deepEqual(await stepIds(page), ['step-6']);
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#prev');
   assert.deepEqual(await stepIds(page), ['step-5']);
 
   // arrow keys walk the steps from the page, but not from a field
-  await page.locator('#steps-title').click();
+  await page.locator('#step-position').click();
   await page.keyboard.press('ArrowLeft');
   assert.deepEqual(await stepIds(page), ['step-4']);
   await page.keyboard.press('ArrowRight');
@@ -230,6 +233,7 @@ test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(as
 test('play mode advances one step at a time and stops at the end', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { clock: true });
   try {
+    await openStep(page, 1);
     await page.click('#play');
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
     assert.match(await page.textContent('#play'), /Pause/);
@@ -251,7 +255,7 @@ test('play mode advances one step at a time and stops at the end', async () => {
 });
 
 test('show the work: a Q cell, a weight and an output cell, with their operands highlighted', onFreshPage(async (page) => {
-  await page.click('#step-nav li:nth-child(2) button');
+  await openStep(page, 2);
   assert.match(await page.textContent('#step-2 .work-hint'), /Point at, tap or focus/);
   await page.hover('#step-2 table[data-matrix="Q"] td[data-r="1"][data-c="1"]');
   assert.equal(await workText(page), 'Q[爱, d2] = 0.5×0.2 + 0.5×0.6 = 0.4');
@@ -260,7 +264,7 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   assert.deepEqual(await marked('mark-selected'), ['Q11']);
 
   // a weight: exp(s − max) / Σ exp(s − max), computed here from the reference
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   await page.click('#step-5 table[data-matrix="Weights"] td[data-r="2"][data-c="1"]');
   const row = REFERENCE.Scaled[2];
   const max = Math.max(...row);
@@ -275,7 +279,7 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   assert.deepEqual(await marked('mark-max'), ['Scaled22']);
 
   // an output cell: the weighted sum of V's column
-  await page.click('#step-nav li:nth-child(6) button');
+  await openStep(page, 6);
   await page.focus('#step-6 table[data-matrix="Output"] td[data-r="0"][data-c="0"]');
   const terms = REFERENCE.Weights[0].map((w, j) => `${compact(w)}×${compact(REFERENCE.V[j][0])}`).join(' + ');
   assert.equal(await workText(page), `Output[我, d1] = ${terms} = ${compact(REFERENCE.Output[0][0])}`);
@@ -284,7 +288,7 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
 }));
 
 test('weights: legend, row sums and the lines view focusing a row', onFreshPage(async (page) => {
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   assert.equal(await page.locator('#step-5 .legend').count(), 1);
   assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
   const opacities = await page.locator('#step-5 .weight-line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-opacity'))));
@@ -454,19 +458,20 @@ test('language: from the browser, switchable, remembered', async () => {
   try {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.title(), '自注意力逐步可视化');
-    assert.equal(await page.textContent('#step-1 .step-num'), '第 1 步，共 6 步');
+    assert.equal(await page.textContent('#steps .step-num'), '第 5 步，共 6 步', 'a first visit opens on the weights');
     await page.fill('#editor-x input[data-r="1"][data-c="1"]', 'abc');
     assert.match(await page.textContent('#x-error'), /第 2 行（爱）第 2 列：“abc”不是数字/);
     await page.click('#lang-toggle');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    assert.equal(await page.textContent('#step-1 .step-num'), 'Step 1 of 6');
+    assert.equal(await page.textContent('#steps .step-num'), 'Step 5 of 6');
     assert.match(await page.textContent('#x-error'), /Row 2 \(爱\), column 2: “abc” is not a number/);
     assert.equal(await page.getAttribute('#lang-toggle', 'aria-label'), 'Switch the page to Chinese');
     await page.reload();
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
+    await openEditor(page);
     assert.equal(await page.getAttribute('html', 'lang'), 'en', 'the choice is remembered');
     await page.click('#lang-toggle');
-    await page.click('#step-nav li:nth-child(2) button');
+    await openStep(page, 2);
     await page.hover('#step-2 table[data-matrix="V"] td[data-r="0"][data-c="0"]');
     assert.match((await workLines(page, 2))[1], /X 中 我 这一行/);
     assert.deepEqual(problems, []);
@@ -536,7 +541,7 @@ test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every 
 
   // one more token recomputes everything (how fast is `npm run bench`'s job, not a test's)
   await page.click('#overview');
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   await page.evaluate(() => {
     const input = document.getElementById('sentence');
     input.value += '好';

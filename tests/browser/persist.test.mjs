@@ -8,6 +8,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const STATE_KEY = 'attention-visualizer.state';
@@ -19,7 +20,8 @@ const x00 = '#editor-x input[data-r="0"][data-c="0"]';
 const renders = (page) => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
 
 async function ready(page) {
-  await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+  await waitForSteps(page);
+  await openEditor(page);
 }
 
 // Types into a cell and waits for the recompute it causes.
@@ -117,7 +119,7 @@ test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fi
     assert.equal(await page.textContent('#x-error'), '');
 
     // the step shown is no edit: undo keeps it
-    await page.click('#next');
+    await openStep(page, 2);
     await page.click('#undo');
     assert.match(await page.textContent('#step-position'), /Step 2 of/);
 

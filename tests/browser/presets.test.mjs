@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const local = browserAndServer(path.resolve('dist'));
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/preset_cases.json', import.meta.url), 'utf8'));
@@ -29,13 +30,14 @@ async function openPage(locale) {
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(local.at('index.html'));
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
+  await openEditor(page);
   return { context, page, problems };
 }
 
 async function showSoftmax(page, preset) {
   await page.click(`[data-preset="${preset}"]`);
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   await page.waitForSelector('#step-5[data-step="softmax"] table[data-matrix="Weights"]');
 }
 
@@ -144,10 +146,11 @@ test('heads grid: tiles labelled with the tokens, a weight on hover, arrow keys 
   page.setDefaultTimeout(5000);
   try {
     await page.goto(local.at('index.html'));
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
+    await openEditor(page);
     await page.click('[data-preset="animal"]');
     await page.fill('#heads', '2');
-    await page.click('#step-nav li:nth-child(7) button');
+    await openStep(page, 7);
     const tile = '#steps [data-step="heads"] .head-tile[data-head="0"]';
     await page.waitForSelector(tile);
     await page.waitForFunction(() => !document.documentElement.hasAttribute('data-computing'));

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
 import { watchedContext, assertInert, shownText } from './watch.mjs';
+import { openEditor } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const RUN = 'window.__pwned=1;alert(1)';
@@ -50,6 +51,7 @@ async function fullPage(seen, context) {
   const page = await context.newPage();
   await page.goto(`${at('index.html')}#${encodeHash(PAYLOAD_STATE)}`);
   await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+  await openEditor(page);
   // the tokens as text: chips, the sentence box and the row headers of X
   assert.deepEqual(await page.$$eval('#token-list input', (inputs) => inputs.map((i) => i.value)), PAYLOADS);
   assert.deepEqual(await page.$$eval('#editor-x tbody th', (ths) => ths.map((th) => th.getAttribute('aria-label') ?? th.textContent)), PAYLOADS);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadVariantCases, maxAbs, TUTORIAL, TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
 import { launchChromium } from './chromium.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
 const CASES = Object.fromEntries(loadVariantCases().map((c) => [c.name, c]));
@@ -35,7 +36,8 @@ beforeEach(async () => {
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(FILE_URL);
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
+  await openEditor(page);
 });
 
 afterEach(async () => {
@@ -238,7 +240,7 @@ test('padding: a toggle on each token chip; a fully masked row gets a note and z
   assert.deepEqual((await cellTexts('Weights'))[0].map((cell) => cell.text), ['0', '0', '0']);
   // its arithmetic says why
   await page.click('#overview');
-  await page.click('#step-nav li:nth-child(5) button');
+  await openStep(page, 5);
   await page.click('#step-5 table[data-matrix="Weights"] td[data-r="0"][data-c="1"]');
   const lines = await page.locator('#step-5 .work p').allTextContents();
   assert.equal(lines[0], 'Weights[我, 爱] = 0');
@@ -346,7 +348,7 @@ test('heads: each with its own grids (new ones filled from the seed), W_O, the h
   // the heads grid opens a head (by click and by keyboard)
   assert.equal(await page.locator('#steps .head-tile').count(), 2);
   await page.click('#overview');
-  await page.click('#step-nav li:nth-child(7) button');
+  await openStep(page, 7);
   await page.focus('#steps .head-open[data-head="0"]');
   await page.keyboard.press('Enter');
   assert.equal(await page.getAttribute('#steps > li', 'data-step'), 'softmax');
@@ -413,7 +415,8 @@ test('phone width with every option on: nothing wider than the screen', async ()
   try {
     const p = await phone.newPage();
     await p.goto(FILE_URL);
-    await p.waitForSelector('#step-1 table');
+    await waitForSteps(p);
+    await openEditor(p);
     await p.fill('#heads', '3');
     for (const id of ['causal', 'pe', 'cross']) await p.check(`#${id}`);
     await p.fill('#temperature', '0.7');

@@ -10,6 +10,7 @@ import { encodeHash, decodeHash, tutorialState } from '../../web/src/share.js';
 import { chromium } from 'playwright-core';
 import { browserAndServer } from './local.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';
+import { waitForSteps, openEditor } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const STATE_KEY = 'attention-visualizer.state';
@@ -24,7 +25,8 @@ const stored = (page, key) => page.evaluate((k) => localStorage.getItem(k), key)
 const LINK_STATE = { ...tutorialState('en'), tokens: ['a', 'b', 'c'], causal: true };
 
 async function ready(page) {
-  await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+  await waitForSteps(page);
+  await openEditor(page);
 }
 
 async function typeCell(page, selector, text) {

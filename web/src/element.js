@@ -28,6 +28,7 @@ import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
 import { stepsFor, renderStep, updateStep } from './steps.js';
+import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
 import { plainResult, typedResult, resultRowViews } from './rows.js';
@@ -530,14 +531,10 @@ export class AttentionVisualizer extends HTMLElement {
       if (root.children[i] !== node) root.insertBefore(node, root.children[i] || null);
     });
     if (focusedId) root.querySelector(`[data-focus-id="${focusedId}"]`)?.focus();
-    // On a narrow screen the step list scrolls sideways: keep the current step in sight
+    // On a narrow screen the diagram scrolls sideways: keep the current stage in sight
     // (scrollIntoView would scroll the host page too).
-    const nav = root.querySelector('.step-nav');
-    const current = nav && nav.querySelector('[aria-current="step"]');
-    if (current) {
-      const offset = current.getBoundingClientRect().right - nav.getBoundingClientRect().right;
-      if (offset > 0) nav.scrollLeft += offset + 8;
-    }
+    const pipeline = root.querySelector('.pipeline');
+    if (pipeline) revealCurrent(pipeline);
   }
 
   // theme="auto" follows what the element sits on: the nearest ancestor background that is
@@ -588,17 +585,12 @@ export class AttentionVisualizer extends HTMLElement {
     const next = button(t('next'), () => go(index + 1));
     next.disabled = overview || index === steps.length - 1;
     next.dataset.focusId = 'next';
-    const nav = el('ol', 'step-nav');
+    const nav = el('nav', 'pipeline-box');
     nav.setAttribute('aria-label', say(lang, 'stepsLabel'));
-    steps.forEach((step, i) => {
-      const li = el('li');
-      const link = button('', () => go(i), 'step-link');
-      link.dataset.focusId = `step-${step.id}`;
-      link.append(el('span', 'step-link-num', String(i + 1)), el('span', 'step-link-title', t(`${step.key}Short`)));
-      if (!overview && i === index) link.setAttribute('aria-current', 'step');
-      li.append(link);
-      nav.append(li);
-    });
+    // the whole computation, its stages opening the steps this element shows
+    nav.append(createPipeline(this._view(lang), {
+      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id),
+    }));
     const all = button(t(overview ? 'guided' : 'overview'), () => this._setView({ step: overview ? steps[0].id : 'all' }));
     all.setAttribute('aria-pressed', overview ? 'true' : 'false');
     all.dataset.focusId = 'all';
@@ -645,19 +637,28 @@ export class AttentionVisualizer extends HTMLElement {
     return { key: 'errIn', params: { name: target.label, detail } };
   }
 
+  // The inputs of `state` as the views read them (all the pipeline diagram needs;
+  // the steps' ctx adds the result).
+  _view(lang, state = this._state) {
+    const { matrices, options } = readState(state);
+    const head = Math.min(this._state.view.head, options.heads - 1);
+    const tokens = state.tokens;
+    const keyTokens = state.context ? state.context.tokens : tokens;
+    return {
+      lang, decimals: this._state.view.decimals, tokens, keyTokens, options, head, matrices,
+      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...state.heads[head] },
+    };
+  }
+
   // The steps' context: the result on screen with the inputs it was computed
   // from, shown as the current view says.
   _ctx(lang) {
-    const shown = this._resultState;
-    const { matrices, options } = readState(shown);
-    const head = Math.min(this._state.view.head, options.heads - 1);
-    const tokens = shown.tokens;
-    const keyTokens = shown.context ? shown.context.tokens : tokens;
+    const view = this._view(lang, this._resultState);
+    const { options, tokens, matrices, head } = view;
     const plain = options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
       && options.scale && options.temperature === 1 && !options.pe && !options.cross;
     return {
-      lang, decimals: this._state.view.decimals, tokens, keyTokens, options, head,
-      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...shown.heads[head] },
+      ...view,
       result: this._result.heads[head], full: this._result,
       tutorial: plain && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
       compare: null,

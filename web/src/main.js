@@ -17,6 +17,7 @@ import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf } from './updates.js';
 import { plainRows } from './rows.js';
 import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
+import { showPipeline, revealCurrent } from './pipeline.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
@@ -49,8 +50,11 @@ const state = {
   loadError: '',
   lastGood: null,
   head: 0, // the head edited and shown in the steps
-  stepId: 'input',
-  stepIndex: 0, // where to go when the step with stepId disappears
+  // A first visit opens on the attention weights: the one picture of attention
+  // (who listens to whom, each row summing to 1), with the diagram above it
+  // saying where they come from and where they go; every stage is a click away.
+  stepId: 'softmax',
+  stepIndex: 4, // where to go when the step with stepId disappears
   overview: false,
   playTimer: null,
   selections: {},
@@ -267,9 +271,37 @@ function renderInputs() {
     showError(`dim-${dim}-error`, state.dimErrors[dim]);
     setInvalid(input, state.dimErrors[dim]);
   }
+  renderExample();
   renderOptions();
   renderHeadTabs($('edit-heads'), 'edit');
   for (const base of EDITORS) renderEditor(base);
+}
+
+// The example above the steps, read only: its tokens as chips (the first
+// EXAMPLE_TOKENS of a long sentence), and the second sentence's in cross-attention.
+const EXAMPLE_TOKENS = 24;
+function renderExample() {
+  const { model, lang } = state;
+  showTokens($('example-tokens'), model.tokens, lang);
+  $('example-context-line').hidden = !model.options.cross;
+  if (model.options.cross) showTokens($('example-context'), model.contextTokens, lang);
+}
+
+function showTokens(box, tokens, lang) {
+  const shown = tokens.slice(0, EXAMPLE_TOKENS);
+  const more = tokens.length > shown.length ? translate(lang, 'moreTokens', { n: tokens.length }) : '';
+  const key = JSON.stringify([shown, more]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...shown.map((token) => el('span', 'example-token', token)), ...(more ? [el('span', 'example-more', more)] : []));
+}
+
+// The edit panel: closed at first; beside the steps on a wide screen, above them on a narrow one.
+function toggleEditor() {
+  const open = $('edit-toggle').getAttribute('aria-expanded') !== 'true';
+  $('edit-toggle').setAttribute('aria-expanded', String(open));
+  $('edit-panel').hidden = !open;
+  $('workspace').classList.toggle('editing', open);
 }
 
 function renderOptions() {
@@ -397,27 +429,7 @@ function renderNav() {
   const { lang } = state;
   const steps = currentSteps();
   const index = currentIndex(steps);
-  const nav = $('step-nav');
-  const key = `${lang}|${steps.map((step) => step.id).join(',')}`;
-  if (nav.dataset.key !== key) {
-    nav.dataset.key = key;
-    nav.replaceChildren(...steps.map((step, i) => {
-      const li = el('li');
-      const button = el('button', 'step-link');
-      button.type = 'button';
-      button.append(el('span', 'step-link-num', String(i + 1)), el('span', 'step-link-title', translate(lang, `${step.key}Short`)));
-      button.addEventListener('click', () => {
-        stopPlay();
-        goTo(i);
-      });
-      li.append(button);
-      return li;
-    }));
-  }
-  nav.querySelectorAll('button').forEach((button, i) => {
-    if (!state.overview && i === index) button.setAttribute('aria-current', 'step');
-    else button.removeAttribute('aria-current');
-  });
+  renderPipeline();
   $('prev').disabled = state.overview || index === 0;
   $('next').disabled = state.overview || index === steps.length - 1;
   $('play').disabled = state.overview;
@@ -428,6 +440,35 @@ function renderNav() {
   $('step-position').textContent = state.overview ? translate(lang, 'allSteps')
     : translate(lang, 'stepOf', { n: index + 1, total: steps.length });
   renderHeadTabs($('view-heads'), 'view');
+}
+
+// The diagram of the last computed variant, its current step lit (none in the overview).
+function renderPipeline() {
+  const box = $('pipeline');
+  if (!state.lastGood) {
+    box.replaceChildren();
+    return;
+  }
+  const steps = currentSteps();
+  const current = state.overview ? null : steps[currentIndex(steps)].id;
+  revealCurrent(showPipeline(box, stepsContext(), { current, onOpen: openStep }));
+}
+
+// A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
+function openStep(id) {
+  stopPlay();
+  const i = currentSteps().findIndex((step) => step.id === id);
+  if (!state.overview) {
+    goTo(i);
+    return;
+  }
+  scrollUnder($('steps').children[i]);
+}
+
+// Scrolls `node` to just under the sticky toolbar (the page's scroll padding):
+// always, or (passed) only when the reader is already below its top.
+function scrollUnder(node, passed = false) {
+  if (!passed || node.getBoundingClientRect().top < $('steps-toolbar').getBoundingClientRect().bottom) node.scrollIntoView({ block: 'start' });
 }
 
 const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
@@ -736,8 +777,7 @@ function openHead(h) {
   state.stepId = 'softmax';
   state.stepIndex = steps.findIndex((step) => step.id === 'softmax');
   render();
-  const target = $('steps').querySelector('[data-step="softmax"]');
-  target.scrollIntoView({ block: 'start' });
+  scrollUnder($('steps').querySelector('[data-step="softmax"]'));
   $('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
 }
 
@@ -749,6 +789,7 @@ function goTo(i) {
   state.stepId = steps[state.stepIndex].id;
   renderNav();
   renderSteps();
+  scrollUnder($('steps'), true); // deep in a long step, the next one starts at its top
 }
 
 function stopPlay() {
@@ -1054,6 +1095,13 @@ function start() {
     renderSteps();
   });
   $('fill-random').addEventListener('click', fillRandomly);
+  $('edit-toggle').addEventListener('click', toggleEditor);
+  // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
+  // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
+  new ResizeObserver(() => {
+    document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
+    if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
+  }).observe($('steps-toolbar'));
   for (const button of document.querySelectorAll('[data-preset]')) {
     button.addEventListener('click', () => replaceWork(() => loadPreset(button.dataset.preset)));
   }
