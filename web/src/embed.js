@@ -13,6 +13,7 @@
 
 import { encodeHash, decodeHash } from './share.js';
 import { say, sayMessage } from './i18n-embed.js';
+import { detectLanguage, htmlLang } from './i18n.js';
 
 const PREFIX = 'attention-visualizer:';
 const CONFIG = ['steps', 'panels', 'editable', 'theme'];
@@ -27,9 +28,15 @@ function showHash() {
   const decoded = decodeHash(location.hash);
   if (decoded.ok || decoded.message) visualizer.setAttribute('state', location.hash.slice(1));
 }
+// With no state in the hash the browser's languages decide (the element has
+// read this file's <html lang>, which only says something once this has run).
+if (!decodeHash(location.hash).ok) visualizer.state = { view: { lang: detectLanguage(navigator.languages) } };
 showHash();
+showLanguage(visualizer.state.view.lang);
 window.addEventListener('hashchange', () => {
-  if (location.hash.slice(1) !== encodeHash(visualizer.state)) showHash();
+  if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
+  showHash();
+  if (visualizer.result) update('change');
 });
 
 function post(message) {
@@ -40,11 +47,16 @@ function update(type) {
   const { state, result } = visualizer;
   const hash = `#${encodeHash(state)}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
-  document.documentElement.lang = state.view.lang === 'zh' ? 'zh-CN' : 'en';
-  document.title = say(state.view.lang, 'embedTitle');
-  openFull.textContent = say(state.view.lang, 'openFull');
+  showLanguage(state.view.lang);
   openFull.href = `index.html${hash}`;
   post({ type: PREFIX + type, state, result });
+}
+
+// The document speaks the element's language: <html lang>, its title, the link.
+function showLanguage(lang) {
+  document.documentElement.lang = htmlLang(lang);
+  document.title = say(lang, 'embedTitle');
+  openFull.textContent = say(lang, 'openFull');
 }
 // The engine may be ready before this script ran (it loads while the page is parsed).
 if (visualizer.result) update('ready');
