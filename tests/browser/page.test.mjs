@@ -465,7 +465,9 @@ test('language: from the browser, switchable, remembered', async () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     assert.equal(await page.textContent('#steps .step-num'), 'Step 5 of 6');
     assert.match(await page.textContent('#x-error'), /Row 2 \(爱\), column 2: “abc” is not a number/);
-    assert.equal(await page.getAttribute('#lang-toggle', 'aria-label'), 'Switch the page to Chinese');
+    // named by what it shows (中文, in Chinese), described in the page's language
+    assert.equal(await page.getAttribute('#lang-toggle', 'title'), 'Switch the page to Chinese');
+    assert.equal(await page.getAttribute('#lang-toggle-name', 'lang'), 'zh-CN');
     await page.reload();
     await waitForSteps(page);
     await openEditor(page);

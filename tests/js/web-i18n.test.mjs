@@ -53,6 +53,11 @@ test('language detection and html lang', () => {
   assert.equal(detectLanguage('en-US'), 'en');
   assert.equal(detectLanguage('fr'), 'en');
   assert.equal(detectLanguage(undefined), 'en');
+  // navigator.languages: the first language the page speaks decides
+  assert.equal(detectLanguage(['fr-FR', 'zh-CN', 'en']), 'zh');
+  assert.equal(detectLanguage(['de', 'en-GB', 'zh-TW']), 'en');
+  assert.equal(detectLanguage(['ja', 'ko']), 'en');
+  assert.equal(detectLanguage([]), 'en');
   assert.equal(htmlLang('zh'), 'zh-CN');
   assert.equal(htmlLang('en'), 'en');
 });

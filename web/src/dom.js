@@ -44,6 +44,16 @@ export function button(text, onClick, className = '') {
   return node;
 }
 
+// Sets which buttons of a group (Previous, Next, …; Undo, Redo) are disabled.
+// A focused button that disables itself hands its focus to the first one left
+// enabled, which would otherwise fall to the body. entries: [[button, disabled], …]
+export function setDisabled(entries) {
+  const focused = entries.some(([node, disabled]) => disabled && node.getRootNode().activeElement === node);
+  for (const [node, disabled] of entries) if (!disabled) node.disabled = false;
+  if (focused) entries.find(([, disabled]) => !disabled)?.[0].focus();
+  for (const [node, disabled] of entries) if (disabled) node.disabled = true;
+}
+
 // Saves a blob as a file named `name` (a download).
 export function download(name, blob) {
   const url = URL.createObjectURL(blob);

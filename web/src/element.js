@@ -395,7 +395,7 @@ export class AttentionVisualizer extends HTMLElement {
     if (LANGUAGES.includes(own)) return own;
     if (this._state) return this._state.view.lang;
     const inherited = this.closest('[lang]');
-    return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.language);
+    return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.languages);
   }
 
   // Text refused in the sentence or temperature field gives way to a state set from outside.
@@ -530,7 +530,12 @@ export class AttentionVisualizer extends HTMLElement {
     parts.forEach((node, i) => {
       if (root.children[i] !== node) root.insertBefore(node, root.children[i] || null);
     });
-    if (focusedId) root.querySelector(`[data-focus-id="${focusedId}"]`)?.focus();
+    if (focusedId) {
+      const again = root.querySelector(`[data-focus-id="${focusedId}"]`);
+      // Next pressed at the last step (Previous at the first) is disabled now: its focus goes
+      // to the first of Previous, Next and "all steps" left enabled, not to the body.
+      (again && again.disabled ? [...root.querySelectorAll('.av-bar > button')].find((b) => !b.disabled) : again)?.focus();
+    }
     // On a narrow screen the diagram scrolls sideways: keep the current stage in sight
     // (scrollIntoView would scroll the host page too).
     const pipeline = root.querySelector('.pipeline');
@@ -675,6 +680,7 @@ export class AttentionVisualizer extends HTMLElement {
       return list;
     }
     list.classList.toggle('stale', Boolean(this._engineErrorMessage) || Object.keys(this._pending).length > 0 || this._waiting);
+    list.dataset.staleLabel = translate(lang, 'staleLabel');
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
     const all = stepsFor(ctx.options);

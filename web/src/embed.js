@@ -27,6 +27,7 @@
 import { encodeHash } from './share.js';
 import { typedResult } from './rows.js';
 import { say, sayMessage } from './i18n-embed.js';
+import { detectLanguage, htmlLang } from './i18n.js';
 
 const PREFIX = 'attention-visualizer:';
 const CONFIG = ['steps', 'panels', 'editable', 'theme'];
@@ -50,9 +51,16 @@ function showHash() {
   fromHash = true;
   snapshot = null;
 }
+// With no state in the hash the browser's languages decide (the element has
+// read this file's <html lang>, which only says something once this has run).
+if (location.hash.length <= 1) visualizer.state = { view: { lang: detectLanguage(navigator.languages) } };
 showHash();
+showLanguage(visualizer.state.view.lang);
 window.addEventListener('hashchange', () => {
-  if (location.hash.slice(1) !== encodeHash(visualizer.state)) showHash();
+  if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
+  showHash();
+  showLanguage(visualizer.state.view.lang);
+  if (visualizer.result) post('change');
 });
 
 // Messages with the state and its result wait, in order, until the newest
@@ -108,15 +116,20 @@ function showState() {
   const { state } = visualizer;
   const hash = fromHash ? location.hash : `#${encodeHash(state)}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
-  document.documentElement.lang = state.view.lang === 'zh' ? 'zh-CN' : 'en';
-  document.title = say(state.view.lang, 'embedTitle');
-  openFull.textContent = say(state.view.lang, 'openFull');
+  showLanguage(state.view.lang);
   openFull.href = `index.html${hash}`;
 }
 
 function ready() {
   showState();
   post('ready');
+}
+
+// The document speaks the element's language: <html lang>, its title, the link.
+function showLanguage(lang) {
+  document.documentElement.lang = htmlLang(lang);
+  document.title = say(lang, 'embedTitle');
+  openFull.textContent = say(lang, 'openFull');
 }
 // The engine may be ready before this script ran (it loads while the page is parsed).
 if (visualizer.result) ready();

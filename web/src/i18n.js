@@ -145,6 +145,8 @@ export const STRINGS = {
 
   stepsTitle: { zh: '计算步骤', en: 'The steps' },
   stepNavLabel: { zh: '步骤', en: 'Steps' },
+  skipToSteps: { zh: '跳到计算步骤', en: 'Skip to the steps' },
+  staleLabel: { zh: '显示的是上一次的结果', en: 'Showing the previous result' },
   stepOf: { zh: '第 {n} 步，共 {total} 步', en: 'Step {n} of {total}' },
   allSteps: { zh: '全部步骤', en: 'All steps' },
   prev: { zh: '← 上一步', en: '← Previous' },
@@ -336,7 +338,7 @@ export const STRINGS = {
   },
   padShort: { zh: '填充', en: 'pad' },
   padTitle: { zh: '标为填充（不接受注意力）', en: 'Mark as padding (receives no attention)' },
-  padTokenN: { zh: '第 {n} 个词元是填充', en: 'Token {n} is padding' },
+  padTokenN: { zh: '填充第 {n} 个词元', en: 'Pad token {n}' },
   contextTitle: { zh: '第二个句子（提供键和值）', en: 'Second sentence (gives the keys and values)' },
   contextSentenceLabel: { zh: '第二个句子', en: 'Second sentence' },
   contextHint: {
@@ -559,8 +561,14 @@ export const STRINGS = {
   errEngine: { zh: '计算引擎拒绝了这组输入：{message}', en: 'The engine rejected this input: {message}' },
 };
 
-export function detectLanguage(navigatorLanguage) {
-  return /^zh\b/i.test(navigatorLanguage || '') ? 'zh' : 'en';
+// The first of the browser's languages (navigator.languages, most preferred
+// first, or one language tag) that the page speaks; English when none is.
+export function detectLanguage(languages) {
+  for (const tag of [].concat(languages ?? [])) {
+    if (/^zh\b/i.test(tag)) return 'zh';
+    if (/^en\b/i.test(tag)) return 'en';
+  }
+  return 'en';
 }
 
 export function htmlLang(lang) {

@@ -20,7 +20,7 @@ import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
-import { el } from './dom.js';
+import { el, setDisabled } from './dom.js';
 import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.js';
 import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
@@ -37,7 +37,7 @@ const LANG_KEY = 'attention-visualizer.lang';
 const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
 const state = {
-  lang: storedLanguage() || detectLanguage(navigator.language),
+  lang: storedLanguage() || detectLanguage(navigator.languages),
   model: null,
   mode: 'char',
   dimErrors: {},
@@ -237,7 +237,8 @@ function applyStaticStrings() {
   for (const node of document.querySelectorAll('[data-i18n-title]')) node.title = translate(lang, node.dataset.i18nTitle);
   showStorageNotice();
   // The switch button is written in the language it switches to.
-  $('lang-toggle').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
+  $('lang-toggle-name').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
+  $('steps').dataset.staleLabel = translate(lang, 'staleLabel');
   $('signed-legend').replaceChildren(signedLegend(lang));
 }
 
@@ -430,9 +431,8 @@ function renderNav() {
   const steps = currentSteps();
   const index = currentIndex(steps);
   renderPipeline();
-  $('prev').disabled = state.overview || index === 0;
-  $('next').disabled = state.overview || index === steps.length - 1;
-  $('play').disabled = state.overview;
+  setDisabled([[$('prev'), state.overview || index === 0], [$('next'), state.overview || index === steps.length - 1],
+    [$('play'), state.overview], [$('overview'), false]]);
   $('play').textContent = translate(lang, state.playTimer ? 'pause' : 'play');
   $('play').setAttribute('aria-pressed', state.playTimer ? 'true' : 'false');
   $('overview').setAttribute('aria-pressed', state.overview ? 'true' : 'false');
@@ -690,8 +690,7 @@ function keepState(current, text) {
 
 function renderUndo() {
   // With invalid input on screen, undo first goes back to the last valid inputs.
-  $('undo').disabled = !edits.canUndo() && !(hasErrors() && state.lastGood);
-  $('redo').disabled = !edits.canRedo();
+  setDisabled([[$('undo'), !edits.canUndo() && !(hasErrors() && state.lastGood)], [$('redo'), !edits.canRedo()]]);
 }
 
 // An entry of the history shown with the current step, language and decimals.
@@ -1110,6 +1109,11 @@ function start() {
     storeLanguage(state.lang);
     applyStaticStrings();
     render();
+  });
+  $('skip-link').addEventListener('click', (event) => {
+    event.preventDefault(); // the hash holds the state: a fragment would read as a damaged link
+    $('steps-title').scrollIntoView({ block: 'start' });
+    $('step-controls').focus({ preventScroll: true });
   });
   $('prev').addEventListener('click', () => { stopPlay(); goTo(currentIndex(currentSteps()) - 1); });
   $('next').addEventListener('click', () => { stopPlay(); goTo(currentIndex(currentSteps()) + 1); });
