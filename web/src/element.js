@@ -11,8 +11,9 @@
 // Property `state` (read: a copy; write: a whole or partial state, merged and
 // validated; a state refused, by the checks or by the engine, throws a
 // TypeError with .descriptor and changes nothing); property `result` (the engine's result, read only); event
-// `change` with detail {state} after every edit and step change, `ready` once
-// the first result is on screen.
+// `change` with detail {state} after every edit and step change (a drag of the
+// temperature slider or of a number: once, when let go), `ready` once the
+// first result is on screen.
 
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
@@ -29,6 +30,7 @@ import { dimLabel } from './work.js';
 import { el, button } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState } from './share.js';
 import { Tools, importTargets, withMatrix, embedCode } from './tools.js';
+import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -179,6 +181,8 @@ export class AttentionVisualizer extends HTMLElement {
     this._selections = {};
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
     this._editor = null;
+    this._holding = false; // a drag under way (scrub.js): its change event waits for its end
+    this._heldChange = false;
     this._tools = new Tools({
       state: () => this._state,
       ctx: (lang) => this._ctx(lang),
@@ -293,7 +297,21 @@ export class AttentionVisualizer extends HTMLElement {
       throw refusal(message);
     }
     this._render();
-    if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+    if (!notify) return;
+    if (this._holding) this._heldChange = true;
+    else this._notifyChange();
+  }
+
+  _notifyChange() {
+    this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+  }
+
+  // A drag updates the steps as it goes, and is one change when let go.
+  _hold(on) {
+    this._holding = on;
+    if (on || !this._heldChange) return;
+    this._heldChange = false;
+    this._notifyChange();
   }
 
   _compute() {
@@ -468,7 +486,7 @@ export class AttentionVisualizer extends HTMLElement {
   _renderEditor(lang) {
     const state = this._state;
     if (!this._editor || this._editor.lang !== lang) this._editor = this._buildEditor(lang);
-    const { sentence, checks, temperature, grids, sections } = this._editor;
+    const { sentence, checks, temperature, slider, grids, sections } = this._editor;
     if (this.shadowRoot.activeElement !== sentence) {
       sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
     }
@@ -477,6 +495,7 @@ export class AttentionVisualizer extends HTMLElement {
       temperature.value = String(state.temperature);
       temperature.removeAttribute('aria-invalid');
     }
+    showTemperature(slider, state.temperature, lang);
     const head = state.view.head;
     const targets = importTargets(state).filter((target) => target.head === undefined || target.head === head);
     for (const [id, section] of sections) {
@@ -526,20 +545,27 @@ export class AttentionVisualizer extends HTMLElement {
       label.append(input, el('span', '', t(labelKey)));
       options.append(label);
     }
-    const temperatureLabel = el('label', 'av-field-inline');
+    const temperatureLabel = el('div', 'av-field-inline');
     const temperature = el('input');
     temperature.type = 'text';
     temperature.inputMode = 'decimal';
+    temperature.setAttribute('aria-label', t('temperatureLabel'));
     temperature.addEventListener('change', () => {
       const parsed = parseNumber(temperature.value.trim());
       if (parsed.ok && parsed.value > 0) this._apply({ ...this._state, temperature: parsed.value });
       else temperature.setAttribute('aria-invalid', 'true');
     });
-    temperatureLabel.append(el('span', '', t('temperatureLabel')), temperature);
+    // the slider (log scale) beside the exact value
+    const slider = el('input', 'temperature-slider');
+    setUpTemperatureSlider(slider);
+    slider.setAttribute('aria-label', t('temperatureSliderLabel'));
+    slider.addEventListener('input', () => this._apply({ ...this._state, temperature: temperatureAt(Number(slider.value)) }));
+    holdWhilePressed(slider, (on) => this._hold(on));
+    temperatureLabel.append(el('span', '', t('temperatureLabel')), slider, temperature);
     options.append(temperatureLabel);
     const grids = el('div', 'grids');
-    box.append(sentenceLabel, options, grids);
-    return { lang, box, sentence, checks, temperature, grids, sections: new Map() };
+    box.append(sentenceLabel, options, el('p', 'hint', t('scrubHint')), grids);
+    return { lang, box, sentence, checks, temperature, slider, grids, sections: new Map() };
   }
 
   _matrixOf(target) {
@@ -574,6 +600,7 @@ export class AttentionVisualizer extends HTMLElement {
         }
         this._render();
       },
+      onHold: (on) => this._hold(on),
       onPaste: (r, c, text) => {
         const parsed = parseMatrixText(text);
         if (!parsed.ok || r !== 0 || c !== 0) return false;
