@@ -504,7 +504,7 @@ export class AttentionVisualizer extends HTMLElement {
         sections.delete(id);
       }
     }
-    for (const target of targets) {
+    targets.forEach((target, i) => {
       if (!sections.has(target.id)) {
         const section = el('section', 'matrix-editor');
         const title = el('h4', '', `${target.label} `);
@@ -513,7 +513,8 @@ export class AttentionVisualizer extends HTMLElement {
         sections.set(target.id, section);
       }
       const section = sections.get(target.id);
-      grids.append(section); // keeps the order of the targets
+      // in the targets' order, moved only when out of it (a moved grid would lose a drag's pointer)
+      if (grids.children[i] !== section) grids.insertBefore(section, grids.children[i] || null);
       const rows = this._matrixOf(target);
       const rowLabels = target.id === 'x' ? state.tokens : target.id === 'c' ? state.context.tokens : rows.map((_, r) => dimLabel(r));
       const pending = this._pending[target.id] || {};
@@ -523,7 +524,7 @@ export class AttentionVisualizer extends HTMLElement {
         texts: rows.map((row, r) => row.map((v, c) => pending[`${r},${c}`] ?? String(v))),
         badCell: bad ? bad.split(',').map(Number) : null,
       }, this._matrixHandlers(target));
-    }
+    });
   }
 
   _buildEditor(lang) {

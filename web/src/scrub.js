@@ -117,10 +117,11 @@ export function makeScrubbable(table, { onCell, onHold }) {
       value = next;
       if (text !== input.value) setCell(input, text);
     };
+    // the end: let go, cancelled, or the capture lost (the cell taken out of the page)
+    const ends = ['pointerup', 'pointercancel', 'lostpointercapture'];
     const end = (e) => {
       input.removeEventListener('pointermove', move);
-      input.removeEventListener('pointerup', end);
-      input.removeEventListener('pointercancel', end);
+      for (const type of ends) input.removeEventListener(type, end);
       if (dragging) {
         input.classList.remove('scrubbing');
         onHold(false);
@@ -130,8 +131,7 @@ export function makeScrubbable(table, { onCell, onHold }) {
       }
     };
     input.addEventListener('pointermove', move);
-    input.addEventListener('pointerup', end);
-    input.addEventListener('pointercancel', end);
+    for (const type of ends) input.addEventListener(type, end);
   });
 
   table.addEventListener('keydown', (event) => {
