@@ -188,7 +188,7 @@ const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 10
 // PAGE_RUNS edits after PAGE_WARMUP, with one step shown (softmax) and with all steps.
 // Also n = 4096: the time from "fill randomly" to its heatmaps painted, and the longest
 // main-thread tasks then and while typing.
-/* global document, requestAnimationFrame -- pageLatency's callbacks run in the page */
+/* global document, window, requestAnimationFrame -- pageLatency's and dragLatency's callbacks run in the page */
 const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
