@@ -11,9 +11,9 @@ import { translate } from './i18n.js';
 
 // Slider positions 0 … TEMPERATURE_STEPS stand for T = MIN · (MAX / MIN)^(p / STEPS):
 // evenly spaced in log T, each step some 2.5 % (an arrow key's change), T = 1 in the middle.
-export const TEMPERATURE_MIN = 0.05;
-export const TEMPERATURE_MAX = 20;
-export const TEMPERATURE_STEPS = 240;
+const TEMPERATURE_MIN = 0.05;
+const TEMPERATURE_MAX = 20;
+const TEMPERATURE_STEPS = 240;
 const LOG_RANGE = Math.log(TEMPERATURE_MAX / TEMPERATURE_MIN);
 
 // A position's T, rounded to 3 significant digits (its text the shortest: 0.342, 1.05, 20).
@@ -63,10 +63,10 @@ export function holdWhilePressed(element, onHold) {
 // ---- numbers dragged sideways ----
 
 // Per pixel of horizontal drag; Shift for fine. Per Alt+↑/↓ on a cell; with Shift, fine.
-export const SCRUB_STEP = 0.01;
-export const SCRUB_FINE_STEP = 0.001;
-export const KEY_STEP = 0.1;
-export const KEY_FINE_STEP = 0.01;
+const SCRUB_STEP = 0.01;
+const SCRUB_FINE_STEP = 0.001;
+const KEY_STEP = 0.1;
+const KEY_FINE_STEP = 0.01;
 // A pointer that moves less than this before it is released is a click (to type in the cell).
 const DRAG_THRESHOLD_PX = 3;
 
