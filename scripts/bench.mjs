@@ -3,8 +3,9 @@
 // the public JS API (including its copies) in node and in Chromium, a plain-JS Float64Array
 // reference, and numpy with the reference BLAS and with single-threaded OpenBLAS.
 // Ratios come from the same run, since absolute times on shared machines drift.
-// Then a second table: the page's latency from an edit to every panel updated (pageLatency).
-//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only]
+// Then a second table: the page's latency from an edit to every panel updated (pageLatency),
+// and a third: each frame's work while a number or the temperature is dragged (dragLatency).
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -200,7 +201,7 @@ const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 10
 // PAGE_RUNS edits after PAGE_WARMUP, with one step shown (softmax) and with all steps.
 // Also n = 4096: the time from "fill randomly" to its heatmaps painted, and the longest
 // main-thread tasks then and while typing.
-/* global document, requestAnimationFrame, MouseEvent -- pageLatency's callbacks run in the page */
+/* global document, window, requestAnimationFrame, MouseEvent -- pageLatency's and dragLatency's callbacks run in the page */
 const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
@@ -318,10 +319,119 @@ async function printPageLatency() {
     + ` the longest main-thread task meanwhile ${fmt(large.fillTask)} ms; 5 Backspaces in the sentence: longest task ${fmt(large.typingTask)} ms`);
 }
 
+// Direct manipulation (scrub.js) in headless Chromium on dist/index.html: n tokens (16 and 64),
+// d_model = d_k = d_v = DRAG_D (grids are shown up to 24 columns: at d = 64 there is no cell to
+// drag), random inputs. A drag of W_Q's first number, 2 px a move (0.02 a move), and a drag of
+// the temperature slider, DRAG_MOVES moves each, back and forth. For each move the page's own
+// handling of the event that recomputes (pointermove for a number, the slider's input event),
+// between performance marks set by listeners before it (capture on window) and after it (bubble
+// on window): "script"; and that plus the browser's style, layout and paint of the next frame
+// (its requestAnimationFrame callback to a task after it): "main thread", which must fit in 16 ms.
+// Medians and maxima over the moves, with one step shown (softmax) and with all steps; each
+// drag is made DRAG_ROUNDS times after one for warm-up, and each figure is the least of the
+// rounds' (slow spells of a shared machine only ever add time).
+const DRAG_SIZES = [16, 64];
+const DRAG_D = 16;
+const DRAG_MOVES = 40;
+const DRAG_ROUNDS = 3;
+
+async function dragLatency() {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+    await page.waitForSelector('#step-1 table');
+    // the marks around every event of `type` (see above), and the frame after it
+    await page.evaluate(() => {
+      globalThis.dragSamples = [];
+      globalThis.dragWatch = (type) => {
+        const begin = () => performance.mark('drag-start');
+        const finish = () => {
+          const script = performance.measure('drag', 'drag-start').duration;
+          requestAnimationFrame(() => {
+            const frameStart = performance.now();
+            setTimeout(() => globalThis.dragSamples.push([script, script + performance.now() - frameStart]), 0);
+          });
+        };
+        window.addEventListener(type, begin, true);
+        window.addEventListener(type, finish);
+        return () => {
+          window.removeEventListener(type, begin, true);
+          window.removeEventListener(type, finish);
+        };
+      };
+    });
+    const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+    // Drags from the middle of `selector`, back and forth, and returns the samples.
+    const drag = async (selector, type) => {
+      const target = page.locator(selector);
+      await target.scrollIntoViewIfNeeded();
+      const box = await target.boundingBox();
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      await page.evaluate((t) => { globalThis.dragSamples = []; globalThis.dragStop = globalThis.dragWatch(t); }, type);
+      const before = Number(await page.evaluate(() => document.documentElement.dataset.renderCount));
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let i = 1; i <= DRAG_MOVES; i++) await page.mouse.move(x + 2 * (i <= DRAG_MOVES / 2 ? i : DRAG_MOVES - i) - DRAG_MOVES / 2, y);
+      await page.mouse.up();
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      const samples = await page.evaluate(() => {
+        globalThis.dragStop();
+        return globalThis.dragSamples;
+      });
+      const renders = Number(await page.evaluate(() => document.documentElement.dataset.renderCount)) - before;
+      if (renders < DRAG_MOVES / 2 || samples.length < DRAG_MOVES / 2) throw new Error(`${selector}: ${renders} renders, ${samples.length} samples`);
+      return [0, 1].flatMap((k) => [median(samples.map((t) => t[k])), Math.max(...samples.map((t) => t[k]))]);
+    };
+    const dragRounds = async (selector, type) => {
+      await drag(selector, type);
+      const rounds = [];
+      for (let r = 0; r < DRAG_ROUNDS; r++) rounds.push(await drag(selector, type));
+      return rounds[0].map((_, k) => Math.min(...rounds.map((times) => times[k])));
+    };
+    const out = [];
+    for (const n of DRAG_SIZES) {
+      for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(DRAG_D));
+      await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+      await page.click('#fill-random');
+      for (const overview of [false, true]) {
+        await page.evaluate((wanted) => {
+          if ((document.getElementById('overview').getAttribute('aria-pressed') === 'true') !== wanted) document.getElementById('overview').click();
+          if (!wanted) document.querySelector('#step-nav li:nth-child(5) button').click();
+        }, overview);
+        out.push({ n, shown: overview ? 'all' : 'one', what: 'W_Q[1, 1]', times: await dragRounds('#editor-wq input[data-r="0"][data-c="0"]', 'pointermove') });
+        out.push({ n, shown: overview ? 'all' : 'one', what: 'temperature', times: await dragRounds('#temperature-slider', 'input') });
+      }
+    }
+    if (errors.length > 0) throw new Error(errors.join('; '));
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function printDragLatency() {
+  const rows = await dragLatency();
+  console.log(`\npage: each move of a drag (a number of W_Q, the temperature slider), d = ${DRAG_D}, ${DRAG_MOVES} moves;`
+    + ` ms, the least of ${DRAG_ROUNDS} drags'`);
+  const header = ['n', 'steps shown', 'dragged', 'script: median', 'script: max', 'main thread: median', 'main thread: max'];
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => ' --- ').join('|')}|`);
+  for (const { n, shown, what, times } of rows) console.log(`| ${[n, shown, what, ...times.map(fmt)].join(' | ')} |`);
+}
+
 bootstrap({ purpose: 'bench' });
 await buildDist();
+if (process.argv.includes('--drag-only')) {
+  await printDragLatency();
+  process.exit(0);
+}
 if (process.argv.includes('--page-only')) {
   await printPageLatency();
+  await printDragLatency();
   process.exit(0);
 }
 const nativeDir = cmakeBuild({ kind: 'native', targets: ['attention_bench'] });
@@ -466,3 +576,4 @@ for (const n of SIZES) {
   console.log(`| ${row.join(' | ')} |`);
 }
 await printPageLatency();
+await printDragLatency();

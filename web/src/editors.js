@@ -6,6 +6,7 @@ import { translate } from './i18n.js';
 import { el, headerRow, labelNode, LABEL_CHARS } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
 import { isBlock } from './parse.js';
+import { makeScrubbable } from './scrub.js';
 
 // Token chips: each an editable text field, a padding switch (when the
 // sentence gives the keys: `padding` is then one boolean per token, else
@@ -90,7 +91,7 @@ function tokenChip(lang, token, i, handlers, withPadding) {
 // head's W_Q), name, lang, rowLabels, colLabels, texts (rows × cols
 // strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
 // text), onPaste(r, c, text) → true when it took the pasted block (parse.js's
-// isBlock), onApply(text)}.
+// isBlock), onApply(text), onHold(true/false) around a number's drag (scrub.js)}.
 export function renderMatrixEditor(container, spec, handlers) {
   const { field, name, lang, rowLabels, colLabels, badCell } = spec;
   const rows = rowLabels.length;
@@ -201,16 +202,17 @@ function buildEditor(container, spec, handlers, large) {
       body.append(tr);
     });
     table.append(caption, head, body);
-    // Up/Down/Enter move between rows, as in a spreadsheet.
+    // Up/Down/Enter move between rows, as in a spreadsheet (Alt+Up/Down step the number: scrub.js).
     table.addEventListener('keydown', (event) => {
       const input = event.target;
-      if (!(input instanceof HTMLInputElement)) return;
+      if (!(input instanceof HTMLInputElement) || event.altKey) return;
       const step = { ArrowUp: -1, ArrowDown: 1, Enter: event.shiftKey ? -1 : 1 }[event.key];
       if (step === undefined) return;
       const next = table.querySelector(`input[data-r="${Number(input.dataset.r) + step}"][data-c="${input.dataset.c}"]`);
       event.preventDefault();
       if (next) next.focus();
     });
+    makeScrubbable(table, { onCell: handlers.onCell, onHold: handlers.onHold });
     const scroll = el('div', 'grid-scroll');
     scroll.append(table);
     nodes.push(scroll);

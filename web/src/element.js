@@ -15,7 +15,7 @@
 // getter); property `computing` (true until the result of the newest edit is
 // on screen); property `error` (the engine's refusal of the newest edit, or
 // null); event `change` with detail {state} after every edit and step
-// change, `computed` when the result of the newest edit is on screen (or its
+// change (a drag of the temperature slider or of a number: once, when let go), `computed` when the result of the newest edit is on screen (or its
 // error shown), `ready` once the first result is on screen.
 //
 // An edit is computed as on the full page (updates.js): at once when small,
@@ -42,6 +42,7 @@ import { dimLabel } from './work.js';
 import { el, button } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, MAX_TOKENS } from './share.js';
 import { Tools, importTargets, withMatrix, embedCode, textProblem } from './tools.js';
+import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -277,6 +278,8 @@ export class AttentionVisualizer extends HTMLElement {
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
     this._editError = null; // what was wrong with the last edit refused (a descriptor), shown in the status
     this._editor = null;
+    this._holding = false; // a drag under way (scrub.js): its change event waits for its end
+    this._heldChange = false;
     this._tools = new Tools({
       state: () => this._state,
       ctx: (lang) => this._ctx(lang),
@@ -438,7 +441,21 @@ export class AttentionVisualizer extends HTMLElement {
       this._render();
       throw refusal(message);
     }
-    if (notify) this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+    if (!notify) return;
+    if (this._holding) this._heldChange = true;
+    else this._notifyChange();
+  }
+
+  _notifyChange() {
+    this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+  }
+
+  // A drag updates the steps as it goes, and is one change when let go.
+  _hold(on) {
+    this._holding = on;
+    if (on || !this._heldChange) return;
+    this._heldChange = false;
+    this._notifyChange();
   }
 
   // The inputs changed: computed now, after the next paint or in the worker
@@ -706,12 +723,13 @@ export class AttentionVisualizer extends HTMLElement {
   _renderEditor(lang) {
     const state = this._state;
     if (!this._editor || this._editor.lang !== lang) this._editor = this._buildEditor(lang);
-    const { sentence, checks, temperature, grids, sections } = this._editor;
+    const { sentence, checks, temperature, slider, grids, sections } = this._editor;
     // a field being typed in, or holding text that was refused, keeps its text
     const keep = (input) => this.shadowRoot.activeElement === input || input.hasAttribute('aria-invalid');
     if (!keep(sentence)) sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
     for (const [key, input] of Object.entries(checks)) input.checked = state[key];
     if (!keep(temperature)) temperature.value = String(state.temperature);
+    showTemperature(slider, state.temperature, lang);
     const head = state.view.head;
     const targets = importTargets(state).filter((target) => target.head === undefined || target.head === head);
     for (const [id, section] of sections) {
@@ -720,7 +738,7 @@ export class AttentionVisualizer extends HTMLElement {
         sections.delete(id);
       }
     }
-    for (const target of targets) {
+    targets.forEach((target, i) => {
       if (!sections.has(target.id)) {
         const section = el('section', 'matrix-editor');
         const title = el('h4', '', `${target.label} `);
@@ -729,7 +747,8 @@ export class AttentionVisualizer extends HTMLElement {
         sections.set(target.id, section);
       }
       const section = sections.get(target.id);
-      grids.append(section); // keeps the order of the targets
+      // in the targets' order, moved only when out of it (a moved grid would lose a drag's pointer)
+      if (grids.children[i] !== section) grids.insertBefore(section, grids.children[i] || null);
       const rows = this._matrixOf(target);
       const rowLabels = target.id === 'x' ? state.tokens : target.id === 'c' ? state.context.tokens : rows.map((_, r) => dimLabel(r));
       const pending = this._pending[target.id] || {};
@@ -742,7 +761,7 @@ export class AttentionVisualizer extends HTMLElement {
         },
         badCell: bad ? bad.split(',').map(Number) : null,
       }, this._matrixHandlers(target));
-    }
+    });
   }
 
   _buildEditor(lang) {
@@ -764,10 +783,11 @@ export class AttentionVisualizer extends HTMLElement {
       label.append(input, el('span', '', t(labelKey)));
       options.append(label);
     }
-    const temperatureLabel = el('label', 'av-field-inline');
+    const temperatureLabel = el('div', 'av-field-inline');
     const temperature = el('input');
     temperature.type = 'text';
     temperature.inputMode = 'decimal';
+    temperature.setAttribute('aria-label', t('temperatureLabel'));
     temperature.addEventListener('change', () => {
       const parsed = parseTemperature(temperature.value);
       if (parsed.ok) {
@@ -778,11 +798,17 @@ export class AttentionVisualizer extends HTMLElement {
       temperature.setAttribute('aria-invalid', 'true');
       this._refuse(parsed.message);
     });
-    temperatureLabel.append(el('span', '', t('temperatureLabel')), temperature);
+    // the slider (log scale) beside the exact value
+    const slider = el('input', 'temperature-slider');
+    setUpTemperatureSlider(slider);
+    slider.setAttribute('aria-label', t('temperatureSliderLabel'));
+    slider.addEventListener('input', () => this._apply({ ...this._state, temperature: temperatureAt(Number(slider.value)) }));
+    holdWhilePressed(slider, (on) => this._hold(on));
+    temperatureLabel.append(el('span', '', t('temperatureLabel')), slider, temperature);
     options.append(temperatureLabel);
     const grids = el('div', 'grids');
-    box.append(sentenceLabel, options, grids);
-    return { lang, box, sentence, checks, temperature, grids, sections: new Map() };
+    box.append(sentenceLabel, options, el('p', 'hint', t('scrubHint')), grids);
+    return { lang, box, sentence, checks, temperature, slider, grids, sections: new Map() };
   }
 
   _matrixOf(target) {
@@ -828,6 +854,7 @@ export class AttentionVisualizer extends HTMLElement {
         }
         this._render();
       },
+      onHold: (on) => this._hold(on),
       // a block pasted into the first cell replaces the matrix; one that does not read is refused whole
       onPaste: (r, c, text) => {
         if (r !== 0 || c !== 0) return false;

@@ -118,6 +118,10 @@ export const STRINGS = {
     zh: '直接在格子里改数字；也可以从表格软件复制一块粘贴进来，或用“以文本粘贴”输入 CSV、TSV 或 JSON。',
     en: 'Edit the numbers in the grids; paste a block copied from a spreadsheet into a cell, or use “Paste as text” for CSV, TSV or JSON.',
   },
+  scrubHint: {
+    zh: '按住格子里的数字左右拖动来改它（每像素 0.01，按住 Shift 为 0.001）；点一下再输入。键盘：Alt + ↑/↓ 加减 0.1（再加 Shift 为 0.01）。',
+    en: 'Drag a number left or right to change it (0.01 per pixel, 0.001 with Shift); click it to type. Keyboard: Alt+↑/↓ adds or takes 0.1 (0.01 with Shift).',
+  },
   xLabel: { zh: 'X：每个词元一个向量', en: 'X: one vector per token' },
   wqLabel: { zh: 'W_Q：查询投影', en: 'W_Q: query projection' },
   wkLabel: { zh: 'W_K：键投影', en: 'W_K: key projection' },
@@ -330,6 +334,8 @@ export const STRINGS = {
   scaleLabel: { zh: '除以 √d_k', en: 'Divide by √d_k' },
   temperatureLabel: { zh: '温度 T', en: 'Temperature T' },
   temperatureHint: { zh: '大于 0；小于 1 更尖锐，大于 1 更平均。', en: 'Above 0; below 1 sharpens, above 1 flattens.' },
+  temperatureSliderLabel: { zh: '温度 T 滑块（对数刻度，0.05 到 20）', en: 'Temperature T slider (log scale, 0.05 to 20)' },
+  temperatureValueText: { zh: '温度 T = {n}', en: 'temperature T = {n}' },
   peLabel: { zh: '加上正弦位置编码', en: 'Add sinusoidal positional encoding' },
   crossLabel: { zh: '交叉注意力：键和值来自第二个句子', en: 'Cross-attention: keys and values from a second sentence' },
   padHint: {

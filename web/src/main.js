@@ -11,7 +11,7 @@ import { PRESETS, TUTORIAL, presetOf } from './presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
   setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
-  textsFromNumbers, usesWo, cellMessage,
+  textsFromNumbers, usesWo, cellMessage, parseTemperature,
 } from './model.js';
 import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf } from './updates.js';
@@ -26,6 +26,7 @@ import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
 import { Store, renderStorageNotice } from './persist.js';
 import { History, undoKey, inputsOf } from './history.js';
+import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -67,6 +68,7 @@ const state = {
   // preset, the tutorial) while it is the one on screen: not the user's work.
   arrival: null,
   arriving: false, // the next state kept is such an arrival
+  holding: false, // a drag of the slider or of a number is under way: it becomes one edit when let go
 };
 const store = new Store(); // the state kept in localStorage (persist.js)
 const edits = new History(); // undo and redo (history.js)
@@ -316,6 +318,7 @@ function renderOptions() {
   showError('heads-error', state.dimErrors.heads);
   setInvalid($('heads'), state.dimErrors.heads);
   if (document.activeElement !== $('temperature')) $('temperature').value = options.temperature;
+  showTemperature($('temperature-slider'), parseTemperature(options.temperature).value, state.lang);
   const temperatureError = state.errors.temperature && state.errors.temperature.message;
   showError('temperature-error', temperatureError);
   setInvalid($('temperature'), temperatureError);
@@ -578,6 +581,7 @@ let hashTimer = 0;
 function scheduleHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
+  if (state.holding) return;
   const numbers = Object.values(state.lastGood.matrices).reduce((sum, m) => sum + m.length * m[0].length, 0);
   if (numbers <= HASH_AT_ONCE_NUMBERS) writeHash();
   else hashTimer = setTimeout(writeHash, HASH_PAUSE_MS);
@@ -895,6 +899,7 @@ function matrixHandlers(field) {
       update();
       return true;
     },
+    onHold: hold,
     onApply(text) {
       const parsed = parseMatrixText(text);
       if (!parsed.ok) {
@@ -1000,6 +1005,24 @@ function onTemperatureInput() {
   scheduleUpdate();
 }
 
+// The slider sets the text box too (the exact T, still typeable there).
+function onTemperatureSlider() {
+  noteComparedChange('temperature');
+  const text = String(temperatureAt(Number($('temperature-slider').value)));
+  state.model.options.temperature = text;
+  $('temperature').value = text;
+  scheduleUpdate();
+}
+
+// A drag (of the slider, of a number) updates every step as it goes but is
+// one edit: the URL, storage and undo history take its end. An update still
+// waiting (large inputs) records it when it is done.
+function hold(on) {
+  state.holding = on;
+  const waiting = updates.frame || updates.timer || updates.running;
+  if (!on && state.lastGood && !waiting) scheduleHash();
+}
+
 function fillRandomly() {
   const seed = currentSeed();
   if (seed === null) {
@@ -1057,6 +1080,7 @@ function fillDecimals() {
 }
 
 function start() {
+  setUpTemperatureSlider($('temperature-slider')); // its range first: a position set outside it would be clamped
   applyStaticStrings();
   fillDecimals();
   restoreAtStart();
@@ -1088,6 +1112,8 @@ function start() {
   for (const dim of DIM_FIELDS) $(`dim-${dim}`).addEventListener('input', () => onDimInput(dim));
   $('heads').addEventListener('input', onHeadsInput);
   $('temperature').addEventListener('input', onTemperatureInput);
+  $('temperature-slider').addEventListener('input', onTemperatureSlider);
+  holdWhilePressed($('temperature-slider'), hold);
   for (const id of Object.keys(CHECKS)) $(id).addEventListener('change', () => onCheck(id));
   $('decimals').addEventListener('change', () => {
     state.decimals = Number($('decimals').value);

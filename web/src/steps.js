@@ -106,11 +106,13 @@ function groupItem(symbol) {
 }
 
 // What a step's layout depends on: while it stays, a new result is written
-// into the step on screen (updateStep) instead of building it again. A
-// comparison is always built anew.
+// into the step on screen (updateStep) instead of building it again. Of the
+// temperature only whether it is 1 (the scale step's formula names T or not):
+// its value is in the notes and the comparison, which every update builds
+// again, so a dragged slider repaints the steps in place.
 function layoutKey(step, index, total, ctx, catalog, names) {
-  if (ctx.compare) return null;
-  const { lang, decimals, tokens, keyTokens, options, head, tutorial } = ctx;
+  const { lang, decimals, tokens, keyTokens, head, tutorial } = ctx;
+  const options = { ...ctx.options, temperature: ctx.options.temperature !== 1 };
   const shapes = names.map((name) => {
     const { data, label, masked } = catalog[name];
     return [name, data.length, data[0].length, label, Boolean(masked)];

@@ -1,0 +1,317 @@
+// Browser tests of direct manipulation (scrub.js): the temperature slider and
+// the numbers of the grids dragged sideways, on the page and in
+// <attention-visualizer editable>, with the mouse and the keyboard. Every
+// expected number comes from plain JS below (the tutorial's inputs, the
+// slider's log scale written out), never from the engine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { browserAndServer } from './local.mjs';
+
+const DIST = path.resolve('dist');
+const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
+const EXAMPLE = pathToFileURL(path.join(DIST, 'examples/tutorial.html')).href;
+const local = browserAndServer(DIST);
+
+const TUTORIAL = {
+  x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]],
+};
+
+// Plain-JS attention, scaled by √d_k and divided by the temperature T.
+const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((sum, v, k) => sum + v * b[k][j], 0)));
+const transpose = (a) => a[0].map((_, j) => a.map((row) => row[j]));
+function attention({ x, wq, wk, wv }, temperature = 1) {
+  const scores = matmul(matmul(x, wq), transpose(matmul(x, wk)));
+  const weights = scores.map((row) => {
+    const scaled = row.map((s) => s / Math.sqrt(wq[0].length) / temperature);
+    const max = Math.max(...scaled);
+    const e = scaled.map((s) => Math.exp(s - max));
+    const total = e.reduce((a, b) => a + b, 0);
+    return e.map((v) => v / total);
+  });
+  return { weights, output: matmul(weights, matmul(x, wv)) };
+}
+const withX00 = (value) => ({ ...TUTORIAL, x: [[value, 0], ...TUTORIAL.x.slice(1)] });
+
+// The slider's scale: 241 positions, T = 0.05 · 400^(p / 240) to 3 significant digits.
+const sliderT = (p) => Number((0.05 * 400 ** (p / 240)).toPrecision(3));
+
+function assertClose(actual, expected, label) {
+  assert.ok(actual, `${label} is shown`);
+  assert.equal(actual.length, expected.length, `${label} rows`);
+  expected.forEach((row, i) => row.forEach((value, j) => {
+    assert.ok(Math.abs(actual[i][j] - value) <= 1e-12, `${label}[${i}][${j}] = ${actual[i][j]}, expected ${value}`);
+  }));
+}
+
+async function open(url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
+  const context = await local.browser.newContext({ viewport, colorScheme, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  await page.goto(url);
+  return { context, page, problems };
+}
+
+// The page with the tutorial, in English, at step `step` (1-based).
+async function openPage(step, options) {
+  const opened = await open(PAGE, options);
+  const { page } = opened;
+  await page.waitForSelector('#step-1 table');
+  if (await page.getAttribute('html', 'lang') !== 'en') await page.click('#lang-toggle');
+  await page.click(`#step-nav li:nth-child(${step}) button`);
+  return opened;
+}
+
+// A matrix of the steps (not of a comparison), from the full values in its cells' titles.
+// root: the element's id, or null for the page.
+function shown(page, name, root = null) {
+  return page.evaluate(([wanted, id]) => {
+    const scope = id ? document.getElementById(id).shadowRoot : document.getElementById('steps');
+    const table = [...scope.querySelectorAll(`table[data-matrix="${wanted}"]`)].find((t) => !t.closest('.compare'));
+    return table ? [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))) : null;
+  }, [name, root]);
+}
+
+const hashOf = (page) => page.evaluate(() => location.hash);
+
+// The middle of a locator, scrolled into view.
+async function middle(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
+}
+
+test('page: dragging the temperature slider updates the weights live and is one undo step', async () => {
+  const { context, page, problems } = await openPage(5);
+  const slider = page.locator('#temperature-slider');
+  assert.equal(await slider.inputValue(), '120', 'T = 1 sits in the middle');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 1');
+  const hash = await hashOf(page);
+  const { x, y, box } = await middle(slider);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, y, { steps: 3 });
+  // during the drag: T, its text and the weights follow, the URL waits
+  const midPosition = Number(await slider.inputValue());
+  const midT = sliderT(midPosition);
+  assert.ok(midT < 1, `dragged left: T = ${midT}`);
+  assert.equal(await page.inputValue('#temperature'), String(midT));
+  assert.equal(await slider.getAttribute('aria-valuetext'), `temperature T = ${midT}`);
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
+  assert.equal(await hashOf(page), hash, 'the link is written when the drag ends');
+  await page.mouse.move(box.x + box.width * 0.1, y, { steps: 3 });
+  await page.mouse.up();
+  const endT = sliderT(Number(await slider.inputValue()));
+  assert.ok(endT < midT);
+  assert.equal(await page.inputValue('#temperature'), String(endT));
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, endT).weights, `weights at T = ${endT}`);
+  assert.notEqual(await hashOf(page), hash, 'the link follows once let go');
+  // one Ctrl+Z: back to T = 1, not to a position passed on the way
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.inputValue('#temperature'), '1');
+  assert.equal(await slider.inputValue(), '120');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 1).weights, 'weights after undo');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('page: the slider from the keyboard, and the text box and slider in step', async () => {
+  const { context, page, problems } = await openPage(5);
+  const slider = page.locator('#temperature-slider');
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.inputValue('#temperature'), String(sliderT(121)));
+  assert.equal(sliderT(121), 1.03);
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 1.03).weights, 'weights at T = 1.03');
+  await page.keyboard.press('End');
+  assert.equal(await page.inputValue('#temperature'), '20');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 20');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 20).weights, 'weights at T = 20');
+  await page.keyboard.press('Home');
+  assert.equal(await page.inputValue('#temperature'), '0.05');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 0.05).weights, 'weights at T = 0.05');
+  // typed: the slider moves to the nearest position; the exact T stays and is what it says
+  await page.fill('#temperature', '0.7');
+  assert.equal(await slider.inputValue(), String(Math.round((240 * Math.log(0.7 / 0.05)) / Math.log(400))));
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 0.7');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 0.7).weights, 'weights at T = 0.7');
+  await page.fill('#temperature', '100');
+  assert.equal(await slider.inputValue(), '240', 'beyond the scale: at its end');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 100');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 100).weights, 'weights at T = 100');
+  await page.fill('#temperature', '-1');
+  assert.equal(await slider.inputValue(), '240', 'an invalid T leaves the slider');
+  assert.match(await page.textContent('#temperature-error'), /finite number above 0/);
+  await page.fill('#temperature', '100');
+  await page.click('#lang-toggle');
+  assert.equal(await slider.getAttribute('aria-valuetext'), '温度 T = 100');
+  assert.equal(await page.textContent('label[for="temperature-slider"]'), '温度 T 滑块（对数刻度，0.05 到 20）');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('page: dragging a number of X changes it and every step live; one drag, one undo step', async () => {
+  const { context, page, problems } = await openPage(6);
+  const cell = page.locator('#editor-x input[data-r="0"][data-c="0"]');
+  const hash = await hashOf(page);
+  const { x, y } = await middle(cell);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 10, y, { steps: 2 });
+  // 0.01 a pixel, live, the URL waits; the cell is not put in text editing
+  assert.equal(await cell.inputValue(), '1.1');
+  assert.equal(await cell.evaluate((input) => input.classList.contains('scrubbing')), true);
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'output during the drag');
+  assert.equal(await hashOf(page), hash);
+  assert.equal(await cell.evaluate((input) => document.activeElement === input), false);
+  await page.mouse.move(x + 30, y, { steps: 2 });
+  assert.equal(await cell.inputValue(), '1.3');
+  // Shift: 0.001 a pixel, from where the value is
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x + 50, y, { steps: 2 });
+  await page.keyboard.up('Shift');
+  await page.mouse.up();
+  assert.equal(await cell.inputValue(), '1.32');
+  assert.equal(await cell.evaluate((input) => input.classList.contains('scrubbing')), false);
+  assertClose(await shown(page, 'Output'), attention(withX00(1.32)).output, 'output after the drag');
+  assert.notEqual(await hashOf(page), hash);
+  await page.keyboard.press('Control+z');
+  assert.equal(await cell.inputValue(), '1', 'one undo step restores the value before the drag');
+  assertClose(await shown(page, 'Output'), attention(TUTORIAL).output, 'output after undo');
+  // leftwards, past zero
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x - 150, y, { steps: 5 });
+  await page.mouse.up();
+  assert.equal(await cell.inputValue(), '-0.5');
+  assertClose(await shown(page, 'Output'), attention(withX00(-0.5)).output, 'output at −0.5');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('page: a click types in a cell; Alt+↑/↓ step its number; a cell that is not a number is not dragged', async () => {
+  const { context, page, problems } = await openPage(6);
+  const cell = page.locator('#editor-x input[data-r="0"][data-c="0"]');
+  await cell.click();
+  assert.deepEqual(await cell.evaluate((input) => [document.activeElement === input, input.selectionStart, input.selectionEnd]), [true, 0, 1]);
+  await page.keyboard.press('Alt+ArrowUp');
+  assert.equal(await cell.inputValue(), '1.1');
+  await page.keyboard.press('Alt+Shift+ArrowDown');
+  assert.equal(await cell.inputValue(), '1.09');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.09)).output, 'output at 1.09');
+  await page.keyboard.press('ArrowDown'); // without Alt: the next row, as before
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.r), '1');
+  await cell.click();
+  await page.keyboard.type('0.25');
+  assert.equal(await cell.inputValue(), '0.25', 'the click selected the text, typing replaces it');
+  assertClose(await shown(page, 'Output'), attention(withX00(0.25)).output, 'output at 0.25');
+  // a focused cell keeps the mouse for its text: no drag
+  const { x, y } = await middle(cell);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 40, y, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await cell.inputValue(), '0.25');
+  await page.fill('#editor-x input[data-r="0"][data-c="1"]', 'abc');
+  await page.evaluate(() => document.activeElement.blur());
+  const bad = await middle(page.locator('#editor-x input[data-r="0"][data-c="1"]'));
+  await page.mouse.move(bad.x, bad.y);
+  await page.mouse.down();
+  await page.mouse.move(bad.x + 40, bad.y, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await page.inputValue('#editor-x input[data-r="0"][data-c="1"]'), 'abc');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('element with editable: the slider and a dragged number update live, one change event a drag', async () => {
+  const { context, page, problems } = await open(EXAMPLE);
+  await page.waitForFunction(() => document.getElementById('playground').shadowRoot.querySelector('table.matrix[data-matrix="Weights"]'));
+  await page.evaluate(() => {
+    globalThis.changes = 0;
+    document.getElementById('playground').addEventListener('change', () => { globalThis.changes += 1; });
+  });
+  const changes = () => page.evaluate(() => globalThis.changes);
+  const slider = page.locator('#playground .temperature-slider');
+  assert.equal(await slider.getAttribute('aria-valuetext'), '温度 T = 1');
+  const { x, y, box } = await middle(slider);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.85, y, { steps: 3 });
+  const midT = sliderT(Number(await slider.inputValue()));
+  assert.ok(midT > 1);
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
+  assert.equal(await changes(), 0, 'no change event during the drag');
+  await page.mouse.up();
+  assert.equal(await changes(), 1);
+  const endT = sliderT(Number(await slider.inputValue()));
+  assert.equal(await page.evaluate(() => document.getElementById('playground').state.temperature), endT);
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, endT).weights, `weights at T = ${endT}`);
+  await slider.focus();
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.getElementById('playground').state.temperature), 0.05);
+  assert.equal(await changes(), 2, 'a key is one change');
+  await page.keyboard.press('End');
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, 20).weights, 'weights at T = 20');
+
+  const cell = page.locator('#playground section[data-field="x"] input[data-r="0"][data-c="0"]');
+  const before = await changes();
+  const at = await middle(cell);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  await page.mouse.move(at.x + 20, at.y, { steps: 2 });
+  assert.equal(await cell.inputValue(), '1.2');
+  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(1.2), 20).weights, 'weights during the drag');
+  await page.locator('#playground').screenshot({ path: '/tmp/manipulate-element-scrub.png' });
+  await page.mouse.move(at.x + 120, at.y, { steps: 4 }); // beyond the cell: it keeps the pointer
+  await page.mouse.up();
+  assert.equal(await changes(), before + 1, 'one change event for the drag');
+  assert.equal(await page.evaluate(() => document.getElementById('playground').state.x[0][0]), 2.2);
+  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(2.2), 20).weights, 'weights after the drag');
+  await cell.click();
+  await page.keyboard.press('Alt+Shift+ArrowDown');
+  assert.equal(await page.evaluate(() => document.getElementById('playground').state.x[0][0]), 2.19);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('screenshots of the slider and of a drag at 1280 and 375 px, zh and en, light and dark', async () => {
+  for (const width of [1280, 375]) {
+    for (const colorScheme of ['light', 'dark']) {
+      const { context, page, problems } = await openPage(5, { viewport: { width, height: 900 }, colorScheme });
+      for (const lang of ['en', 'zh']) {
+        if (await page.getAttribute('html', 'lang') !== (lang === 'zh' ? 'zh-CN' : 'en')) await page.click('#lang-toggle');
+        const name = `${width}-${lang}-${colorScheme}`;
+        // the slider mid-drag, with its text box beside it and both on screen
+        const slider = page.locator('#temperature-slider');
+        const s = await middle(slider);
+        const text = await page.locator('#temperature').boundingBox();
+        assert.ok(text.x + text.width <= width && s.box.x >= 0, `${name}: the slider and its value fit`);
+        await page.mouse.move(s.x, s.y);
+        await page.mouse.down();
+        await page.mouse.move(s.box.x + s.box.width * 0.25, s.y, { steps: 2 });
+        await page.locator('.variant-controls').screenshot({ path: `/tmp/manipulate-slider-${name}.png` });
+        await page.mouse.up();
+        // a number of X mid-drag, with its hint
+        const cell = page.locator('#editor-x input[data-r="1"][data-c="0"]');
+        const c = await middle(cell);
+        await page.mouse.move(c.x, c.y);
+        await page.mouse.down();
+        await page.mouse.move(c.x + 24, c.y, { steps: 2 });
+        assert.equal(await cell.inputValue(), '0.74', `${name}: dragged`);
+        await page.screenshot({ path: `/tmp/manipulate-scrub-${name}.png` });
+        await page.mouse.up();
+        await page.keyboard.press('Control+z');
+        await page.keyboard.press('Control+z');
+        assert.equal(await cell.inputValue(), '0.5', `${name}: both drags undone`);
+        assert.equal(await page.inputValue('#temperature'), '1');
+      }
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
+});
