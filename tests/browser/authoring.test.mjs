@@ -75,8 +75,8 @@ test('key events typed in its fields, or that it handles, never reach the host p
     assert.deepEqual(await host.hostKeys(), []);
     await p.waitForFunction(() => document.querySelector('attention-visualizer').state.tokens.includes('happy'));
 
-    // ←/→ on the step list: the element's own steps move, the host sees nothing
-    await p.locator('attention-visualizer .step-link[aria-current="step"]').focus();
+    // ←/→ on the diagram's current stage: the element's own steps move, the host sees nothing
+    await p.locator('attention-visualizer .pipeline-stage[aria-current="step"]').first().focus();
     await p.keyboard.press('ArrowLeft');
     assert.equal(await p.evaluate(() => document.querySelector('attention-visualizer').state.view.step), 'softmax');
     await p.keyboard.press('Enter'); // activates the button

@@ -14,6 +14,7 @@ import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { STATE_KEY, DAMAGED_KEY } from '../../web/src/persist.js';
 import { browserAndServer } from './local.mjs';
 import { watchedContext, assertInert, longestTask } from './watch.mjs';
+import { openEditor } from './ui.mjs';
 import {
   nestedStates, nestedArrayText, withFieldText, fullState, namedField, CONTROL, LONE_SURROGATES, INVALID_UTF8,
 } from '../js/hostile-payloads.mjs';
@@ -41,6 +42,7 @@ async function fullPage(context, hash = '') {
   const page = await context.newPage();
   await page.goto(`${at('index.html')}${hash}`);
   await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
+  await openEditor(page);
   return page;
 }
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -60,9 +61,10 @@ async function open(url, { viewport = { width: 1280, height: 900 }, colorScheme 
 async function openPage(step, options) {
   const opened = await open(PAGE, options);
   const { page } = opened;
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
   if (await page.getAttribute('html', 'lang') !== 'en') await page.click('#lang-toggle');
-  await page.click(`#step-nav li:nth-child(${step}) button`);
+  await openEditor(page);
+  await openStep(page, step);
   return opened;
 }
 
