@@ -221,6 +221,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._attributeError = null;
     this._engineErrorMessage = null;
     this._selections = {};
+    this._shownStep = null; // the step id shown last, or 'all'
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
     this._editError = null; // what was wrong with the last edit refused (a descriptor), shown in the status
     this._editor = null;
@@ -567,11 +568,17 @@ export class AttentionVisualizer extends HTMLElement {
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
     const all = stepsFor(ctx.options);
-    const indices = this._state.view.step === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    const shown = this._state.view.step === 'all' ? 'all' : steps[this._currentIndex(steps)].id;
+    const indices = shown === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    // one step reached from another: its arrival plays (steps.js)
+    const left = this._shownStep;
+    const arrival = shown !== 'all' && left && left !== 'all' && left !== shown ? { from: this._selections[left] || null } : null;
+    this._shownStep = shown;
     // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
     list.append(...indices.map((i) => renderStep(steps[i], all.indexOf(steps[i]), all.length, ctx, {
       selection: this._selections[steps[i].id] || null,
       onSelection: (selection) => { this._selections[steps[i].id] = selection; },
+      arrival,
     })));
     return list;
   }

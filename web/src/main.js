@@ -521,7 +521,8 @@ function stepsContext() {
   };
 }
 
-function renderSteps() {
+// arrival: {from} when the one step shown is reached from another (steps.js renderStep).
+function renderSteps(arrival = null) {
   const container = $('steps');
   if (!state.lastGood) {
     container.replaceChildren();
@@ -539,7 +540,7 @@ function renderSteps() {
       onSelection: (selection) => { state.selections[steps[i].id] = selection; },
     };
     if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], i, steps.length, ctx, options);
+    return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: state.overview ? null : arrival });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
   renderTools();
@@ -812,10 +813,11 @@ function openHead(h) {
 
 function goTo(i) {
   const steps = currentSteps();
+  const from = state.selections[steps[currentIndex(steps)].id] || null;
   state.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
   state.stepId = steps[state.stepIndex].id;
   renderNav();
-  renderSteps();
+  renderSteps({ from });
 }
 
 function stopPlay() {
