@@ -18,7 +18,7 @@ import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
-import { stepsFor, renderStep } from './steps.js';
+import { stepsFor, renderStep, shownCell } from './steps.js';
 import { engineInput, normalizeResult } from './variant.js';
 import { sameNumbers, tokenErrors, parseTemperature, cellMessage } from './model.js';
 import { TUTORIAL } from './presets.js';
@@ -572,7 +572,7 @@ export class AttentionVisualizer extends HTMLElement {
     const indices = shown === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
     // one step reached from another: its arrival plays (steps.js)
     const left = this._shownStep;
-    const arrival = shown !== 'all' && left && left !== 'all' && left !== shown ? { from: this._selections[left] || null } : null;
+    const arrival = shown !== 'all' && left && left !== 'all' && left !== shown ? { from: shownCell(this._root.querySelector('.steps > .step')) } : null;
     this._shownStep = shown;
     // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
     list.append(...indices.map((i) => renderStep(steps[i], all.indexOf(steps[i]), all.length, ctx, {

@@ -15,7 +15,7 @@ import {
 } from './model.js';
 import { engineInput, normalizeResult, optionChanges, COMPARED } from './variant.js';
 import { resultRowViews } from './rows.js';
-import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
@@ -813,7 +813,7 @@ function openHead(h) {
 
 function goTo(i) {
   const steps = currentSteps();
-  const from = state.selections[steps[currentIndex(steps)].id] || null;
+  const from = state.overview ? null : shownCell($('steps').firstElementChild);
   state.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
   state.stepId = steps[state.stepIndex].id;
   renderNav();

@@ -119,13 +119,13 @@ function layoutKey(step, index, total, ctx, catalog, names) {
   return JSON.stringify([step.id, index, total, lang, decimals, tokens, keyTokens, options, head, tutorial, shapes]);
 }
 
-const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text)}
+const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell()}
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
-// `arrival` ({from: the selection of the step left, or null}) when the step is
-// reached by moving from another: one cell of its result is shown being made
-// (motion.js), in the row and column of `from` when they fit.
+// `arrival` ({from: shownCell(the step left)}) when the step is reached by
+// moving from another: one cell of its result is shown being made (motion.js),
+// in the row and column of `from` when they fit.
 export function renderStep(step, index, total, ctx, { selection, onSelection, arrival = null }) {
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
@@ -212,9 +212,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   };
   renderExtras();
   // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
+  const markedCell = () => {
+    const mark = own.find((m) => m.kind === 'selected');
+    return mark ? { name: mark.m, r: mark.r, c: mark.c } : null;
+  };
   function arrive(from) {
-    const kept = own.find((mark) => mark.kind === 'selected');
-    const cell = kept ? { name: kept.m, r: kept.r, c: kept.c } : arrivalCell(groups, catalog, from);
+    const kept = markedCell();
+    const cell = kept || arrivalCell(groups, catalog, from);
     if (!cell) return;
     if (!kept) markCell(cell.name, cell.r, cell.c);
     const text = ghostText(step, current, cell);
@@ -238,6 +242,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       renderExtras();
       showSelection(chosen);
     },
+    cell: markedCell,
     // Another step's explained cell: the same numbers marked here, where shown.
     link(marks, text) {
       linked = marks.filter((mark) => names.includes(mark.m)).map((mark) => ({ ...mark, kind: 'linked' }));
@@ -246,6 +251,12 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     },
   });
   return li;
+}
+
+// The cell a step marks as made (explained, or shown on arrival), {name, r, c}, or null.
+export function shownCell(li) {
+  const record = li && rendered.get(li);
+  return record ? record.cell() : null;
 }
 
 // Writes a new result into a step rendered before when its layout is the
