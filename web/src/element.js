@@ -27,7 +27,7 @@ import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
-import { stepsFor, renderStep, updateStep } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
@@ -275,6 +275,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._attributeError = null;
     this._engineErrorMessage = null;
     this._selections = {};
+    this._shownStep = null; // the step id shown last, or 'all'
     this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
     this._editError = null; // what was wrong with the last edit refused (a descriptor), shown in the status
     this._editor = null;
@@ -701,16 +702,22 @@ export class AttentionVisualizer extends HTMLElement {
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
     const all = stepsFor(ctx.options);
-    const indices = this._state.view.step === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    const current = this._state.view.step === 'all' ? 'all' : steps[this._currentIndex(steps)].id;
+    const indices = current === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
+    // one step reached from another: its arrival plays (steps.js)
+    const left = this._shownStep;
+    const arrival = current !== 'all' && left && left !== 'all' && left !== current ? { from: shownCell(list.querySelector(':scope > .step')) } : null;
+    this._shownStep = current;
     const shown = [...list.children];
     // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
     const nodes = indices.map((i, k) => {
       const options = {
         selection: this._selections[steps[i].id] || null,
         onSelection: (selection) => { this._selections[steps[i].id] = selection; },
+        arrival,
       };
       const n = all.indexOf(steps[i]);
-      if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
+      if (!arrival && shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
       return renderStep(steps[i], n, all.length, ctx, options);
     });
     if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);

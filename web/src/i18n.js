@@ -292,6 +292,12 @@ export const STRINGS = {
     zh: '{token} 这一行的权重，逐项乘以 V 的 {col} 列（每个人能提供的信息），再相加。',
     en: 'The weights of row {token} times column {col} of V (what each person can tell), added up.',
   },
+  flowLegend: { zh: '描边的格子：一个数由哪些数算出。', en: 'Outlined cells: the numbers a cell is made from.' },
+  flowRow: { zh: '{name} 第 {n} 行（{label}）', en: '{name} row {n} ({label})' },
+  flowColumn: { zh: '{name} 第 {n} 列（{label}）', en: '{name} column {n} ({label})' },
+  flowOne: { zh: '{a} → {target}', en: '{a} → {target}' },
+  flowTwo: { zh: '{a} 和 {b} → {target}', en: '{a} and {b} → {target}' },
+  flowLinked: { zh: '第 {n} 步：{text}', en: 'Step {n}: {text}' },
 
   linesTitle: { zh: '连线图', en: 'Lines view' },
   linesHint: {

@@ -16,7 +16,7 @@ import {
 import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf } from './updates.js';
 import { plainRows } from './rows.js';
-import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
@@ -500,7 +500,8 @@ function stepsContext() {
   };
 }
 
-function renderSteps() {
+// arrival: {from} when the one step shown is reached from another (steps.js renderStep).
+function renderSteps(arrival = null) {
   const container = $('steps');
   if (!state.lastGood) {
     container.replaceChildren();
@@ -518,7 +519,7 @@ function renderSteps() {
       onSelection: (selection) => { state.selections[steps[i].id] = selection; },
     };
     if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], i, steps.length, ctx, options);
+    return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: state.overview ? null : arrival });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
   renderTools();
@@ -788,10 +789,11 @@ function openHead(h) {
 
 function goTo(i) {
   const steps = currentSteps();
+  const from = state.overview ? null : shownCell($('steps').firstElementChild);
   state.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
   state.stepId = steps[state.stepIndex].id;
   renderNav();
-  renderSteps();
+  renderSteps({ from });
   scrollUnder($('steps'), true); // deep in a long step, the next one starts at its top
 }
 

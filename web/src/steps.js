@@ -16,6 +16,7 @@ import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { difference } from './variant.js';
 import { TUTORIAL_PRINTED } from './presets.js';
+import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -120,11 +121,14 @@ function layoutKey(step, index, total, ctx, catalog, names) {
   return JSON.stringify([step.id, index, total, lang, decimals, tokens, keyTokens, options, head, tutorial, shapes]);
 }
 
-const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection)}
+const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell()}
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
-export function renderStep(step, index, total, ctx, { selection, onSelection }) {
+// `arrival` ({from: shownCell(the step left)}) when the step is reached by
+// moving from another: one cell of its result is shown being made (motion.js),
+// in the row and column of `from` when they fit.
+export function renderStep(step, index, total, ctx, { selection, onSelection, arrival = null }) {
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
   const li = el('li', 'step');
@@ -143,13 +147,38 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
   const work = el('div', 'work');
   work.setAttribute('aria-live', 'polite');
   const interactiveNames = [...new Set(names.filter(explainable))];
-
-  const select = (name, r, c) => {
+  // One line, always there (no layout shift): which numbers the marks show, in words.
+  const flowNote = el('p', 'flow-note', t('flowLegend'));
+  // The marks of the cell explained here (own) and of one explained in another step shown (linked).
+  let own = [];
+  let linked = [];
+  const paintMarks = () => {
+    for (const view of views) view.setMarks([...own, ...linked].filter((mark) => mark.m === view.name));
+  };
+  let ownNote = t('flowLegend');
+  const setNote = (text) => {
+    flowNote.textContent = text;
+    flowNote.title = text;
+  };
+  // Marks a cell's sources; the words say them. Returns the flow's sentence.
+  const markCell = (name, r, c) => {
     const { lines, marks } = explainCell(name, r, c, current);
-    const own = [...marks, { m: name, r, c, kind: 'selected' }];
-    for (const view of views) view.setMarks(own.filter((mark) => mark.m === view.name));
+    own = [...marks, { m: name, r, c, kind: 'selected' }];
+    linked = [];
+    paintMarks();
+    const text = describeFlow(lang, marks, { name, r, c }, catalog);
+    setNote((ownNote = text));
+    return { lines, marks: own, text };
+  };
+  // byUser: pointed at or focused here, so the steps shown beside it mark the same numbers.
+  const select = (name, r, c, byUser = false) => {
+    const { lines, marks, text } = markCell(name, r, c);
     work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     onSelection({ name, r, c });
+    if (!byUser || !li.parentElement) return;
+    for (const other of li.parentElement.children) {
+      if (other !== li) rendered.get(other)?.link(marks, t('flowLinked', { n: index + 1, text }));
+    }
   };
 
   const body = el('div', 'step-body');
@@ -158,7 +187,8 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
     group.forEach((name, i) => {
       if (i > 0) groupNode.append(groupItem(i === group.length - 1 ? '→' : step.separator || '·'));
       const view = createMatrixView({
-        lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name), onSelect: select,
+        lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name),
+        onSelect: (...cell) => select(...cell, true),
       });
       views.push(view);
       groupNode.append(view.element);
@@ -168,7 +198,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
   if (groups.length > 0) li.append(body);
   if (interactiveNames.length > 0) {
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
-    li.append(work);
+    li.append(flowNote, work);
   }
   // The notes before the matrices (leads) and the notes, legends and views
   // after them (extras) are small: built again on each update.
@@ -183,12 +213,28 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
     extras = [...leads, ...after];
   };
   renderExtras();
+  // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
+  const markedCell = () => {
+    const mark = own.find((m) => m.kind === 'selected');
+    return mark ? { name: mark.m, r: mark.r, c: mark.c } : null;
+  };
+  function arrive(from) {
+    const kept = markedCell();
+    const cell = kept || arrivalCell(groups, catalog, from);
+    if (!cell) return;
+    if (!kept) markCell(cell.name, cell.r, cell.c);
+    const text = ghostText(step, current, cell);
+    requestAnimationFrame(() => {
+      if (li.isConnected) playFlow(li, text);
+    });
+  }
   const showSelection = (chosen) => {
     if (!chosen || !catalog[chosen.name] || !names.includes(chosen.name)) return;
     const { data } = catalog[chosen.name];
     if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
   };
   showSelection(selection);
+  if (arrival) arrive(arrival.from);
   rendered.set(li, {
     key: layoutKey(step, index, total, ctx, catalog, names),
     update(next, nextCatalog, chosen) {
@@ -198,8 +244,21 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
       renderExtras();
       showSelection(chosen);
     },
+    cell: markedCell,
+    // Another step's explained cell: the same numbers marked here, where shown.
+    link(marks, text) {
+      linked = marks.filter((mark) => names.includes(mark.m)).map((mark) => ({ ...mark, kind: 'linked' }));
+      paintMarks();
+      setNote(linked.length > 0 ? text : ownNote);
+    },
   });
   return li;
+}
+
+// The cell a step marks as made (explained, or shown on arrival), {name, r, c}, or null.
+export function shownCell(li) {
+  const record = li && rendered.get(li);
+  return record ? record.cell() : null;
 }
 
 // Writes a new result into a step rendered before when its layout is the
@@ -212,6 +271,17 @@ export function updateStep(li, step, index, total, ctx, { selection }) {
   if (key === null || record.key !== key) return false;
   record.update(ctx, catalog, selection);
   return true;
+}
+
+// What a number becomes on its flight into the cell of an arrival (motion.js):
+// a score is divided by √d_k (and T) or masked to −∞, a scaled score exponentiated.
+function ghostText(step, ctx, { r, c }) {
+  if (step.id === 'softmax') return (text) => `exp(${text})`;
+  if (step.id !== 'scale') return (text) => text;
+  if (ctx.full.masked && ctx.full.masked[r][c]) return (text) => `${text} → −∞`;
+  const { scale, temperature } = ctx.options;
+  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [formatCompact(temperature, 8)] : [])];
+  return (text) => [text, ...divisors].join(' ÷ ');
 }
 
 // The formula line: the projections' and the scale step's depend on the options.
