@@ -20,11 +20,13 @@ import { stepsFor, renderStep, updateStep, signedLegend } from './steps.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el } from './dom.js';
-import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.js';
+import { decodeHash, encodeHash, modelFromState, stateFromRead, fitLearn } from './share.js';
 import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
 import { Store, renderStorageNotice } from './persist.js';
 import { History, undoKey, inputsOf } from './history.js';
+import { createLearner } from './learn.js';
+import { learnedState } from './learned.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -63,6 +65,7 @@ const state = {
   // preset, the tutorial) while it is the one on screen: not the user's work.
   arrival: null,
   arriving: false, // the next state kept is such an arrival
+  learn: null, // the goal of "How it learns" (share.js `learn`), once chosen or loaded
 };
 const store = new Store(); // the state kept in localStorage (persist.js)
 const edits = new History(); // undo and redo (history.js)
@@ -453,8 +456,26 @@ function stepsContext() {
     } : null,
     onCloseCompare: closeComparison,
     onOpenHead: openHead,
+    learn: learner,
+    learnSettings: state.learn,
   };
 }
+
+// "How it learns" (learn.js): trained weights become the inputs of the head trained.
+const learner = createLearner({
+  engine: () => (state.engineStatus === 'ready' ? state.engine : null),
+  commit: ({ head, x, c, wq, wk }) => {
+    const { cells } = state.model;
+    Object.assign(cells, { x: textsFromNumbers(x), [headField('wq', head)]: textsFromNumbers(wq), [headField('wk', head)]: textsFromNumbers(wk) });
+    if (c) cells.c = textsFromNumbers(c);
+    update();
+  },
+  setSettings: (settings) => {
+    state.learn = settings;
+    scheduleHash();
+  },
+  loadLearned: (name) => replaceWork(() => loadState(learnedState(name, { lang: state.lang, decimals: state.decimals }))),
+});
 
 function renderSteps() {
   const container = $('steps');
@@ -488,10 +509,11 @@ function shareState() {
   const { tokens, keyTokens, matrices, options } = state.lastGood;
   const steps = currentSteps();
   const plain = Object.fromEntries(Object.entries(matrices).map(([field, m]) => [field, plainRows(m)]));
-  return stateFromRead(tokens, keyTokens, plain, options, {
+  const shared = stateFromRead(tokens, keyTokens, plain, options, {
     step: state.overview ? 'all' : steps[currentIndex(steps)].id,
     head: Math.min(state.head, options.heads - 1), lang: state.lang, decimals: state.decimals,
   });
+  return state.learn ? fitLearn({ ...shared, learn: state.learn }) : shared;
 }
 
 // A state from a link, a file or the tools: inputs, step, head, language, decimals.
@@ -503,6 +525,7 @@ function loadState(restored) {
   $('sentence').value = joinTokens(restored.tokens, mode);
   $('context-sentence').value = restored.context ? restored.context.tokens.join(' ') : '';
   state.model = modelFromState(restored);
+  state.learn = restored.learn || null;
   const { step, head, lang, decimals } = restored.view;
   state.head = head;
   state.overview = step === 'all';
