@@ -57,7 +57,7 @@ export const LEARN_STRINGS = {
     zh: '只训练 W_Q、W_K 不一定能达到每个目标：如果一个词的向量是别的词的混合（教程的“我爱你”里，“爱”是“我”和“你”的平均），它的分数也只能是它们的平均。勾选“也训练 X”让词向量也一起动。',
     en: 'W_Q and W_K alone cannot reach every goal: when a word’s vector is a mix of others’ (in the tutorial’s 我爱你, 爱 is the mean of 我 and 你), its scores are the same mix of theirs. Tick “Also train X” to let the vectors move too.',
   },
-  learnStatus: { zh: '第 {steps} 步，损失 {loss}', en: 'Step {steps}, loss {loss}' },
+  learnStatus: { zh: '第 {n} 步，损失 {value}', en: 'Step {n}, loss {value}' },
   learnNoGoal: { zh: '还没有目标：选一个，或在网格上画。', en: 'No goal yet: pick one, or paint it on the grid.' },
   learnOverflow: {
     zh: '这一步数值溢出了（{message}），权重停在上一步。请调小学习率再试。',
@@ -99,5 +99,5 @@ export const LEARN_STRINGS = {
     en: 'must be a {rows} × {cols} matrix of numbers from 0 to 1, each row summing to 1 (or all 0: no goal).',
   },
   probLearnTargetOnly: { zh: '只在 goal 为 custom 时使用。', en: 'is only for goal custom.' },
-  probLearnGoal: { zh: '{goal} 不适用于这些词元（可选：{list}）。', en: '{goal} does not apply to these tokens (choose {list}).' },
+  probLearnGoal: { zh: '{name} 不适用于这些词元（可选：{list}）。', en: '{name} does not apply to these tokens (choose {list}).' },
 };

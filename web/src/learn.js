@@ -321,7 +321,8 @@ export function createLearner(host) {
     for (const group of [['dWeights', 'dScaled', 'dScores'], ['dQ', 'dK'], ['dWq', 'dWk']]) {
       const groupNode = el('div', 'step-group');
       group.forEach((key, i) => {
-        if (i > 0) groupNode.append(el('span', 'op', '→'));
+        // the chain runs weights → scaled → scores; Q and K, W_Q and W_K are side by side
+        if (i > 0) groupNode.append(el('span', 'op', group.length === 3 ? '→' : ' '));
         const [rowLabels, colLabels] = shapes[key];
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
@@ -467,7 +468,7 @@ export function createLearner(host) {
     refs.step.disabled = running || !hasGoal || !host.engine();
     const loss = session.losses[session.losses.length - 1];
     refs.status.textContent = hasGoal
-      ? t('learnStatus', { steps: session.steps, loss: formatNumber(loss, Math.max(decimals, 4)) })
+      ? t('learnStatus', { n: session.steps, value: formatNumber(loss, Math.max(decimals, 4)) })
       : t('learnNoGoal');
     refs.status.dataset.loss = String(loss);
     refs.status.dataset.steps = String(session.steps);
@@ -575,9 +576,10 @@ function explain({ key, r, c }, g) {
   const { f, s, lang, decimals } = g;
   const t = (k, params) => translate(lang, k, params);
   const fmt = (v) => formatNumber(v, decimals);
+  const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
   const w = f.result.weights;
   const n = w.length;
-  const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${fmt(a)}×${fmt(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
+  const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${factor(a)} × ${factor(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
   if (key === 'dWeights') {
     const target = s.target[r][c];
     if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂w[${r + 1},${c + 1}] = 0`, t('backFree')];
@@ -589,7 +591,7 @@ function explain({ key, r, c }, g) {
     return [
       `∂L/∂Scaled[${r + 1},${c + 1}] = w_ij · (g_ij − Σ_k w_ik g_ik)`,
       `Σ_k w_ik g_ik = ${sum(terms)} = ${fmt(dot)}`,
-      `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${fmt(dot)}) = ${fmt(g.dScaled[r][c])}`,
+      `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${factor(dot)}) = ${fmt(g.dScaled[r][c])}`,
       t('backJacobian'),
     ];
   }

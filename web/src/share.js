@@ -180,7 +180,7 @@ function learnProblem(learn, tokens, keyTokens, cross) {
   for (const key of Object.keys(learn)) if (!LEARN_KEYS.includes(key)) return field(`learn.${excerpt(key)}`, 'probUnknown');
   if (typeof learn.goal !== 'string' || !GOALS.includes(learn.goal)) return field('learn.goal', 'probOneOf', { list: GOALS.join(', ') });
   const goals = availableGoals(tokens, keyTokens, cross);
-  if (!goals.includes(learn.goal)) return field('learn.goal', 'probLearnGoal', { goal: learn.goal, list: goals.join(', ') });
+  if (!goals.includes(learn.goal)) return field('learn.goal', 'probLearnGoal', { name: learn.goal, list: goals.join(', ') });
   if (learn.target !== undefined) {
     if (learn.goal !== 'custom') return field('learn.target', 'probLearnTargetOnly');
     if (!isMatrix(learn.target)) return matrixField('learn.target', learn.target);
@@ -207,7 +207,8 @@ export function fitLearn(state) {
   const { learn, ...rest } = state;
   if (fits(learn)) return state;
   if (learn && typeof learn === 'object' && !Array.isArray(learn)) {
-    const { target, ...untargeted } = learn;
+    const untargeted = { ...learn };
+    delete untargeted.target;
     if (fits(untargeted)) return { ...rest, learn: untargeted };
   }
   return rest;
