@@ -197,7 +197,7 @@ for (const origin of ['file', 'http']) {
 
 test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(async (page) => {
   assert.deepEqual(await stepIds(page), ['step-1']);
-  assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
+  assert.equal(await page.textContent('#step-position'), 'Step 1 of 7');
   assert.equal(await page.isDisabled('#prev'), true);
   await page.click('#next');
   assert.deepEqual(await stepIds(page), ['step-2']);
@@ -454,12 +454,12 @@ test('language: from the browser, switchable, remembered', async () => {
   try {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.title(), '自注意力逐步可视化');
-    assert.equal(await page.textContent('#step-1 .step-num'), '第 1 步，共 6 步');
+    assert.equal(await page.textContent('#step-1 .step-num'), '第 1 步，共 7 步');
     await page.fill('#editor-x input[data-r="1"][data-c="1"]', 'abc');
     assert.match(await page.textContent('#x-error'), /第 2 行（爱）第 2 列：“abc”不是数字/);
     await page.click('#lang-toggle');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    assert.equal(await page.textContent('#step-1 .step-num'), 'Step 1 of 6');
+    assert.equal(await page.textContent('#step-1 .step-num'), 'Step 1 of 7');
     assert.match(await page.textContent('#x-error'), /Row 2 \(爱\), column 2: “abc” is not a number/);
     assert.equal(await page.getAttribute('#lang-toggle', 'aria-label'), 'Switch the page to Chinese');
     await page.reload();

@@ -181,9 +181,9 @@ async function assertCase(c) {
 
 // ---- tests ----
 
-test('the default is plain single-head attention: six steps, no masks, no head tabs', async () => {
+test('the default is plain single-head attention: six steps and How it learns, no masks, no head tabs', async () => {
   await reset();
-  assert.equal(await page.locator('#steps > li').count(), 6);
+  assert.equal(await page.locator('#steps > li').count(), 7);
   assert.equal(await page.isHidden('#view-heads'), true);
   assert.equal(await page.isHidden('#editor-wo'), true);
   assert.equal(await page.isHidden('#context-panel'), true);

@@ -179,8 +179,8 @@ export function createLearner(host) {
     const start = session.start;
     session = { sig: session.sig, start, input: inputOf(ctx, start), losses: [], adam: null, steps: 0 };
     error = null;
+    session.losses.push(forward().loss);
     host.commit({ head: ctx.head, ...start });
-    session.losses.push(lossNow());
     draw({ lines: true });
   }
 
