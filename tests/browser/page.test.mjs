@@ -202,29 +202,29 @@ test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(as
   await page.click('#next');
   assert.deepEqual(await stepIds(page), ['step-2']);
   assert.equal(await page.getAttribute('#step-nav li:nth-child(2) button', 'aria-current'), 'step');
-  await page.click('#step-nav li:nth-child(6) button');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  await page.click('#step-nav li:nth-child(7) button');
+  assert.deepEqual(await stepIds(page), ['step-7']);
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#prev');
-  assert.deepEqual(await stepIds(page), ['step-5']);
+  assert.deepEqual(await stepIds(page), ['step-6']);
 
   // arrow keys walk the steps from the page, but not from a field
   await page.locator('#steps-title').click();
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await stepIds(page), ['step-4']);
+  assert.deepEqual(await stepIds(page), ['step-5']);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
   await page.focus('#sentence');
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
 
   await page.click('#overview');
-  assert.deepEqual(await stepIds(page), ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6']);
+  assert.deepEqual(await stepIds(page), ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6', 'step-7']);
   assert.equal(await page.getAttribute('#overview', 'aria-pressed'), 'true');
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#overview');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
 }));
 
 test('play mode advances one step at a time and stops at the end', async () => {
@@ -237,6 +237,8 @@ test('play mode advances one step at a time and stops at the end', async () => {
     assert.deepEqual(await stepIds(page), ['step-2']);
     await page.clock.runFor(12000);
     assert.deepEqual(await stepIds(page), ['step-6']);
+    await page.clock.runFor(3000); // on to How it learns, the last step
+    assert.deepEqual(await stepIds(page), ['step-7']);
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
     await page.click('#play'); // from the last step it starts over
     assert.deepEqual(await stepIds(page), ['step-1']);

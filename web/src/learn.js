@@ -53,6 +53,7 @@ export function createLearner(host) {
   let error = null; // a descriptor of the engine's refusal of the last step
   let selection = null; // the cell of the backward pass explained { name, r, c }
   let panel = null; // { sig, node, refs } rebuilt when the layout changes
+  let tooMany = null; // the note shown instead beyond LEARN_LIMIT tokens
 
   // ---- the session: what is trained, from where ----
 
@@ -219,12 +220,6 @@ export function createLearner(host) {
     const t = (key, params) => translate(lang, key, params);
     const node = el('div', 'learn');
     const refs = {};
-    const n = ctx.tokens.length;
-    const m = ctx.keyTokens.length;
-    if (Math.max(n, m) > LEARN_LIMIT) {
-      node.append(el('p', 'step-note', t('learnTooMany', { max: LEARN_LIMIT })));
-      return { node, refs: null };
-    }
 
     // learned presets
     const presets = el('div', 'learn-presets');
@@ -448,7 +443,7 @@ export function createLearner(host) {
   }
 
   function draw({ lines = false }) {
-    if (!panel || !panel.refs) return;
+    if (!panel) return;
     const { refs } = panel;
     const { lang, decimals } = ctx;
     const t = (key, params) => translate(lang, key, params);
@@ -498,6 +493,16 @@ export function createLearner(host) {
   }
 
   function view(next) {
+    if (Math.max(next.tokens.length, next.keyTokens.length) > LEARN_LIMIT) {
+      stop(); // no goal grid, no session: n × n of them would cost more than the step is worth
+      session = null;
+      panel = null;
+      if (!tooMany || tooMany.dataset.lang !== next.lang) {
+        tooMany = el('p', 'step-note', translate(next.lang, 'learnTooMany', { max: LEARN_LIMIT }));
+        tooMany.dataset.lang = next.lang;
+      }
+      return tooMany;
+    }
     sync(next);
     const sig = session.sig;
     if (!panel || panel.sig !== sig) {

@@ -187,9 +187,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection }) 
     extras = [...leads, ...after];
   };
   renderExtras();
+  let shownPanel = null;
   const showPanel = () => {
-    const panel = step.panel && step.panel(current);
-    if (panel && panel.parentNode !== li) li.append(panel);
+    const panel = step.panel ? step.panel(current) : null;
+    if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
+    shownPanel?.remove();
+    shownPanel = panel;
+    if (panel) li.append(panel);
   };
   showPanel();
   const showSelection = (chosen) => {
