@@ -513,7 +513,7 @@ export function createLearner(host) {
     return panel.node;
   }
 
-  return { view, get running() { return running; } };
+  return { view };
 }
 
 const GRAD_NAMES = {
