@@ -106,10 +106,10 @@ test('the example tutorial from file://: every element renders its step with the
     assert.equal(await page.evaluate(() => typeof globalThis.createAttentionEngine), 'function');
     assert.equal(await page.evaluate(() => globalThis.createAttentionEngine() === globalThis.createAttentionEngine()), true);
     // the misprint note and step numbering of the whole sequence
-    assert.match(await page.evaluate(() => document.querySelectorAll('attention-visualizer')[4].shadowRoot.querySelector('.step-num').textContent), /第 5 步，共 6 步/);
+    assert.match(await page.evaluate(() => document.querySelectorAll('attention-visualizer')[4].shadowRoot.querySelector('.step-num').textContent), /第 5 步，共 7 步/);
     // language switch: the page and its elements
     await page.click('#lang-switch');
-    await page.waitForFunction(() => document.querySelectorAll('attention-visualizer')[4].shadowRoot.querySelector('.step-num').textContent === 'Step 5 of 6');
+    await page.waitForFunction(() => document.querySelectorAll('attention-visualizer')[4].shadowRoot.querySelector('.step-num').textContent === 'Step 5 of 7');
     assert.deepEqual(problems, []);
     assert.deepEqual(onlyLocal(requests, 'file://'), []);
   } finally {

@@ -200,34 +200,34 @@ for (const origin of ['file', 'http']) {
 
 test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(async (page) => {
   assert.deepEqual(await stepIds(page), ['step-1']);
-  assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
+  assert.equal(await page.textContent('#step-position'), 'Step 1 of 7');
   assert.equal(await page.isDisabled('#prev'), true);
   await page.click('#next');
   assert.deepEqual(await stepIds(page), ['step-2']);
   assert.equal(await stageOf(page, 2).getAttribute('aria-current'), 'step');
-  await openStep(page, 6);
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  await openStep(page, 7);
+  assert.deepEqual(await stepIds(page), ['step-7']);
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#prev');
-  assert.deepEqual(await stepIds(page), ['step-5']);
+  assert.deepEqual(await stepIds(page), ['step-6']);
 
   // arrow keys walk the steps from the page, but not from a field
   await page.locator('#step-position').click();
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await stepIds(page), ['step-4']);
+  assert.deepEqual(await stepIds(page), ['step-5']);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
   await page.focus('#sentence');
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
 
   await page.click('#overview');
-  assert.deepEqual(await stepIds(page), ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6']);
+  assert.deepEqual(await stepIds(page), ['step-1', 'step-2', 'step-3', 'step-4', 'step-5', 'step-6', 'step-7']);
   assert.equal(await page.getAttribute('#overview', 'aria-pressed'), 'true');
   assert.equal(await page.isDisabled('#next'), true);
   await page.click('#overview');
-  assert.deepEqual(await stepIds(page), ['step-6']);
+  assert.deepEqual(await stepIds(page), ['step-7']);
 }));
 
 test('play mode advances one step at a time and stops at the end', async () => {
@@ -241,6 +241,8 @@ test('play mode advances one step at a time and stops at the end', async () => {
     assert.deepEqual(await stepIds(page), ['step-2']);
     await page.clock.runFor(12000);
     assert.deepEqual(await stepIds(page), ['step-6']);
+    await page.clock.runFor(3000); // on to How it learns, the last step
+    assert.deepEqual(await stepIds(page), ['step-7']);
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
     await page.click('#play'); // from the last step it starts over
     assert.deepEqual(await stepIds(page), ['step-1']);
@@ -458,12 +460,12 @@ test('language: from the browser, switchable, remembered', async () => {
   try {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.title(), '自注意力逐步可视化');
-    assert.equal(await page.textContent('#steps .step-num'), '第 5 步，共 6 步', 'a first visit opens on the weights');
+    assert.equal(await page.textContent('#steps .step-num'), '第 5 步，共 7 步', 'a first visit opens on the weights');
     await page.fill('#editor-x input[data-r="1"][data-c="1"]', 'abc');
     assert.match(await page.textContent('#x-error'), /第 2 行（爱）第 2 列：“abc”不是数字/);
     await page.click('#lang-toggle');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    assert.equal(await page.textContent('#steps .step-num'), 'Step 5 of 6');
+    assert.equal(await page.textContent('#steps .step-num'), 'Step 5 of 7');
     assert.match(await page.textContent('#x-error'), /Row 2 \(爱\), column 2: “abc” is not a number/);
     // named by what it shows (中文, in Chinese), described in the page's language
     assert.equal(await page.getAttribute('#lang-toggle', 'title'), 'Switch the page to Chinese');

@@ -183,9 +183,9 @@ async function assertCase(c) {
 
 // ---- tests ----
 
-test('the default is plain single-head attention: six steps, no masks, no head tabs', async () => {
+test('the default is plain single-head attention: six steps and How it learns, no masks, no head tabs', async () => {
   await reset();
-  assert.equal(await page.locator('#steps > li').count(), 6);
+  assert.equal(await page.locator('#steps > li').count(), 7);
   assert.equal(await page.isHidden('#view-heads'), true);
   assert.equal(await page.isHidden('#editor-wo'), true);
   assert.equal(await page.isHidden('#context-panel'), true);
@@ -280,7 +280,7 @@ test('temperature and the √d_k switch: values, arithmetic, errors and the comp
 test('positional encoding: its own step with PE and X + PE, and the arithmetic of a PE cell', async () => {
   await reset();
   await page.check('#pe');
-  assert.equal(await page.locator('#steps > li').count(), 7);
+  assert.equal(await page.locator('#steps > li').count(), 8); // with PE's step and How it learns
   assert.equal(await page.getAttribute('#step-2', 'data-step'), 'pe');
   const c = CASES.tutorial_pe;
   assertClose(await readMatrix('PE'), c.pe, 'PE');
@@ -330,7 +330,7 @@ test('heads: each with its own grids (new ones filled from the seed), W_O, the h
 
   const expected = reference({ x: TUTORIAL.x, heads: [TUTORIAL, head2], wo });
   assert.deepEqual(await page.locator('#steps > li').evaluateAll((lis) => lis.map((li) => li.dataset.step)),
-    ['input', 'project', 'scores', 'scale', 'softmax', 'output', 'heads', 'concat', 'wo']);
+    ['input', 'project', 'scores', 'scale', 'softmax', 'output', 'heads', 'concat', 'wo', 'learn']);
   assertClose(await readMatrix('Weights'), expected.heads[1].weights, 'head 2 weights (the edited head is shown)');
   assertClose(await readMatrix('Concat'), expected.concat, 'Concat');
   assertClose(await readMatrix('Output'), expected.output, 'Output');

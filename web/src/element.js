@@ -40,7 +40,9 @@ import { excerpt } from './quote.js';
 import { renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el, button } from './dom.js';
-import { tutorialState, validateState, decodeHash, parseStateJson, readState, MAX_TOKENS } from './share.js';
+import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, MAX_TOKENS } from './share.js';
+import { createLearner } from './learn.js';
+import { learnedState } from './learned.js';
 import { Tools, importTargets, withMatrix, embedCode, textProblem } from './tools.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 
@@ -290,6 +292,19 @@ export class AttentionVisualizer extends HTMLElement {
       config: () => this._displayAttributes(),
       baseUrl: () => SCRIPT_URL || location.href,
     });
+    // "How it learns" (learn.js): trained weights become the state's, of the head trained.
+    this._learner = createLearner({
+      engine: () => this._engine,
+      commit: ({ head, x, c, wq, wk }) => {
+        const s = this._state;
+        this._apply({
+          ...s, x, ...(c ? { context: { ...s.context, x: c } } : {}),
+          heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk } : h)),
+        });
+      },
+      setSettings: (learn) => this._apply({ ...this._state, learn }),
+      loadLearned: (name) => this._apply(learnedState(name, { lang: this._state.view.lang, decimals: this._state.view.decimals })),
+    });
     this._keptKeys = new Set(); // codes of keys whose keydown stayed inside: their keyup stays too
     for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
     this._fromAttributes = true;
@@ -362,7 +377,7 @@ export class AttentionVisualizer extends HTMLElement {
     const merged = { ...(this._state || tutorialState(this._lang())), ...value };
     if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
     if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
-    const result = validateState(merged);
+    const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
     if (!result.ok) throw refusal(result.message);
     this._dropDrafts();
     this._apply(result.state, { strict: true });
@@ -428,7 +443,8 @@ export class AttentionVisualizer extends HTMLElement {
   // say) throws and the element stays as it was (the `state` property); one
   // computed later (in the background) is shown with its error over the last
   // result, as while editing.
-  _apply(state, { notify = true, strict = false } = {}) {
+  _apply(next, { notify = true, strict = false } = {}) {
+    const state = fitLearn(next); // an edit of the tokens may leave the goal of "How it learns" behind
     const before = this._state;
     const kept = strict && [this._state, this._pending, this._result, this._resultState, this._engineErrorMessage];
     this._state = state;
@@ -687,6 +703,8 @@ export class AttentionVisualizer extends HTMLElement {
       compare: null,
       onCloseCompare: () => {},
       onOpenHead: (h) => this._setView({ head: h, step: 'softmax' }),
+      learn: this._learner,
+      learnSettings: this._state.learn || null,
     };
   }
 

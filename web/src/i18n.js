@@ -2,6 +2,8 @@
 // A value is either a template with {name} placeholders or, where English needs
 // a plural, a function of the parameters.
 
+import { LEARN_STRINGS } from './i18n-learn.js';
+
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 export const LANGUAGES = ['zh', 'en'];
@@ -571,6 +573,7 @@ export const STRINGS = {
     en: 'The numbers are too large: {name} overflowed the range of floating-point numbers. Use smaller values.',
   },
   errEngine: { zh: '计算引擎拒绝了这组输入：{message}', en: 'The engine rejected this input: {message}' },
+  ...LEARN_STRINGS,
 };
 
 // The first of the browser's languages (navigator.languages, most preferred

@@ -21,12 +21,14 @@ import { showPipeline, revealCurrent } from './pipeline.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { dimLabel } from './work.js';
 import { el, setDisabled } from './dom.js';
-import { decodeHash, encodeHash, modelFromState, stateFromRead } from './share.js';
+import { decodeHash, encodeHash, modelFromState, stateFromRead, fitLearn } from './share.js';
 import { Tools } from './tools.js';
 import { sayMessage } from './i18n-embed.js';
 import { Store, renderStorageNotice } from './persist.js';
 import { History, undoKey, inputsOf } from './history.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
+import { createLearner } from './learn.js';
+import { learnedState } from './learned.js';
 
 const $ = (id) => document.getElementById(id);
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -69,6 +71,7 @@ const state = {
   arrival: null,
   arriving: false, // the next state kept is such an arrival
   holding: false, // a drag of the slider or of a number is under way: it becomes one edit when let go
+  learn: null, // the goal of "How it learns" (share.js `learn`), once chosen or loaded
 };
 const store = new Store(); // the state kept in localStorage (persist.js)
 const edits = new History(); // undo and redo (history.js)
@@ -497,8 +500,26 @@ function stepsContext() {
     } : null,
     onCloseCompare: closeComparison,
     onOpenHead: openHead,
+    learn: learner,
+    learnSettings: state.learn,
   };
 }
+
+// "How it learns" (learn.js): trained weights become the inputs of the head trained.
+const learner = createLearner({
+  engine: () => (state.engineStatus === 'ready' ? state.engine : null),
+  commit: ({ head, x, c, wq, wk }) => {
+    const { cells } = state.model;
+    Object.assign(cells, { x: textsFromNumbers(x), [headField('wq', head)]: textsFromNumbers(wq), [headField('wk', head)]: textsFromNumbers(wk) });
+    if (c) cells.c = textsFromNumbers(c);
+    update();
+  },
+  setSettings: (settings) => {
+    state.learn = settings;
+    scheduleHash();
+  },
+  loadLearned: (name) => replaceWork(() => loadState(learnedState(name, { lang: state.lang, decimals: state.decimals }))),
+});
 
 // arrival: {from} when the one step shown is reached from another (steps.js renderStep).
 function renderSteps(arrival = null) {
@@ -533,10 +554,11 @@ function shareState() {
   const { tokens, keyTokens, matrices, options } = state.lastGood;
   const steps = currentSteps();
   const plain = Object.fromEntries(Object.entries(matrices).map(([field, m]) => [field, plainRows(m)]));
-  return stateFromRead(tokens, keyTokens, plain, options, {
+  const shared = stateFromRead(tokens, keyTokens, plain, options, {
     step: state.overview ? 'all' : steps[currentIndex(steps)].id,
     head: Math.min(state.head, options.heads - 1), lang: state.lang, decimals: state.decimals,
   });
+  return state.learn ? fitLearn({ ...shared, learn: state.learn }) : shared;
 }
 
 // A state from a link, a file or the tools: inputs, step, head, language, decimals.
@@ -548,6 +570,7 @@ function loadState(restored) {
   $('sentence').value = joinTokens(restored.tokens, mode);
   $('context-sentence').value = restored.context ? restored.context.tokens.join(' ') : '';
   state.model = modelFromState(restored);
+  state.learn = restored.learn || null;
   const { step, head, lang, decimals } = restored.view;
   state.head = head;
   state.overview = step === 'all';

@@ -6,7 +6,9 @@
 //
 //   { version: 1, tokens, x, heads: [{ wq, wk, wv }, …], wo?, context?: { tokens, x },
 //     causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding,
-//     view: { step, head, lang, decimals } }
+//     view: { step, head, lang, decimals }, learn?: { goal, target?, lr?, trainX? } }
+// learn: the goal of "How it learns" (learn.js): 'previous', 'self', 'animal'
+// or 'custom' with its n_q × n_k target; the trained weights are the heads' own.
 //
 // Numbers are float64 written in their shortest round-trip form, so a link
 // restores every input bit for bit. In the hash: `av1.` + base64url(UTF-8 JSON).
@@ -16,11 +18,13 @@ import { excerpt, quote } from './quote.js';
 import { MIN_DECIMALS, MAX_DECIMALS, DEFAULT_DECIMALS } from './format.js';
 import { LANGUAGES } from './i18n.js';
 import { TUTORIAL } from './presets.js';
+import { GOALS, LEARNING_RATES, availableGoals } from './learnmath.js';
 
 export const STATE_VERSION = 1;
 const HASH_PREFIX = `av${STATE_VERSION}.`;
 const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'context', 'causal', 'keyPadding', 'scaleBySqrtDk',
-  'temperature', 'positionalEncoding', 'view'];
+  'temperature', 'positionalEncoding', 'view', 'learn'];
+const LEARN_KEYS = ['goal', 'target', 'lr', 'trainX'];
 const VIEW_KEYS = ['step', 'head', 'lang', 'decimals'];
 
 export function tutorialState(lang = 'zh') {
@@ -146,6 +150,8 @@ export function validateState(input) {
   if (view.decimals !== undefined && !integer(view.decimals, MIN_DECIMALS, MAX_DECIMALS)) {
     return fail(field('view.decimals', 'probInteger', { min: MIN_DECIMALS, max: MAX_DECIMALS }));
   }
+  const learn = input.learn === undefined ? null : learnProblem(input.learn, input.tokens, input.context ? input.context.tokens : input.tokens, Boolean(input.context));
+  if (learn) return fail(learn);
   const state = {
     version: STATE_VERSION,
     tokens: [...input.tokens],
@@ -161,9 +167,57 @@ export function validateState(input) {
     view: {
       step: view.step ?? 'input', head: view.head ?? 0, lang: view.lang ?? 'zh', decimals: view.decimals ?? DEFAULT_DECIMALS,
     },
+    ...(input.learn !== undefined ? { learn: copyLearn(input.learn) } : {}),
   };
   return { ok: true, state };
 }
+
+// What is wrong with a state's `learn` field (a field descriptor), or null.
+// A custom target is n_q × n_k, each row a distribution or all 0 (no goal).
+const ROW_SUM_TOLERANCE = 1e-9;
+function learnProblem(learn, tokens, keyTokens, cross) {
+  if (!learn || typeof learn !== 'object' || Array.isArray(learn)) return field('learn', 'probLearn');
+  for (const key of Object.keys(learn)) if (!LEARN_KEYS.includes(key)) return field(`learn.${excerpt(key)}`, 'probUnknown');
+  if (typeof learn.goal !== 'string' || !GOALS.includes(learn.goal)) return field('learn.goal', 'probOneOf', { list: GOALS.join(', ') });
+  const goals = availableGoals(tokens, keyTokens, cross);
+  if (!goals.includes(learn.goal)) return field('learn.goal', 'probLearnGoal', { name: learn.goal, list: goals.join(', ') });
+  if (learn.target !== undefined) {
+    if (learn.goal !== 'custom') return field('learn.target', 'probLearnTargetOnly');
+    if (!isMatrix(learn.target)) return matrixField('learn.target', learn.target);
+    const wrong = { rows: tokens.length, cols: keyTokens.length };
+    if (learn.target.length !== tokens.length || learn.target[0].length !== keyTokens.length) return field('learn.target', 'probLearnTarget', wrong);
+    for (const row of learn.target) {
+      const sum = row.reduce((a, b) => a + b, 0);
+      if (row.some((v) => v < 0 || v > 1) || (sum !== 0 && Math.abs(sum - 1) > ROW_SUM_TOLERANCE)) return field('learn.target', 'probLearnTarget', wrong);
+    }
+  }
+  if (learn.lr !== undefined && !LEARNING_RATES.includes(learn.lr)) return field('learn.lr', 'probOneOf', { list: LEARNING_RATES.join(', ') });
+  if (learn.trainX !== undefined && typeof learn.trainX !== 'boolean') return field('learn.trainX', 'probBoolean');
+  return null;
+}
+
+// The state with its `learn` field kept only as far as it still applies (the
+// tokens edited since: a custom target of the old shape, or "it → animal"
+// without "animal"): for states this code makes, before they are shared.
+export function fitLearn(state) {
+  if (state.learn === undefined || tokensProblem(state.tokens)) return state;
+  if (state.context && (typeof state.context !== 'object' || tokensProblem(state.context.tokens))) return state;
+  const keyTokens = state.context ? state.context.tokens : state.tokens;
+  const fits = (learn) => learnProblem(learn, state.tokens, keyTokens, Boolean(state.context)) === null;
+  const { learn, ...rest } = state;
+  if (fits(learn)) return state;
+  if (learn && typeof learn === 'object' && !Array.isArray(learn)) {
+    const untargeted = { ...learn };
+    delete untargeted.target;
+    if (fits(untargeted)) return { ...rest, learn: untargeted };
+  }
+  return rest;
+}
+
+const copyLearn = (learn) => ({
+  goal: learn.goal, ...(learn.target ? { target: copy(learn.target) } : {}), ...(learn.lr !== undefined ? { lr: learn.lr } : {}),
+  ...(learn.trainX !== undefined ? { trainX: learn.trainX } : {}),
+});
 
 const copy = (m) => m.map((row) => Array.from(row));
 

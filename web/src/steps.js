@@ -4,8 +4,11 @@
 // plus positional encoding, all heads, concat and W_O when they apply. A new
 // step is one more entry, and a new matrix one more entry in matrixCatalog.
 // ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
-// head, tutorial, preset, compare, onCloseCompare, onOpenHead} (see work.js);
-// preset is the name of the preset on screen (presets.js) or null.
+// head, tutorial, preset, compare, onCloseCompare, onOpenHead, learn,
+// learnSettings} (see work.js); preset is the name of the preset on screen
+// (presets.js) or null; learn the host's learner (learn.js) and
+// learnSettings the state's `learn` field. A step with a `panel` shows the
+// node panel(ctx) gives, one kept across renders, after its extras.
 
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
@@ -39,6 +42,9 @@ const SOFTMAX = {
   leads: [presetNote], extras: [weightsLegend, nearUniformNote, fullyMaskedNote, comparison, linesView, misprint('weights', 'Weights')],
 };
 const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
+// After the output: training the head on screen toward a goal (learn.js);
+// its panel is the host's learner's, kept across renders.
+const LEARN = { id: 'learn', key: 'stepLearn', groups: () => [], panel: (ctx) => (ctx.learn ? ctx.learn.view(ctx) : null) };
 const HEADS = { id: 'heads', key: 'stepHeads', groups: () => [], extras: [headsGrid] };
 const CONCAT = {
   id: 'concat', key: 'stepConcat', separator: '|',
@@ -54,7 +60,7 @@ export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 export function stepsFor({ pe, heads, usesWo }) {
   return [
     INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
-    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []),
+    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
 }
 
@@ -228,6 +234,15 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       if (li.isConnected) playFlow(li, text);
     });
   }
+  let shownPanel = null;
+  const showPanel = () => {
+    const panel = step.panel ? step.panel(current) : null;
+    if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
+    shownPanel?.remove();
+    shownPanel = panel;
+    if (panel) li.append(panel);
+  };
+  showPanel();
   const showSelection = (chosen) => {
     if (!chosen || !catalog[chosen.name] || !names.includes(chosen.name)) return;
     const { data } = catalog[chosen.name];
@@ -242,6 +257,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       catalog = nextCatalog;
       views.forEach((view) => view.update(catalog[view.name]));
       renderExtras();
+      showPanel();
       showSelection(chosen);
     },
     cell: markedCell,

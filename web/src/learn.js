@@ -1,0 +1,617 @@
+// "How it learns": the step after the output. Pick a goal for the current
+// head's attention weights (a preset pattern, or one painted on a grid), then
+// train W_Q and W_K (and X, if asked) toward it with engine.train() (Adam), a
+// few steps each animation frame, and watch the loss, the weights, the
+// matrices and their change since the start. Below: the backward pass of the
+// loss with the user's numbers (learnmath.js), cell by cell.
+//
+// createLearner(host) keeps one training session across renders; the step
+// asks it for its panel with learner.view(ctx) (steps.js). The host (the page
+// or the element) gives:
+//   engine()            the loaded engine (synchronous calls), or null
+//   commit(weights)     { head, x?, c?, wq, wk }: the trained matrices become the inputs
+//   setSettings(s)      { goal, target?, lr, trainX }: kept in the state (share.js `learn`)
+//   loadLearned(name)   open a learned preset (learned.js)
+// ctx.learnSettings is the state's `learn` field (or null).
+
+import { translate } from './i18n.js';
+import { formatNumber, formatCompact } from './format.js';
+import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
+import { el, svg, button, headerRow, labelNode } from './dom.js';
+import { createMatrixView } from './view.js';
+import { createLinesView } from './lines.js';
+import { dimLabel } from './work.js';
+import { engineInput } from './variant.js';
+import { sameNumbers } from './model.js';
+import {
+  availableGoals, goalTarget, pickCell, addWeight, clearRow, weightsLoss, weightsBackward, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
+} from './learnmath.js';
+import { LEARNED_NAMES, learnedOf } from './learned.js';
+
+// Training here is for inputs a person paints a goal for: up to this many
+// tokens a side (the goal grid has one cell per query and key).
+export const LEARN_LIMIT = 24;
+const STEPS_PER_FRAME = 2; // ~120 steps a second: slow enough to watch the weights move
+const REDUCED_STEPS = 30; // with reduced motion: this many steps per redraw ...
+const REDUCED_MS = 500; // ... and a redraw at most this often
+const MAX_STEPS = 3000; // a run stops (and keeps its weights) after this many steps
+const LINES_EVERY = 12; // frames between redraws of the lines view while training
+
+const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export function defaultSettings(goals) {
+  return { goal: goals[0], lr: DEFAULT_LR, trainX: false };
+}
+
+export function createLearner(host) {
+  let ctx = null;
+  let session = null; // { sig, start, input, losses, adam, steps }
+  let running = false;
+  let frames = 0;
+  let lastDraw = 0;
+  let error = null; // a descriptor of the engine's refusal of the last step
+  let selection = null; // the cell of the backward pass explained { name, r, c }
+  let panel = null; // { sig, node, refs } rebuilt when the layout changes
+  let tooMany = null; // the note shown instead beyond LEARN_LIMIT tokens
+
+  // ---- the session: what is trained, from where ----
+
+  const layoutSig = (c) => JSON.stringify([c.lang, c.decimals, c.tokens, c.keyTokens, c.options, c.head,
+    c.inputs.wq.length, c.inputs.wq[0].length, c.inputs.wk.length]);
+  const trainedOf = (c) => ({ x: c.inputs.x, c: c.inputs.c, wq: c.inputs.wq, wk: c.inputs.wk });
+  const sameWeights = (a, b) => ['x', 'wq', 'wk'].every((f) => sameNumbers(a[f], b[f])) && (!a.c || sameNumbers(a.c, b.c));
+
+  // The one-head input of the head on screen (its weights depend on no other head or W_O).
+  const inputOf = (c, w) => engineInput(
+    { x: w.x, c: w.c, wq: w.wq, wk: w.wk, wv: c.inputs.wv },
+    { ...c.options, heads: 1, usesWo: false },
+  );
+  const current = () => {
+    const input = session.input;
+    return { x: input.x, c: input.context, wq: input.wq, wk: input.wk };
+  };
+
+  function settings() {
+    const goals = availableGoals(ctx.tokens, ctx.keyTokens, ctx.options.cross);
+    const s = { ...defaultSettings(goals), ...(ctx.learnSettings || {}) };
+    const n = ctx.tokens.length;
+    const m = ctx.keyTokens.length;
+    const fits = Array.isArray(s.target) && s.target.length === n && s.target.every((row) => row.length === m);
+    if (!goals.includes(s.goal)) s.goal = goals[0];
+    const custom = s.goal === 'custom' && fits ? s.target : Array.from({ length: n }, () => new Array(m).fill(0));
+    return { ...s, target: goalTarget(s.goal, ctx.tokens, ctx.keyTokens, custom), goals };
+  }
+
+  function sync(next) {
+    ctx = next;
+    const sig = layoutSig(next);
+    if (session && session.sig === sig && sameWeights(current(), trainedOf(next))) return;
+    stop();
+    const start = trainedOf(next);
+    session = { sig, start, input: inputOf(next, start), losses: [], adam: null, steps: 0 };
+    session.losses.push(lossNow());
+    error = null;
+  }
+
+  function lossNow() {
+    return weightsLoss(ctx.result.weights, settings().target, ctx.full.masked);
+  }
+
+  const trainList = (s) => ['wq', 'wk', ...(s.trainX ? (ctx.options.cross ? ['x', 'context'] : ['x']) : [])];
+
+  // `steps` more steps from where the session is; false (and the error shown) when the engine refuses.
+  function trainSteps(steps) {
+    const engine = host.engine();
+    const s = settings();
+    if (!engine || !s.target.some((row) => row.some((v) => v > 0))) return false;
+    try {
+      const r = engine.train(session.input, {
+        loss: 'weights', target: s.target, train: trainList(s), optimizer: 'adam', learningRate: s.lr, steps, state: session.adam || undefined,
+      });
+      session.input = r.input;
+      session.adam = r.state;
+      session.losses.push(...r.losses.slice(1));
+      session.steps += steps;
+      error = null;
+      return true;
+    } catch (e) {
+      error = { key: e.code === 'overflow' ? 'learnOverflow' : 'errEngine', params: { message: e.message, name: e.operand } };
+      return false;
+    }
+  }
+
+  const commit = () => host.commit({ head: ctx.head, ...current() });
+
+  // ---- the run ----
+
+  function frame() {
+    if (!running) return;
+    if (!panel || !panel.node.isConnected) {
+      pause();
+      return;
+    }
+    const reduced = reducedMotion();
+    const now = performance.now();
+    if (reduced && now - lastDraw < REDUCED_MS) {
+      requestAnimationFrame(frame);
+      return;
+    }
+    const ok = trainSteps(Math.min(reduced ? REDUCED_STEPS : STEPS_PER_FRAME, MAX_STEPS - session.steps));
+    frames++;
+    lastDraw = now;
+    if (!ok || session.steps >= MAX_STEPS) {
+      pause();
+      return;
+    }
+    draw({ lines: frames % LINES_EVERY === 0 });
+    requestAnimationFrame(frame);
+  }
+
+  function play() {
+    if (running || !host.engine()) return;
+    running = true;
+    draw({});
+    requestAnimationFrame(frame);
+  }
+
+  // Stops without committing (a new model replaced the one trained).
+  function stop() {
+    running = false;
+  }
+
+  // Stops and keeps the weights reached: they become the inputs (the hash, undo).
+  function pause() {
+    if (!running) return;
+    running = false;
+    draw({ lines: true });
+    commit();
+  }
+
+  function stepOnce() {
+    if (running) return;
+    trainSteps(1);
+    draw({ lines: true });
+    commit();
+  }
+
+  function reset() {
+    running = false;
+    const start = session.start;
+    session = { sig: session.sig, start, input: inputOf(ctx, start), losses: [], adam: null, steps: 0 };
+    error = null;
+    session.losses.push(forward().loss);
+    host.commit({ head: ctx.head, ...start });
+    draw({ lines: true });
+  }
+
+  // A new goal, rate or "also train X": the weights stay, the loss curve and Adam's moments start again.
+  function changeSettings(change) {
+    const s = settings();
+    const next = { goal: s.goal, lr: s.lr, trainX: s.trainX, ...change };
+    if (next.goal === 'custom') next.target = change.target || s.target;
+    else delete next.target;
+    host.setSettings(next);
+    ctx = { ...ctx, learnSettings: next };
+    if ('goal' in change || 'target' in change || 'trainX' in change) {
+      session.adam = null;
+      session.losses = [forward().loss];
+      session.steps = 0;
+    }
+    draw({});
+  }
+
+  // ---- drawing ----
+
+  // The forward pass of the session's weights, and the loss of the goal.
+  function forward() {
+    const engine = host.engine();
+    const s = settings();
+    if (!engine) {
+      const { full } = ctx;
+      return { result: ctx.result, masked: full.masked, xWithPe: full.xWithPe, contextWithPe: full.contextWithPe, loss: weightsLoss(ctx.result.weights, s.target, full.masked) };
+    }
+    const r = engine.compute(session.input);
+    return { result: r, masked: r.masked || null, xWithPe: r.xWithPe, contextWithPe: r.contextWithPe, loss: weightsLoss(r.weights, s.target, r.masked) };
+  }
+
+  function build() {
+    const { lang } = ctx;
+    const t = (key, params) => translate(lang, key, params);
+    const node = el('div', 'learn');
+    const refs = {};
+
+    // learned presets
+    const presets = el('div', 'learn-presets');
+    presets.append(el('span', 'learn-label', t('learnedLabel')));
+    for (const name of LEARNED_NAMES) {
+      const b = button(t(`learnedButton_${name}`), () => host.loadLearned(name), 'button-small');
+      b.dataset.learned = name;
+      presets.append(b);
+    }
+    refs.learnedNote = el('p', 'step-note learned-note');
+    node.append(presets, refs.learnedNote);
+
+    // the goal
+    const goalBox = el('fieldset', 'learn-goal');
+    goalBox.append(el('legend', '', t('learnGoal')));
+    refs.goalButtons = {};
+    const goalChoices = el('div', 'learn-goals');
+    goalChoices.setAttribute('role', 'radiogroup');
+    goalChoices.setAttribute('aria-label', t('learnGoal'));
+    for (const goal of availableGoals(ctx.tokens, ctx.keyTokens, ctx.options.cross)) {
+      const b = button(t(`learnGoal_${goal}`), () => changeSettings({ goal }), 'button-small learn-goal-choice');
+      b.dataset.goal = goal;
+      b.setAttribute('role', 'radio');
+      refs.goalButtons[goal] = b;
+      goalChoices.append(b);
+    }
+    goalBox.append(goalChoices, el('p', 'hint', t('learnGridHint')));
+    const grids = el('div', 'learn-grids');
+    refs.grid = goalGrid(refs);
+    refs.weights = createMatrixView({
+      lang, name: 'Weights', label: t('learnWeightsNow'), data: ctx.result.weights, rowLabels: ctx.tokens, colLabels: ctx.keyTokens,
+      corner: t('queryKeyCorner'), kind: 'weights', masked: ctx.full.masked, decimals: ctx.decimals, interactive: false,
+    });
+    grids.append(refs.grid.element, el('span', 'op', '→'), refs.weights.element);
+    goalBox.append(grids, legendOf(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
+    node.append(goalBox);
+
+    // the controls
+    const controls = el('div', 'learn-controls');
+    refs.play = button('', () => (running ? pause() : play()), 'learn-play');
+    refs.step = button(t('learnStep'), stepOnce, 'learn-step');
+    refs.reset = button(t('learnReset'), reset, 'learn-reset');
+    const rate = el('label', 'learn-rate');
+    refs.rate = el('input');
+    Object.assign(refs.rate, { type: 'range', min: '0', max: String(LEARNING_RATES.length - 1), step: '1' });
+    refs.rate.addEventListener('input', () => changeSettings({ lr: LEARNING_RATES[Number(refs.rate.value)] }));
+    refs.rateValue = el('output', 'learn-rate-value');
+    rate.append(el('span', '', t('learnRate')), refs.rate, refs.rateValue);
+    const trainX = el('label', 'learn-train-x');
+    refs.trainX = el('input');
+    refs.trainX.type = 'checkbox';
+    refs.trainX.addEventListener('change', () => changeSettings({ trainX: refs.trainX.checked }));
+    trainX.append(refs.trainX, el('span', '', t('learnTrainX')));
+    controls.append(refs.play, refs.step, refs.reset, rate, trainX);
+    refs.status = el('p', 'learn-status');
+    refs.status.setAttribute('aria-live', 'polite');
+    refs.error = el('p', 'learn-error');
+    refs.error.setAttribute('role', 'alert');
+    node.append(controls, el('p', 'hint', t('learnTrainXHint')), refs.status, refs.error);
+
+    // the loss curve
+    refs.curve = svg('svg', { viewBox: '0 0 320 120', class: 'learn-curve', role: 'img', 'aria-label': t('learnCurve') });
+    const curveBox = el('figure', 'learn-curve-box');
+    curveBox.append(refs.curve, el('figcaption', 'hint', t('learnCurveCaption')));
+    node.append(curveBox);
+
+    // W_Q, W_K and their change since the start
+    const mats = el('div', 'step-body learn-matrices');
+    refs.mats = {};
+    for (const [name, key] of [['W_Q', 'wq'], ['W_K', 'wk']]) {
+      const data = ctx.inputs[key];
+      const group = el('div', 'step-group');
+      const view = (nm, label) => createMatrixView({
+        lang, name: nm, label, data, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
+      });
+      refs.mats[key] = { now: view(name, t('learnNow')), change: view(`Δ${name}`, t('learnChange')) };
+      group.append(refs.mats[key].now.element, el('span', 'op', ' '), refs.mats[key].change.element);
+      mats.append(group);
+    }
+    node.append(el('h4', 'learn-subtitle', t('learnMatrices')), mats, el('p', 'hint', t('learnChangeHint')));
+    refs.lines = el('div', 'learn-lines');
+    node.append(refs.lines);
+
+    // the backward pass
+    const back = el('section', 'learn-backward');
+    back.append(el('h4', 'learn-subtitle', t('backTitle')), el('p', 'plain', t('backPlain')));
+    refs.grads = {};
+    const gradBody = el('div', 'step-body');
+    const d = ctx.inputs.wq[0].length;
+    const shapes = {
+      dWeights: [ctx.tokens, ctx.keyTokens], dScaled: [ctx.tokens, ctx.keyTokens], dScores: [ctx.tokens, ctx.keyTokens],
+      dQ: [ctx.tokens, dims(d)], dK: [ctx.keyTokens, dims(d)], dWq: [dims(ctx.inputs.wq.length), dims(d)], dWk: [dims(ctx.inputs.wk.length), dims(d)],
+    };
+    for (const group of [['dWeights', 'dScaled', 'dScores'], ['dQ', 'dK'], ['dWq', 'dWk']]) {
+      const groupNode = el('div', 'step-group');
+      group.forEach((key, i) => {
+        // the chain runs weights → scaled → scores; Q and K, W_Q and W_K are side by side
+        if (i > 0) groupNode.append(el('span', 'op', group.length === 3 ? '→' : ' '));
+        const [rowLabels, colLabels] = shapes[key];
+        const view = createMatrixView({
+          lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
+          corner: key.startsWith('dW') || key === 'dQ' || key === 'dK' ? '' : t('queryKeyCorner'), kind: 'signed', decimals: ctx.decimals,
+          interactive: true, onSelect: (_, r, c) => select(key, r, c),
+        });
+        refs.grads[key] = view;
+        groupNode.append(view.element);
+      });
+      gradBody.append(groupNode);
+    }
+    refs.work = el('div', 'work');
+    refs.work.setAttribute('aria-live', 'polite');
+    back.append(gradBody, legendOf(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned'), refs.work);
+    node.append(back);
+    return { node, refs };
+  }
+
+  // The goal on a grid: one row per query, one column per key, each row a
+  // distribution (or free). A click or Enter/Space makes the cell its row's
+  // target; Shift+click or + adds weight to it; Delete clears the row;
+  // dragging paints one cell per row; the arrow keys move.
+  function goalGrid(refs) {
+    const t = (key, params) => translate(ctx.lang, key, params);
+    const table = el('table', 'matrix weights goal-grid');
+    table.setAttribute('role', 'grid');
+    table.setAttribute('aria-label', t('learnGridLabel'));
+    const caption = el('caption');
+    caption.append(el('span', 'matrix-name', t('learnGoalName')), el('span', 'matrix-label', t('learnGridCaption')));
+    const head = el('thead');
+    head.append(headerRow(ctx.keyTokens, { corner: t('queryKeyCorner'), className: 'col-label' }));
+    const body = el('tbody');
+    const cells = ctx.tokens.map((token, r) => {
+      const tr = el('tr');
+      const th = labelNode('th', 'row-label', token);
+      th.scope = 'row';
+      tr.append(th);
+      const row = ctx.keyTokens.map((_, c) => {
+        const td = el('td', 'num goal-cell');
+        td.setAttribute('role', 'gridcell');
+        td.dataset.r = r;
+        td.dataset.c = c;
+        td.tabIndex = r === 0 && c === 0 ? 0 : -1;
+        tr.append(td);
+        return td;
+      });
+      body.append(tr);
+      return row;
+    });
+    table.append(caption, head, body);
+    const paint = (r, c, add) => {
+      const s = settings();
+      changeSettings({ goal: 'custom', target: add ? addWeight(s.target, r, c) : pickCell(s.target, r, c) });
+    };
+    const cellOf = (target) => (target instanceof Element ? target.closest('td[data-r]') : null);
+    let dragging = false;
+    table.addEventListener('pointerdown', (event) => {
+      const td = cellOf(event.target);
+      if (!td) return;
+      event.preventDefault();
+      dragging = !event.shiftKey;
+      td.focus();
+      paint(Number(td.dataset.r), Number(td.dataset.c), event.shiftKey);
+    });
+    table.addEventListener('pointerover', (event) => {
+      const td = cellOf(event.target);
+      if (!dragging || !td || !(event.buttons & 1)) return;
+      const r = Number(td.dataset.r);
+      const c = Number(td.dataset.c);
+      if (settings().target[r][c] !== 1) paint(r, c, false);
+    });
+    const endDrag = () => { dragging = false; };
+    table.addEventListener('pointerup', endDrag);
+    table.addEventListener('pointerleave', endDrag);
+    table.addEventListener('keydown', (event) => {
+      const td = cellOf(event.target);
+      if (!td) return;
+      const r = Number(td.dataset.r);
+      const c = Number(td.dataset.c);
+      const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (moves[event.key]) {
+        const nr = Math.min(cells.length - 1, Math.max(0, r + moves[event.key][0]));
+        const nc = Math.min(cells[0].length - 1, Math.max(0, c + moves[event.key][1]));
+        for (const row of cells) for (const cell of row) cell.tabIndex = -1;
+        cells[nr][nc].tabIndex = 0;
+        cells[nr][nc].focus();
+      } else if (event.key === 'Enter' || event.key === ' ') {
+        paint(r, c, false);
+      } else if (event.key === '+' || event.key === '=') {
+        paint(r, c, true);
+      } else if (event.key === 'Delete' || event.key === 'Backspace') {
+        changeSettings({ goal: 'custom', target: clearRow(settings().target, r) });
+      } else {
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+    });
+    const fill = (target) => {
+      target.forEach((row, r) => {
+        const free = row.every((v) => v === 0);
+        row.forEach((v, c) => {
+          const td = cells[r][c];
+          const text = free ? '·' : v === 0 ? '' : formatCompact(v, 2);
+          if (td.textContent !== text) td.textContent = text;
+          const color = !free && v > 0 ? cellColor('weights', v, 1) : null;
+          td.style.backgroundColor = color ? rgbCss(color) : '';
+          td.style.color = color ? textColorFor(color) : '';
+          td.classList.toggle('free', free);
+          td.setAttribute('aria-label', t(free ? 'learnCellFree' : 'learnCell', {
+            query: ctx.tokens[r], key: ctx.keyTokens[c], value: formatCompact(v, 4),
+          }));
+        });
+      });
+    };
+    refs.fillGrid = fill;
+    return { element: scrollBox(table, t('learnGridLabel')) };
+  }
+
+  function select(key, r, c) {
+    selection = { key, r, c };
+    draw({});
+  }
+
+  function draw({ lines = false }) {
+    if (!panel) return;
+    const { refs } = panel;
+    const { lang, decimals } = ctx;
+    const t = (key, params) => translate(lang, key, params);
+    const s = settings();
+    const f = forward();
+    for (const [goal, b] of Object.entries(refs.goalButtons)) b.setAttribute('aria-checked', goal === s.goal ? 'true' : 'false');
+    refs.fillGrid(s.target);
+    refs.weights.update({ data: f.result.weights, masked: f.masked });
+    refs.play.textContent = t(running ? 'learnPause' : 'learnTrain');
+    refs.play.setAttribute('aria-pressed', running ? 'true' : 'false');
+    refs.step.disabled = running;
+    refs.rate.value = String(Math.max(0, LEARNING_RATES.indexOf(s.lr)));
+    refs.rateValue.textContent = String(s.lr);
+    refs.trainX.checked = s.trainX;
+    const hasGoal = s.target.some((row) => row.some((v) => v > 0));
+    refs.play.disabled = !hasGoal || !host.engine();
+    refs.step.disabled = running || !hasGoal || !host.engine();
+    const loss = session.losses[session.losses.length - 1];
+    refs.status.textContent = hasGoal
+      ? t('learnStatus', { n: session.steps, value: formatNumber(loss, Math.max(decimals, 4)) })
+      : t('learnNoGoal');
+    refs.status.dataset.loss = String(loss);
+    refs.status.dataset.steps = String(session.steps);
+    refs.error.textContent = error ? translate(lang, error.key, error.params) : '';
+    const learned = learnedOf(ctx.tokens, { x: ctx.inputs.x, wq: ctx.inputs.wq, wk: ctx.inputs.wk, wv: ctx.inputs.wv });
+    refs.learnedNote.textContent = learned ? t(`learnedNote_${learned}`) : '';
+    drawCurve(refs.curve, session.losses, t);
+    const w = current();
+    for (const key of ['wq', 'wk']) {
+      refs.mats[key].now.update({ data: w[key] });
+      refs.mats[key].change.update({ data: w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c])) });
+    }
+    if (lines) {
+      refs.lines.replaceChildren(createLinesView({ lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens, weights: f.result.weights, decimals }));
+    }
+    const xq = f.xWithPe || session.input.x;
+    const xk = ctx.options.cross ? f.contextWithPe || session.input.context : xq;
+    const grads = weightsBackward({
+      xq, xk, q: f.result.q, k: f.result.k, weights: f.result.weights, masked: f.masked, target: s.target,
+      divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature),
+    });
+    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: grads[key] });
+    if (!selection) selection = firstSelection(s.target);
+    const work = explain(selection, { ...grads, f, s, xq, xk, lang, decimals, divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature) });
+    refs.work.replaceChildren(...work.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
+    for (const [key, view] of Object.entries(refs.grads)) view.setMarks(key === selection.key ? [{ m: key, r: selection.r, c: selection.c, kind: 'selected' }] : []);
+  }
+
+  function view(next) {
+    if (Math.max(next.tokens.length, next.keyTokens.length) > LEARN_LIMIT) {
+      stop(); // no goal grid, no session: n × n of them would cost more than the step is worth
+      session = null;
+      panel = null;
+      if (!tooMany || tooMany.dataset.lang !== next.lang) {
+        tooMany = el('p', 'step-note', translate(next.lang, 'learnTooMany', { max: LEARN_LIMIT }));
+        tooMany.dataset.lang = next.lang;
+      }
+      return tooMany;
+    }
+    sync(next);
+    const sig = session.sig;
+    if (!panel || panel.sig !== sig) {
+      panel = { sig, ...build() };
+      selection = null;
+    }
+    if (!running) draw({ lines: true });
+    return panel.node;
+  }
+
+  return { view };
+}
+
+const GRAD_NAMES = {
+  dWeights: '∂L/∂Weights', dScaled: '∂L/∂Scaled', dScores: '∂L/∂Scores', dQ: '∂L/∂Q', dK: '∂L/∂K', dWq: '∂L/∂W_Q', dWk: '∂L/∂W_K',
+};
+
+function firstSelection(target) {
+  for (let r = 0; r < target.length; r++) {
+    const c = target[r].indexOf(Math.max(...target[r]));
+    if (target[r][c] > 0) return { key: 'dScaled', r, c };
+  }
+  return { key: 'dScaled', r: 0, c: 0 };
+}
+
+function scrollBox(table, label) {
+  const box = el('div', 'matrix-view matrix-scroll');
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', label);
+  box.append(table);
+  return box;
+}
+
+function legendOf(lang, stops, ends, key) {
+  const node = el('div', 'legend');
+  const bar = el('span', 'legend-bar');
+  bar.style.backgroundImage = gradientCss(stops);
+  bar.setAttribute('aria-hidden', 'true');
+  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key)));
+  return node;
+}
+
+// The losses as a line, the first at the left and the newest at the right,
+// 0 at the bottom and the largest loss at the top.
+function drawCurve(node, losses, t) {
+  const W = 320;
+  const H = 120;
+  const pad = { l: 34, r: 6, t: 8, b: 18 };
+  const top = Math.max(...losses, 1e-12);
+  const count = Math.max(losses.length - 1, 1);
+  // at most ~2 points a pixel
+  const stride = Math.max(1, Math.floor(losses.length / 600));
+  const points = [];
+  for (let i = 0; i < losses.length; i += stride) points.push(i);
+  if (points[points.length - 1] !== losses.length - 1) points.push(losses.length - 1);
+  const x = (i) => pad.l + ((W - pad.l - pad.r) * i) / count;
+  const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v / top);
+  const axis = svg('path', { d: `M${pad.l} ${pad.t}V${H - pad.b}H${W - pad.r}`, class: 'learn-axis' });
+  const line = svg('polyline', { points: points.map((i) => `${x(i).toFixed(1)},${y(losses[i]).toFixed(1)}`).join(' '), class: 'learn-loss' });
+  const label = (text, attrs) => {
+    const node2 = svg('text', attrs);
+    node2.textContent = text;
+    return node2;
+  };
+  node.replaceChildren(
+    axis, line,
+    label(formatCompact(top, 3), { x: pad.l - 4, y: pad.t + 8, 'text-anchor': 'end', class: 'learn-tick' }),
+    label('0', { x: pad.l - 4, y: H - pad.b, 'text-anchor': 'end', class: 'learn-tick' }),
+    label(t('learnSteps', { n: losses.length - 1 }), { x: W - pad.r, y: H - 4, 'text-anchor': 'end', class: 'learn-tick' }),
+  );
+}
+
+// The arithmetic of one cell of the backward pass, as lines of text: the
+// formula, then the formula with the user's numbers.
+function explain({ key, r, c }, g) {
+  const { f, s, lang, decimals } = g;
+  const t = (k, params) => translate(lang, k, params);
+  const fmt = (v) => formatNumber(v, decimals);
+  const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
+  const w = f.result.weights;
+  const n = w.length;
+  const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${factor(a)} × ${factor(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
+  if (key === 'dWeights') {
+    const target = s.target[r][c];
+    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂w[${r + 1},${c + 1}] = 0`, t('backFree')];
+    return [`∂L/∂w[${r + 1},${c + 1}] = −target / (w · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
+  }
+  if (key === 'dScaled') {
+    const terms = w[r].map((v, k) => [v, g.dWeights[r][k]]);
+    const dot = terms.reduce((a, [p, q]) => a + p * q, 0);
+    return [
+      `∂L/∂Scaled[${r + 1},${c + 1}] = w_ij · (g_ij − Σ_k w_ik g_ik)`,
+      `Σ_k w_ik g_ik = ${sum(terms)} = ${fmt(dot)}`,
+      `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${factor(dot)}) = ${fmt(g.dScaled[r][c])}`,
+      t('backJacobian'),
+    ];
+  }
+  if (key === 'dScores') {
+    return [`∂L/∂Scores[${r + 1},${c + 1}] = ∂L/∂Scaled ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
+  }
+  if (key === 'dQ') {
+    const terms = f.result.k.map((row, j) => [g.dScores[r][j], row[c]]);
+    return [`∂L/∂Q[${r + 1},${c + 1}] = Σ_j ∂L/∂Scores[i,j] · K[j,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
+  }
+  if (key === 'dK') {
+    const terms = f.result.q.map((row, i) => [g.dScores[i][r], row[c]]);
+    return [`∂L/∂K[${r + 1},${c + 1}] = Σ_i ∂L/∂Scores[i,j] · Q[i,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
+  }
+  const [x, d, name, dname] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q'] : [g.xk, g.dK, 'W_K', 'K'];
+  const terms = x.map((row, k) => [row[r], d[k][c]]);
+  return [`∂L/∂${name}[${r + 1},${c + 1}] = Σ_r X[r,${r + 1}] · ∂L/∂${dname}[r,${c + 1}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
+}
