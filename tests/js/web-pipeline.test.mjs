@@ -29,17 +29,17 @@ function view({ n = 3, m = n, dModel = 2, dCtx = 2, dk = 2, dv = 2, lang = 'en',
 const ids = (stages) => stages.columns.map((column) => column.map((s) => s.id));
 const byId = (stages) => Object.fromEntries(stages.columns.flat().map((s) => [s.id, s]));
 
-test('plain attention: X → Q, K, V → Q·Kᵀ → ÷√d_k → softmax → ·V, shapes in the example\'s sizes', () => {
+test('plain attention: X → Q, K, V → Q·Kᵀ → ÷√d_k → softmax → ·V → learn, shapes in the example\'s sizes', () => {
   const stages = pipelineStages(view({ n: 4, dModel: 3, dk: 5, dv: 6 }));
-  assert.deepEqual(ids(stages), [['x'], ['q', 'k', 'v'], ['scores'], ['scale'], ['softmax'], ['output']]);
+  assert.deepEqual(ids(stages), [['x'], ['q', 'k', 'v'], ['scores'], ['scale'], ['softmax'], ['output'], ['learn']]);
   const s = byId(stages);
   assert.deepEqual(
     Object.fromEntries(Object.values(s).map((stage) => [stage.id, stage.shape])),
-    { x: [4, 3], q: [4, 5], k: [4, 5], v: [4, 6], scores: [4, 4], scale: [4, 4], softmax: [4, 4], output: [4, 6] },
+    { x: [4, 3], q: [4, 5], k: [4, 5], v: [4, 6], scores: [4, 4], scale: [4, 4], softmax: [4, 4], output: [4, 6], learn: [4, 4] },
   );
-  assert.deepEqual(Object.values(s).map((stage) => stage.text), ['X', 'Q', 'K', 'V', 'Q·Kᵀ', '÷√d_k', 'softmax', '·V']);
+  assert.deepEqual(Object.values(s).map((stage) => stage.text), ['X', 'Q', 'K', 'V', 'Q·Kᵀ', '÷√d_k', 'softmax', '·V', 'learn']);
   assert.deepEqual(stages.edges, [['x', 'q'], ['x', 'k'], ['x', 'v'], ['q', 'scores'], ['k', 'scores'],
-    ['scores', 'scale'], ['scale', 'softmax'], ['softmax', 'output'], ['v', 'output']]);
+    ['scores', 'scale'], ['scale', 'softmax'], ['softmax', 'output'], ['v', 'output'], ['output', 'learn']]);
   assert.ok(Object.values(s).every((stage) => !stage.variant));
 });
 
@@ -50,8 +50,9 @@ test('each option brings its own stages, and only its own', () => {
   assert.deepEqual(stageIds({ keyPadding: [false, true, false] }), stageIds({ causal: true }), 'a padding key masks too');
   assert.deepEqual(stageIds({ temperature: 0.5 }), plain, '÷T is part of the scaling stage');
   assert.deepEqual(stageIds({ pe: true }), ['x', 'pe', ...plain.slice(1)]);
-  assert.deepEqual(stageIds({ usesWo: true }), [...plain, 'wo']);
-  assert.deepEqual(stageIds({ heads: 3, usesWo: true }), [...plain, 'heads', 'concat', 'wo']);
+  const learn = plain.slice(0, -1); // the stages before training's
+  assert.deepEqual(stageIds({ usesWo: true }), [...learn, 'wo', 'learn']);
+  assert.deepEqual(stageIds({ heads: 3, usesWo: true }), [...learn, 'heads', 'concat', 'wo', 'learn']);
   assert.deepEqual(stageIds({ cross: true, m: 5 }), ['x', 'c', ...plain.slice(1)]);
   assert.deepEqual(stageIds({ cross: true, pe: true, m: 5 }), ['x', 'c', 'pe', 'peC', ...plain.slice(1)]);
 });

@@ -184,9 +184,11 @@ export const STRINGS = {
   stage_heads: { zh: '全部 {n} 个头', en: 'All {n} heads' },
   stage_concat: { zh: '拼接各头', en: 'Concatenate the heads' },
   stage_wo: { zh: '乘 W_O', en: 'Times W_O' },
+  stage_learn: { zh: '学习：训练 W_Q、W_K 以达到目标', en: 'How it learns: training W_Q and W_K toward a goal' },
   stageText_mask: { zh: '掩码', en: 'mask' },
   stageText_heads: { zh: '{n} 个头', en: '{n} heads' },
   stageText_concat: { zh: '拼接', en: 'concat' },
+  stageText_learn: { zh: '学习', en: 'learn' },
 
   stepInputShort: { zh: '输入 X', en: 'Input X' },
   stepInputTitle: { zh: '每个词元一个向量', en: 'One vector per token' },

@@ -1,5 +1,5 @@
 // The pipeline diagram: the computation as one SVG, stage by stage,
-//   X → Q, K, V → Q·Kᵀ → ÷√d_k (÷T) → mask → softmax → ·V (→ heads → concat → ·W_O)
+//   X → Q, K, V → Q·Kᵀ → ÷√d_k (÷T) → mask → softmax → ·V (→ heads → concat → ·W_O) → learn
 // each stage with its shape in the example's sizes. A variant's stage is drawn
 // only while its option is on (the context C feeding K and V in cross-attention,
 // +PE, ÷T, the mask, the heads, W_O). Every stage is a control that opens its
@@ -58,6 +58,8 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
     chain(stage('concat', 'concat', t('stageText_concat'), [n, heads * dv], true));
   }
   if (options.usesWo) chain(stage('wo', 'wo', '·W_O', [n, inputs.wo[0].length], true));
+  // training follows the whole pass: its goal is a pattern of weights (n × m)
+  chain(stage('learn', 'learn', t('stageText_learn'), [n, m]));
   return { columns, edges };
 }
 
