@@ -134,7 +134,7 @@ test('every stage opens its step, by a click, Enter or Space; the current step l
   try {
     const expected = {
       x: 'input', c: 'input', pe: 'pe', peC: 'pe', q: 'project', k: 'project', v: 'project', scores: 'scores',
-      scale: 'scale', mask: 'scale', softmax: 'softmax', output: 'output', heads: 'heads', concat: 'concat', wo: 'wo',
+      scale: 'scale', mask: 'scale', softmax: 'softmax', output: 'output', heads: 'heads', concat: 'concat', wo: 'wo', learn: 'learn',
     };
     assert.deepEqual(await stageIds(page), Object.keys(expected));
     for (const [stage, step] of Object.entries(expected)) {
@@ -156,9 +156,9 @@ test('every stage opens its step, by a click, Enter or Space; the current step l
     await page.keyboard.press('ArrowRight');
     assert.deepEqual(await shownSteps(page), ['pe']);
     // the names read aloud, in both languages
-    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), 'Mask, 3 × 2 — step 5 of 10');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), 'Mask, 3 × 2 — step 5 of 11');
     await page.click('#lang-toggle');
-    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), '掩码，3 × 2——第 5 步，共 10 步');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), '掩码，3 × 2——第 5 步，共 11 步');
     assert.equal(await stageText(page, 'concat'), '拼接 3 × 4');
     await page.click('#lang-toggle');
     // in the overview a stage scrolls to its step, under the sticky toolbar
@@ -178,10 +178,10 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
   const { context, page, problems } = await open();
   try {
     await openEditor(page);
-    const plain = ['x', 'q', 'k', 'v', 'scores', 'scale', 'softmax', 'output'];
+    const plain = ['x', 'q', 'k', 'v', 'scores', 'scale', 'softmax', 'output', 'learn'];
     assert.deepEqual(await stageIds(page), plain);
     // X feeds Q, K and V; Q and K the scores; V waits for the weights
-    assert.deepEqual(await edges(page), ['x-q', 'x-k', 'x-v', 'q-scores', 'k-scores', 'scores-scale', 'scale-softmax', 'softmax-output', 'v-output'].sort());
+    assert.deepEqual(await edges(page), ['x-q', 'x-k', 'x-v', 'q-scores', 'k-scores', 'scores-scale', 'scale-softmax', 'softmax-output', 'v-output', 'output-learn'].sort());
 
     // sizes: 4 tokens, d_model 3, d_k 4, d_v 5
     await page.selectOption('#token-mode', 'space');
@@ -193,7 +193,7 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
 
     // the mask: with the causal mask, and with a padding key
     await page.check('#causal');
-    assert.deepEqual(await stageIds(page), ['x', 'q', 'k', 'v', 'scores', 'scale', 'mask', 'softmax', 'output']);
+    assert.deepEqual(await stageIds(page), ['x', 'q', 'k', 'v', 'scores', 'scale', 'mask', 'softmax', 'output', 'learn']);
     await page.uncheck('#causal');
     assert.deepEqual(await stageIds(page), plain);
     await page.click('#token-list li:nth-child(2) .token-pad');
@@ -209,7 +209,7 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
     assert.match(await stageText(page, 'scale'), /^÷T 4 × 4$/);
     await page.fill('#temperature', '1');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 1);
-    assert.equal(await page.getAttribute('#pipeline [data-stage="scale"]', 'aria-label'), 'No scaling, 4 × 4 — step 4 of 6');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="scale"]', 'aria-label'), 'No scaling, 4 × 4 — step 4 of 7');
     await page.check('#scale');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 0);
 
@@ -221,10 +221,10 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
 
     // W_O alone, then heads (concat and W_O)
     await page.check('#use-wo');
-    assert.deepEqual((await stageIds(page)).slice(-2), ['output', 'wo']);
+    assert.deepEqual((await stageIds(page)).slice(-3), ['output', 'wo', 'learn']);
     assert.match(await stageText(page, 'wo'), /4 × 3$/);
     await page.fill('#heads', '2');
-    assert.deepEqual((await stageIds(page)).slice(-4), ['output', 'heads', 'concat', 'wo']);
+    assert.deepEqual((await stageIds(page)).slice(-5), ['output', 'heads', 'concat', 'wo', 'learn']);
     assert.match(await stageText(page, 'heads'), /^2 heads 2 × 4 × 4$/);
     assert.match(await stageText(page, 'concat'), /^concat 4 × 10$/);
     await page.fill('#heads', '1');
@@ -234,7 +234,7 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
     // cross-attention: the second sentence's C feeds K and V, X feeds Q
     await page.check('#cross');
     await page.fill('#context-sentence', 'a b');
-    assert.deepEqual(await stageIds(page), ['x', 'c', 'q', 'k', 'v', 'scores', 'scale', 'softmax', 'output']);
+    assert.deepEqual(await stageIds(page), ['x', 'c', 'q', 'k', 'v', 'scores', 'scale', 'softmax', 'output', 'learn']);
     const crossEdges = await edges(page);
     for (const edge of ['x-q', 'c-k', 'c-v']) assert.ok(crossEdges.includes(edge), edge);
     for (const edge of ['x-k', 'x-v']) assert.ok(!crossEdges.includes(edge), edge);

@@ -161,7 +161,7 @@ test('element attributes: nesting, megabyte tokens, 100 KB cells, a decimal comm
       [{ 'key-padding': `${'t'.repeat(100_000)},false,true` }, `Attribute key-padding is not valid: entry 1, “${'t'.repeat(40)}…”, must be true, false, 1 or 0.`],
       [{ temperature: '0,5' }, 'Attribute temperature is not valid: “temperature” must be written with a decimal point: 0.5, not 0,5.'],
       [{ temperature: `${'2'.repeat(100_000)}` }, 'Attribute temperature is not valid: “temperature” must be a finite number above 0.'],
-      [{ step: 'bogus' }, 'Attribute step is not valid: “step” must be all, a step number from 1 to 6, or one of input, project, scores, scale, softmax, output.'],
+      [{ step: 'bogus' }, 'Attribute step is not valid: “step” must be all, a step number from 1 to 7, or one of input, project, scores, scale, softmax, output, learn.'],
       [{ step: IMG }, 'Attribute step is not valid'],
     ];
     for (const [attributes, message] of cases) {
@@ -450,8 +450,8 @@ test('editing an element: a decimal-comma block, a long word and a decimal-comma
     assert.match(await status(), /^X：第 2 行（爱）第 2 列：“0,5”用了逗号作小数点。/);
     await playground.locator('input[aria-label="X[爱, d2]"]').fill('0.5');
     assert.equal(await status(), '');
-    await playground.locator('.av-field-inline input').fill('0,5');
-    await playground.locator('.av-field-inline input').press('Enter');
+    await playground.locator('.av-field-inline input[type="text"]').fill('0,5');
+    await playground.locator('.av-field-inline input[type="text"]').press('Enter');
     assert.equal(await status(), '温度请用小数点书写：写 0.5，不写 0,5。');
     const sentence = playground.locator('.av-sentence');
     await sentence.fill(`I love ${'y'.repeat(150_000)}`);

@@ -337,7 +337,7 @@ test('reveal.js: typing in the element and its ←/→ leave the deck where it i
       const slide = () => page.evaluate(() => globalThis.Reveal.getIndices().h);
       assert.equal(await page.evaluate(() => document.querySelector('attention-visualizer').shadowRoot.querySelector('.av').classList.contains('dark')), true);
       assert.equal(await slide(), 0); // " happy" typed in the element: its space did not move the deck
-      await page.locator('attention-visualizer .step-link[aria-current="step"]').focus();
+      await page.locator('attention-visualizer .pipeline-stage[aria-current="step"]').first().focus();
       await page.keyboard.press('ArrowLeft');
       assert.equal(await page.evaluate(() => document.querySelector('attention-visualizer').state.view.step), 'softmax');
       assert.deepEqual(await host.hostKeys(), []);

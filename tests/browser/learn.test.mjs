@@ -30,7 +30,7 @@ async function openLearn(url = FILE_URL) {
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   await page.goto(url);
   await page.waitForSelector('#steps .step');
-  if (!(await page.$('.learn'))) await page.click('#step-nav li:last-child button');
+  if (!(await page.$('.learn'))) await page.locator('#pipeline .pipeline-stage[data-step="learn"]').click();
   await page.waitForSelector('.learn-status');
   return { context, page, problems };
 }

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 
 const DIST = path.resolve('dist');
@@ -47,8 +48,10 @@ async function openPage(url, { viewport = { width: 1280, height: 900 }, colorSch
 async function openTutorial(options) {
   const opened = await openPage(FILE_URL, options);
   const { page } = opened;
-  await page.waitForSelector('#step-1 table');
+  await waitForSteps(page);
+  await openEditor(page);
   await page.click('[data-preset="tutorial"]');
+  await openStep(page, 1);
   if (await page.getAttribute('html', 'lang') !== (options?.lang || 'en')) await page.click('#lang-toggle');
   return opened;
 }
@@ -81,7 +84,7 @@ const release = (page) => page.evaluate(() => window.allAnimations().forEach((a)
 test('Next from Q, K, V to Scores: Q row 1 and K row 1 fly into Scores[我, 我], then stop; the row goes on to the next steps', async () => {
   const { context, page, problems } = await openTutorial();
   try {
-    await page.click('#step-nav li:nth-child(2) button');
+    await openStep(page, 2);
     await page.click('#next');
     await page.waitForFunction(() => window.allAnimations().length > 0);
     // one copy per number of Q row 1 and K row 1, and the cell's light-up
@@ -135,7 +138,7 @@ test('Next from Q, K, V to Scores: Q row 1 and K row 1 fly into Scores[我, 我]
 test('prefers-reduced-motion: reduce: nothing moves, the same cells are marked', async () => {
   const { context, page, problems } = await openTutorial({ reducedMotion: 'reduce' });
   try {
-    await page.click('#step-nav li:nth-child(2) button');
+    await openStep(page, 2);
     await page.click('#next');
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     assert.equal(await animationCount(page), 0);
@@ -241,8 +244,9 @@ test('n = 100: heatmaps mark rows and cells without a flight per number, and Nex
       await page.fill('#sentence', Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
       await page.fill('#seed', '5');
       await page.click('#fill-random');
+      await openStep(page, 1);
       await page.waitForSelector('#step-1 canvas[data-matrix="X"]');
-      await page.click('#step-nav li:nth-child(2) button');
+      await openStep(page, 2);
       times[reducedMotion] = await timedNext(page);
       assert.equal(await page.locator('#step-3 canvas[data-matrix="Scores"]').count(), 1);
       assert.equal(await page.locator('.flow-ghost').count(), 0);
@@ -266,7 +270,7 @@ test('screenshots mid-flight and with the marks', async () => {
       for (const colorScheme of ['light', 'dark']) {
         const { context, page, problems } = await openTutorial({ viewport: { width, height: 900 }, colorScheme, lang });
         try {
-          await page.click('#step-nav li:nth-child(5) button');
+          await openStep(page, 5);
           await page.click('#next');
           await page.waitForFunction(() => window.allAnimations().length > 0);
           await holdAt(page, 300);
