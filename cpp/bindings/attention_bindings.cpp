@@ -150,8 +150,8 @@ val heads_to_js(const std::vector<attn::AttentionResult>& heads, bool live = fal
 
 // operands as read_input() reads them. Returns {heads: [{q, k, v, scores, scaled, weights,
 // output}], concat, output, masked?: {rows, cols, data: Uint8Array}, fullyMasked?: Uint8Array
-// (with causal or keyPadding), pe?, xWithPe?, contextPe?, contextWithPe?} or {error}. live: every array a view of the
-// workspace instead of a copy (to_js).
+// (with causal or keyPadding), pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
+// live: every array a view of the workspace instead of a copy (to_js).
 val compute(const val& operands, bool live) {
   attn::MultiHeadInput in;
   attn::Error err = read_input(operands, &in);
