@@ -241,17 +241,20 @@ async function pageLatency() {
       new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.longTasks.push(e.duration); }).observe({ type: 'longtask' });
     });
     const rendered = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
-    // until the page has rendered after `before` renders and computes nothing, and the next
-    // frame is painted
+    // every heatmap painted (large ones are painted in slices, each canvas data-painting
+    // meanwhile), then the next frame
+    const painted = async () => {
+      await page.waitForFunction(() => document.querySelector('canvas[data-painting]') === null, undefined, { timeout: 0, polling: 'raf' });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    };
+    // until the page has rendered after `before` renders and computes nothing, and is painted
     const settled = async (before) => {
       await page.waitForFunction((count) => {
         const root = document.documentElement;
         return Number(root.dataset.renderCount) > count && !root.hasAttribute('data-computing');
       }, before, { timeout: 0 });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      await painted();
     };
-    // the next frame painted (for what renders without a recompute: a step, a head)
-    const painted = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
     const timed = async (action) => {
       const t0 = performance.now();
       await action();
