@@ -358,14 +358,14 @@ function hatchPattern(context) {
 // The last heatmap painted of each matrix (by identity): the same result
 // shown again (in two steps of the overview, after a step change or a
 // language switch) is copied from it, not painted again. A binned (large)
-// heatmap is painted in slices of at most SLICE_MS, one task each, so that the
+// heatmap is painted in slices of about SLICE_MS, one task each, so that the
 // page never stops for long (16.7 M cells at n = 4096); meanwhile its canvas
 // has data-painting (tests and the bench wait for it), keeps its last picture,
 // and a newer paint of the same canvas replaces the unfinished one. The
 // heads' thumbnails (steps.js) use it too.
 const painted = new WeakMap(); // data → {kind, masked, cell, canvas}
 const painting = new WeakMap(); // canvas → {data, kind, masked, cell, steps}
-const SLICE_MS = 8;
+const SLICE_MS = 25;
 
 const sameLook = (a, b) => a.data === b.data && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
 
