@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OPENBLAS_DIR, bootstrap } from './bootstrap.mjs';
@@ -148,6 +149,7 @@ async function inChromium(wasmDir) {
           out[n] = {
             rows: medianMs(() => engine.compute(inputs)),
             typed: medianMs(() => engine.compute(inputs, { typed: true })),
+            reuse: medianMs(() => engine.compute(inputs, { typed: true, reuse: true })),
             backward: medianMs(() => engine.backward(inputs, gradient, { typed: true })),
           };
         }
@@ -205,8 +207,31 @@ const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 10
 const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
+// The longest task of the page's main thread while `action` runs: in thread CPU time from a
+// Chromium trace (on a loaded machine wall time also counts the waits for a core), and in wall
+// time as the page saw it (PerformanceObserver 'longtask', which reports only tasks over
+// 50 ms: 0 means none). Returns { value: what action gave, cpu, wall } (ms).
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'];
+async function longestTask(browser, page, action) {
+  await page.evaluate(() => globalThis.longTasks.splice(0));
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  let value;
+  let trace;
+  try {
+    value = await action();
+    await page.evaluate(() => console.timeStamp('bench page')); // names the page's process
+  } finally {
+    trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  }
+  const { pid } = trace.find((e) => e.name === 'TimeStamp' && e.args.data.message === 'bench page');
+  const main = trace.find((e) => e.pid === pid && e.name === 'thread_name' && e.args.name === 'CrRendererMain').tid;
+  const cpu = trace.reduce((most, e) => (e.name === 'RunTask' && e.pid === pid && e.tid === main ? Math.max(most, e.tdur || 0) : most), 0);
+  const wall = await page.evaluate(() => Math.max(0, ...globalThis.longTasks.splice(0)));
+  return { value, cpu: cpu / 1000, wall };
+}
+
 async function pageLatency() {
-    const browser = await launchChromium();
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = [];
@@ -214,20 +239,39 @@ async function pageLatency() {
     await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
     await waitForSteps(page);
     await openEditor(page);
+    await page.evaluate(() => {
+      globalThis.longTasks = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+    });
     const rendered = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
+    // every heatmap painted (large ones are painted in slices, each canvas data-painting
+    // meanwhile), then the next frame
+    const painted = async () => {
+      await page.waitForFunction(() => document.querySelector('canvas[data-painting]') === null, undefined, { timeout: 0, polling: 'raf' });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    };
+    // until the page has rendered after `before` renders and computes nothing, and is painted
+    const settled = async (before) => {
+      await page.waitForFunction((count) => {
+        const root = document.documentElement;
+        return Number(root.dataset.renderCount) > count && !root.hasAttribute('data-computing');
+      }, before, { timeout: 0 });
+      await painted();
+    };
+    const timed = async (action) => {
+      const t0 = performance.now();
+      await action();
+      return performance.now() - t0;
+    };
     const setUp = async (n, { openX = true } = {}) => {
       for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
       await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
       await page.fill('#seed', '1');
       const before = await rendered();
-      const t0 = performance.now();
-      await page.click('#fill-random');
-      await page.waitForFunction((count) => {
-        const root = document.documentElement;
-        return Number(root.dataset.renderCount) > count && !root.hasAttribute('data-computing');
-      }, before);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
-      const ms = performance.now() - t0;
+      const ms = await timed(async () => {
+        await page.click('#fill-random');
+        await settled(before);
+      });
       if (!openX) return ms;
       // X's text box (large ones are filled when opened)
       await page.evaluate(() => { document.querySelector('#editor-x details').open = true; });
@@ -265,37 +309,59 @@ async function pageLatency() {
       out[n] = {};
       for (const overview of [false, true]) {
         await goToStep(overview);
-        const times = [];
-        for (let i = 0; i < PAGE_WARMUP + PAGE_RUNS; i++) {
-          const t = await edit(i);
-          if (i >= PAGE_WARMUP) times.push(t);
-        }
-        out[n][overview ? 'all' : 'one'] = [0, 1, 2].map((k) => median(times.map((t) => t[k])));
+        for (let i = 0; i < PAGE_WARMUP; i++) await edit(i);
+        const { value: times, cpu, wall } = await longestTask(browser, page, async () => {
+          const all = [];
+          for (let i = PAGE_WARMUP; i < PAGE_WARMUP + PAGE_RUNS; i++) all.push(await edit(i));
+          return all;
+        });
+        out[n][overview ? 'all' : 'one'] = [...[0, 1, 2].map((k) => median(times.map((t) => t[k]))), cpu, wall];
       }
     }
     await goToStep(false);
-    // n = 4096: the main thread's longest task (PerformanceObserver 'longtask', over 50 ms)
-    // while "fill randomly" computes in the worker and the page draws it, and while 5 tokens are
-    // deleted from the sentence by Backspace, each starting a recompute
-    const longest = () => page.evaluate(() => Math.max(0, ...globalThis.longTasks.splice(0)));
-    await page.evaluate(() => {
-      globalThis.longTasks = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.longTasks.push(e.duration); }).observe({ type: 'longtask' });
-    });
+    // n = 4096, engine in the worker: each scenario's wall time until painted, and its longest
+    // main-thread task
     // (X's text box closed, as it starts: opened, its 2 MB of text takes the browser ~1 s to lay out)
     await page.evaluate(() => { document.querySelector('#editor-x details').open = false; });
     await setUp(4096, { openX: false }); // the sentence's recompute first, then fill randomly alone
-    await longest();
-    const large = { fill: await setUp(4096, { openX: false }), fillTask: await longest() };
-    const before = await rendered();
-    await page.focus('#sentence');
-    await page.keyboard.press('End');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
-    await page.waitForFunction((count) => {
-      const root = document.documentElement;
-      return Number(root.dataset.renderCount) > count && !root.hasAttribute('data-computing');
-    }, before);
-    large.typingTask = await longest();
+    const large = [];
+    const scenario = async (name, action) => {
+      const { value: ms, cpu, wall } = await longestTask(browser, page, () => timed(action));
+      large.push({ name, ms, cpu, wall });
+    };
+    const recompute = (action) => async () => {
+      const before = await rendered();
+      await action();
+      await settled(before);
+    };
+    await scenario('"fill randomly"', () => setUp(4096, { openX: false }));
+    await scenario('5 Backspaces in the sentence (4096 → 4091 tokens), each starting a recompute', recompute(async () => {
+      await page.focus('#sentence');
+      await page.keyboard.press('End');
+      for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
+    }));
+    await scenario('next step, then back (Next, Previous)', async () => {
+      await page.click('#next');
+      await painted();
+      await page.click('#prev');
+      await painted();
+    });
+    await scenario('an option toggled (causal mask on)', recompute(() => page.click('#causal')));
+    await scenario('2 heads (heads: 1 → 2, recomputed)', recompute(() => page.fill('#heads', '2')));
+    await scenario('switching heads (head 2 shown)', async () => {
+      await page.click('#view-heads .head-tab >> nth=1');
+      await painted();
+    });
+    // the Weights of head 2 (4091 × 4091) as CSV, downloaded
+    await page.evaluate(() => { document.querySelector('#share-tools details').open = true; });
+    await page.selectOption('#share-tools [data-focus-id="export-format"]', 'csv');
+    await scenario('CSV export of Weights (4091 × 4091)', async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 0 }),
+        page.click('#share-tools .av-tools-body button >> nth=0'),
+      ]);
+      await download.path();
+    });
     const drawn = await page.evaluate(() => {
       const canvas = document.querySelector('#steps canvas[data-matrix="Weights"]');
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
@@ -308,15 +374,47 @@ async function pageLatency() {
   }
 }
 
-async function printPageLatency() {
+async function pageSection() {
   const { sizes, large } = await pageLatency();
-  console.log(`\npage: latency from an edit (X's text, Apply) to every panel updated, d = ${D}; medians in ms`);
-  const header = ['n', ...['one step', 'all steps'].flatMap((shown) => ['script', 'main thread', 'painted'].map((what) => `${shown}: ${what}`))];
-  console.log(`| ${header.join(' | ')} |`);
-  console.log(`|${header.map(() => ' --- ').join('|')}|`);
-  for (const [n, { one, all }] of Object.entries(sizes)) console.log(`| ${[n, ...one, ...all].map((v, i) => (i === 0 ? v : fmt(v))).join(' | ')} |`);
-  console.log(`n = 4096 (softmax step, engine in a worker): "fill randomly" to its heatmaps painted in ${fmt(large.fill)} ms,`
-    + ` the longest main-thread task meanwhile ${fmt(large.fillTask)} ms; 5 Backspaces in the sentence: longest task ${fmt(large.typingTask)} ms`);
+  const lines = [];
+  lines.push(`Page latency from an edit (X's text, Apply) to every panel updated, d = ${D}; medians of ${PAGE_RUNS} edits, in ms;`
+    + ' "longest task": the longest main-thread task over those edits, in CPU time (a Chromium trace) and in wall time'
+    + ' (the page\'s long-task observer, which sees only tasks over 50 ms: 0 means none):', '');
+  const header = ['n', ...['one step', 'all steps'].flatMap((shown) => ['script', 'main thread', 'painted', 'longest task CPU', 'longest task wall'].map((what) => `${shown}: ${what}`))];
+  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
+  for (const [n, { one, all }] of Object.entries(sizes)) lines.push(`| ${[n, ...one, ...all].map((v, i) => (i === 0 ? v : fmt(v))).join(' | ')} |`);
+  lines.push('', `n = 4096, d = ${D} (softmax step shown, engine in its worker): each action's wall time until its result is painted,`
+    + ' and the longest main-thread task meanwhile (CPU time from a trace; wall time as the page saw it, over 50 ms only), in ms:', '');
+  const largeHeader = ['action', 'until painted', 'longest task CPU', 'longest task wall'];
+  lines.push(`| ${largeHeader.join(' | ')} |`, `|${largeHeader.map(() => ' --- ').join('|')}|`);
+  for (const { name, ms, cpu, wall } of large) lines.push(`| ${[name, fmt(ms), fmt(cpu), fmt(wall)].join(' | ')} |`);
+  return lines;
+}
+
+// ---- docs/performance.md: everything between a section's markers is this tool's output ----
+const DOC = path.join(ROOT, 'docs/performance.md');
+const marker = (section, end) => `<!-- bench:${section}:${end ? 'end' : 'start'} (generated by scripts/bench.mjs; edits here are overwritten) -->`;
+
+// The machine, date and load, for the head of a generated section.
+async function machine() {
+  const browser = await launchChromium();
+  const chromium = browser.version();
+  await browser.close();
+  const cpus = os.cpus();
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(', ');
+  return `Generated by \`node scripts/bench.mjs ${process.argv.slice(2).join(' ')}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC:`
+    + ` ${cpus[0].model}, ${cpus.length} cores, node ${process.version}, Chromium ${chromium};`
+    + ` load average at the start ${load} (1, 5, 15 min).`;
+}
+
+function writeSection(section, lines) {
+  const text = readFileSync(DOC, 'utf8');
+  const start = marker(section, false);
+  const end = marker(section, true);
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers of the "${section}" section`);
+  writeFileSync(DOC, `${text.slice(0, from + start.length)}\n\n${lines.join('\n')}\n\n${text.slice(to)}`);
 }
 
 // Direct manipulation (scrub.js) in headless Chromium on dist/index.html: n tokens (16 and 64),
@@ -342,7 +440,8 @@ async function dragLatency() {
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
+    await openEditor(page);
     // the marks around every event of `type` (see above), and the frame after it
     await page.evaluate(() => {
       globalThis.dragSamples = [];
@@ -400,7 +499,8 @@ async function dragLatency() {
       for (const overview of [false, true]) {
         await page.evaluate((wanted) => {
           if ((document.getElementById('overview').getAttribute('aria-pressed') === 'true') !== wanted) document.getElementById('overview').click();
-          if (!wanted) document.querySelector('#step-nav li:nth-child(5) button').click();
+          // the softmax step, from its stage in the diagram (an SVG node: no click() of its own)
+          if (!wanted) document.querySelector('#pipeline .pipeline-stage[data-n="5"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
         }, overview);
         out.push({ n, shown: overview ? 'all' : 'one', what: 'W_Q[1, 1]', times: await dragRounds('#editor-wq input[data-r="0"][data-c="0"]', 'pointermove') });
         out.push({ n, shown: overview ? 'all' : 'one', what: 'temperature', times: await dragRounds('#temperature-slider', 'input') });
@@ -413,25 +513,28 @@ async function dragLatency() {
   }
 }
 
-async function printDragLatency() {
+// Each move of a drag, as lines of docs/performance.md's page section.
+async function dragSection() {
   const rows = await dragLatency();
-  console.log(`\npage: each move of a drag (a number of W_Q, the temperature slider), d = ${DRAG_D}, ${DRAG_MOVES} moves;`
-    + ` ms, the least of ${DRAG_ROUNDS} drags'`);
+  const lines = [`Each move of a drag (a number of W_Q, the temperature slider), d = ${DRAG_D}, ${DRAG_MOVES} moves;`
+    + ` ms, the least of ${DRAG_ROUNDS} drags:`, ''];
   const header = ['n', 'steps shown', 'dragged', 'script: median', 'script: max', 'main thread: median', 'main thread: max'];
-  console.log(`| ${header.join(' | ')} |`);
-  console.log(`|${header.map(() => ' --- ').join('|')}|`);
-  for (const { n, shown, what, times } of rows) console.log(`| ${[n, shown, what, ...times.map(fmt)].join(' | ')} |`);
+  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
+  for (const { n, shown, what, times } of rows) lines.push(`| ${[n, shown, what, ...times.map(fmt)].join(' | ')} |`);
+  return lines;
 }
 
 bootstrap({ purpose: 'bench' });
 await buildDist();
+const MACHINE = await machine(); // the load average before anything here runs
+console.log(MACHINE);
 if (process.argv.includes('--drag-only')) {
-  await printDragLatency();
+  console.log(`\n${(await dragSection()).join('\n')}`);
   process.exit(0);
 }
 if (process.argv.includes('--page-only')) {
-  await printPageLatency();
-  await printDragLatency();
+  writeSection('page', [MACHINE, '', ...(await pageSection()), '', ...(await dragSection())]);
+  console.log(`\n${readFileSync(DOC, 'utf8').split(marker('page', false))[1].split(marker('page', true))[0].trim()}`);
   process.exit(0);
 }
 const nativeDir = cmakeBuild({ kind: 'native', targets: ['attention_bench'] });
@@ -462,7 +565,13 @@ const least = (a, b) => (typeof a === 'number' ? Math.min(a, b)
     : Object.fromEntries(Object.keys(a).map((key) => [key, least(a[key], b[key])])));
 
 const ROUNDS = Number(arg('rounds', '5'));
-console.log(`bench: d_model = d_k = d_v = ${D}; per full attention (all steps), in ms, the least of ${ROUNDS} rounds' medians;`
+// the engine's section of docs/performance.md, printed as it is written
+const engineLines = [MACHINE, ''];
+const say = (text) => {
+  console.log(text);
+  engineLines.push(...text.split('\n'));
+};
+say(`bench: d_model = d_k = d_v = ${D}; per full attention (all steps), in ms, the least of ${ROUNDS} rounds' medians;`
   + ' ratios: the median of the rounds\' own ratios (least–most)');
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) rounds.push(await round());
@@ -471,6 +580,8 @@ const { native, wasmNode, chrome, apiNode, js, npRef, npOpen, npKept } = rounds.
 // Ratios within each round (its figures were measured minutes apart at most), then their
 // median across rounds, with the least and the most.
 const RATIOS = [
+  (m, n) => m.chrome.api[n].typed / m.chrome.core[n], // API typed ÷ wasm (issue 17: ≤ 1.2× with reuse)
+  (m, n) => m.chrome.api[n].reuse / m.chrome.core[n], // API typed, reuse ÷ wasm
   (m, n) => m.chrome.core[n] / m.native[n], // wasm ÷ native
   (m, n) => m.chrome.js[n] / m.chrome.core[n], // plain JS ÷ wasm
   (m, n) => m.chrome.core[n] / m.npOpen.times[n], // wasm ÷ numpy OpenBLAS
@@ -491,11 +602,14 @@ const header = [
   'API node',
   'API Chromium',
   'API typed Chromium',
+  'API typed, reuse Chromium',
   'plain JS node',
   'plain JS Chromium',
   `numpy (${npRef.label ?? 'n/a'} BLAS)`,
   `numpy (${npOpen.label ?? 'n/a'}, 1 thread)`,
   `numpy (${npOpen.label ?? 'n/a'}, 1 thread, pages kept)`,
+  'API typed ÷ wasm',
+  'API typed, reuse ÷ wasm',
   'wasm ÷ native',
   'plain JS ÷ wasm',
   'wasm ÷ numpy OpenBLAS',
@@ -509,6 +623,7 @@ const rows = SIZES.map((n) => [
   fmt(apiNode[n]),
   fmt(chrome.api[n].rows),
   fmt(chrome.api[n].typed),
+  fmt(chrome.api[n].reuse),
   fmt(js[n]),
   fmt(chrome.js[n]),
   fmt(npRef.times[n]),
@@ -516,21 +631,23 @@ const rows = SIZES.map((n) => [
   fmt(npKept.times[n]),
   ...RATIOS.map((of) => ratioSpread(of, n)),
 ]);
-console.log(`| ${header.join(' | ')} |`);
-console.log(`|${header.map(() => ' --- ').join('|')}|`);
-for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-console.log(`\nbackward() and train() of the API in Chromium (typed form), the least of the rounds' medians, in ms;`
+say('');
+say(`| ${header.join(' | ')} |`);
+say(`|${header.map(() => ' --- ').join('|')}|`);
+for (const r of rows) say(`| ${r.join(' | ')} |`);
+say(`\nbackward() and train() of the API in Chromium (typed form), the least of the rounds' medians, in ms;`
   + ' ratio: the median of the rounds\' own ratios (least–most)');
 const backwardHeader = ['n', 'compute typed', 'backward typed', 'backward ÷ compute'];
-console.log(`| ${backwardHeader.join(' | ')} |`);
-console.log(`|${backwardHeader.map(() => ' --- ').join('|')}|`);
+say('');
+say(`| ${backwardHeader.join(' | ')} |`);
+say(`|${backwardHeader.map(() => ' --- ').join('|')}|`);
 for (const n of SIZES) {
   const ratio = ratioSpread((m, size) => m.chrome.api[size].backward / m.chrome.api[size].typed, n);
-  console.log(`| ${[n, fmt(chrome.api[n].typed), fmt(chrome.api[n].backward), ratio].join(' | ')} |`);
+  say(`| ${[n, fmt(chrome.api[n].typed), fmt(chrome.api[n].backward), ratio].join(' | ')} |`);
 }
-console.log(`training at n = 16, d = 16 (W_Q, W_K, W_V by Adam, output loss): ${fmt(chrome.api.train.step)} ms a step`
+say(`training at n = 16, d = 16 (W_Q, W_K, W_V by Adam, output loss): ${fmt(chrome.api.train.step)} ms a step`
   + ` (in calls of 100 steps), ${fmt(chrome.api.train.call)} ms for a call of one step`);
-console.log(
+say(
   '\n"wasm" is the engine\'s C++ (tests/bench/attention_bench.cpp) compiled by Emscripten; "API" adds\n' +
     'the public compute() with its array-of-rows conversions and copies ("typed": compute(input,\n' +
     '{ typed: true }), as the page calls it). "pages kept": numpy with glibc\'s malloc keeping freed\n' +
@@ -556,14 +673,15 @@ const split = [
   'the rest: wasm Chromium',
   'the rest: numpy OpenBLAS',
 ];
-console.log(
+say(
   '\nWhere the time goes, in ms: the five matrix products alone (X·W_Q, X·W_K, X·W_V, Q·Kᵀ, weights·V)\n' +
     'with their rate in billions of multiply-adds a second, each the least of the rounds; and the rest\n' +
     '(scaling, softmax, checks): the whole computation less the products within a round, the median\n' +
     'of the rounds.',
 );
-console.log(`| ${split.join(' | ')} |`);
-console.log(`|${split.map(() => ' --- ').join('|')}|`);
+say('');
+say(`| ${split.join(' | ')} |`);
+say(`|${split.map(() => ' --- ').join('|')}|`);
 for (const n of SIZES) {
   const row = [
     n,
@@ -573,7 +691,9 @@ for (const n of SIZES) {
     fmt(rest((m) => m.chrome.core[n] - m.chrome.products[n])),
     fmt(rest((m) => m.npOpen.times[n] - m.npOpen.products[n])),
   ];
-  console.log(`| ${row.join(' | ')} |`);
+  say(`| ${row.join(' | ')} |`);
 }
-await printPageLatency();
-await printDragLatency();
+writeSection('engine', engineLines);
+const pageLines = [...(await pageSection()), '', ...(await dragSection())];
+console.log(`\n${pageLines.join('\n')}`);
+writeSection('page', [MACHINE, '', ...pageLines]);

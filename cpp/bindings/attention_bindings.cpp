@@ -25,20 +25,29 @@ attn::Error to_matrix(const std::string& name, const val& packed, attn::Matrix* 
                                 static_cast<int>(lengths.size()), out, head);
 }
 
-// Matrix → {rows, cols, data: Float64Array}: a copy, never a live view of wasm memory
-// (views go stale when memory grows).
-val to_js(const attn::Matrix& m) {
+// A view of `size` values at `data` in wasm memory: a copy (Float64Array or Uint8Array, as
+// `type` says), or, when `live`, the view itself. A live view is handed out only by
+// compute(input, {typed: true, reuse: true}), whose documented rule (docs/api.md) is that it is
+// valid until the next call: that call overwrites the workspace it shows (and, when memory
+// grows, detaches it).
+template <class T>
+val copy_or_view(const char* type, size_t size, const T* data, bool live) {
+  val view(emscripten::typed_memory_view(size, data));
+  return live ? view : val::global(type).new_(view);
+}
+
+// Matrix → {rows, cols, data: Float64Array}: a copy unless `live` (above).
+val to_js(const attn::Matrix& m, bool live = false) {
   val obj = val::object();
   obj.set("rows", m.rows);
   obj.set("cols", m.cols);
-  obj.set("data", val::global("Float64Array")
-                      .new_(emscripten::typed_memory_view(m.data.size(), m.data.data())));
+  obj.set("data", copy_or_view("Float64Array", m.data.size(), m.data.data(), live));
   return obj;
 }
 
-// Bytes → Uint8Array, a copy.
-val to_js(const std::vector<unsigned char>& flags) {
-  return val::global("Uint8Array").new_(emscripten::typed_memory_view(flags.size(), flags.data()));
+// Bytes → Uint8Array: a copy unless `live`.
+val to_js(const std::vector<unsigned char>& flags, bool live = false) {
+  return copy_or_view("Uint8Array", flags.size(), flags.data(), live);
 }
 
 val error_to_js(const attn::Error& err) {
@@ -122,27 +131,28 @@ val input_to_js(const attn::Matrix& x, const attn::Matrix& context,
   return out;
 }
 
-// Each head's {q, k, v, scores, scaled, weights, output}.
-val heads_to_js(const std::vector<attn::AttentionResult>& heads) {
+// Each head's {q, k, v, scores, scaled, weights, output}; copies unless `live` (to_js).
+val heads_to_js(const std::vector<attn::AttentionResult>& heads, bool live = false) {
   val out = val::array();
   for (const attn::AttentionResult& h : heads) {
     val head = val::object();
-    head.set("q", to_js(h.q));
-    head.set("k", to_js(h.k));
-    head.set("v", to_js(h.v));
-    head.set("scores", to_js(h.scores));
-    head.set("scaled", to_js(h.scaled));
-    head.set("weights", to_js(h.weights));
-    head.set("output", to_js(h.output));
+    head.set("q", to_js(h.q, live));
+    head.set("k", to_js(h.k, live));
+    head.set("v", to_js(h.v, live));
+    head.set("scores", to_js(h.scores, live));
+    head.set("scaled", to_js(h.scaled, live));
+    head.set("weights", to_js(h.weights, live));
+    head.set("output", to_js(h.output, live));
     out.call<void>("push", head);
   }
   return out;
 }
 
 // operands as read_input() reads them. Returns {heads: [{q, k, v, scores, scaled, weights,
-// output}], concat, output, masked: {rows, cols, data: Uint8Array}, fullyMasked: Uint8Array,
-// pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
-val compute(const val& operands) {
+// output}], concat, output, masked?: {rows, cols, data: Uint8Array}, fullyMasked?: Uint8Array
+// (with causal or keyPadding), pe?, xWithPe?, contextPe?, contextWithPe?} or {error}.
+// live: every array a view of the workspace instead of a copy (to_js).
+val compute(const val& operands, bool live) {
   attn::MultiHeadInput in;
   attn::Error err = read_input(operands, &in);
   if (!err.ok()) return error_to_js(err);
@@ -152,21 +162,23 @@ val compute(const val& operands) {
   if (!err.ok()) return error_to_js(err);
 
   val result = val::object();
-  result.set("heads", heads_to_js(r.heads));
-  result.set("concat", to_js(r.concat));
-  result.set("output", to_js(r.output));
-  val masked = val::object();
-  masked.set("rows", r.mask.n_q);
-  masked.set("cols", r.mask.n_k);
-  masked.set("data", to_js(r.mask.hidden));
-  result.set("masked", masked);
-  result.set("fullyMasked", to_js(r.mask.fully_masked));
+  result.set("heads", heads_to_js(r.heads, live));
+  result.set("concat", to_js(r.concat, live));
+  result.set("output", to_js(r.output, live));
+  if (in.options.causal || !in.options.key_padding.empty()) {  // else nothing is masked
+    val masked = val::object();
+    masked.set("rows", r.mask.n_q);
+    masked.set("cols", r.mask.n_k);
+    masked.set("data", to_js(r.mask.hidden, live));
+    result.set("masked", masked);
+    result.set("fullyMasked", to_js(r.mask.fully_masked, live));
+  }
   if (in.options.positional_encoding) {
-    result.set("pe", to_js(r.pe));
-    result.set("xWithPe", to_js(r.x_with_pe));
+    result.set("pe", to_js(r.pe, live));
+    result.set("xWithPe", to_js(r.x_with_pe, live));
     if (in.context.rows > 0) {
-      result.set("contextPe", to_js(r.context_pe));
-      result.set("contextWithPe", to_js(r.context_with_pe));
+      result.set("contextPe", to_js(r.context_pe, live));
+      result.set("contextWithPe", to_js(r.context_with_pe, live));
     }
   }
   return result;

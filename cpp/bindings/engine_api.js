@@ -10,6 +10,8 @@
  *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding });
  *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
  *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
+ *   engine.compute(input, { typed: true, reuse: true })  // the same, views of the engine's
+ *                                           // buffers, valid until the engine's next call
  *   const g = engine.backward(input, { output: G })  // G = dL/doutput of a scalar loss L
  *   g.input.x, g.input.wq, …, g.input.temperature; g.result.scores, g.result.weights, …
  *   const t = engine.train(input, { loss, target, train, optimizer, learningRate, steps, … })
@@ -263,18 +265,31 @@ function unpackHead(head, unpack, names = RESULTS) {
 
 // compute()'s second argument: { typed: true } returns every matrix as
 // { rows, cols, data: Float64Array } (row-major; masks as Uint8Array), without building
-// arrays of rows: the fast form for large inputs.
-function readFormat(format, where = "compute()'s second argument") {
-  if (format === undefined) return false;
-  const keys = format !== null && typeof format === 'object' ? Object.keys(format) : null;
-  if (keys === null || keys.some((k) => k !== 'typed') || !['boolean', 'undefined'].includes(typeof format.typed)) {
+// arrays of rows: the fast form for large inputs. { typed: true, reuse: true } (compute()
+// only) returns that form without copying: every array is a view of the engine's own buffers,
+// valid until the next compute(), backward() or train() of this engine, which overwrites it
+// (see docs/api.md). Returns { typed, reuse }.
+function readFormat(format, where = "compute()'s second argument", keys = ['typed', 'reuse']) {
+  if (format === undefined) return { typed: false, reuse: false };
+  const expected = `{ ${keys.map((k) => `${k}: true | false`).join(', ')} }`;
+  const fields = format !== null && typeof format === 'object' ? Object.keys(format) : null;
+  if (fields === null || fields.some((k) => !keys.includes(k)) || fields.some((k) => !['boolean', 'undefined'].includes(typeof format[k]))) {
     throw inputError({
       code: 'unknown_option',
       operand: 'format',
-      message: `${where} must be { typed: true | false }, got ${describe(format)}`,
+      message: `${where} must be ${expected}, got ${describe(format)}`,
     });
   }
-  return format.typed === true;
+  const typed = format.typed === true;
+  const reuse = format.reuse === true;
+  if (reuse && !typed) {
+    throw inputError({
+      code: 'conflict',
+      operand: 'format',
+      message: `${where}: reuse: true needs typed: true (only the typed form's arrays can be reused)`,
+    });
+  }
+  return { typed, reuse };
 }
 
 // The input object of compute(), backward() and train(), checked and packed for the binding.
@@ -410,12 +425,13 @@ function packTrainOptions(options, multiHead) {
 function makeEngine(raw) {
   return {
     compute(input, format) {
-      const typed = readFormat(format);
+      const { typed, reuse } = readFormat(format);
       const packed = packInput(input, 'compute');
-      const result = raw.compute(packed);
+      const result = raw.compute(packed, reuse);
       if (result.error) throw inputError(result.error);
 
-      // the binding's matrices are already fresh copies: the typed form hands them over as is
+      // the binding's matrices are already fresh copies (or, with reuse, the views the caller
+      // asked for): the typed form hands them over as is
       const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
       const out = input.heads === undefined ? unpackHead(result.heads[0], unpack) : {
@@ -442,7 +458,7 @@ function makeEngine(raw) {
     // dL/d(every input matrix) and dL/d(every result matrix) for G = dL/doutput of a scalar
     // loss L: { input, result } in the input's and in compute()'s structures.
     backward(input, gradient, format) {
-      const typed = readFormat(format, "backward()'s third argument");
+      const { typed } = readFormat(format, "backward()'s third argument", ['typed']);
       const packed = packInput(input, 'backward');
       const expected = '{ output: G }, G = dL/doutput with the shape of the output';
       if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {

@@ -97,13 +97,14 @@ function openHost({ withoutWorker = false } = {}) {
   });
 }
 
-// Until the element (in `frame`) shows the n × n weights of its newest state, then what it
+// Until the element (in `frame`) shows the n × n weights of its newest state, painted, then what it
 // shows: the heatmap's size and opaque pixels, the status, the steps dimmed or not.
 async function painted(frame, n) {
   await frame.waitForFunction((wanted) => {
     const v = document.querySelector('attention-visualizer');
     const shape = v.shadowRoot.querySelector('.matrix-canvas[data-matrix="Weights"] .matrix-shape');
-    return !v.computing && shape !== null && shape.textContent === `${wanted} × ${wanted}`;
+    // large heatmaps are painted in slices, each canvas data-painting meanwhile
+    return !v.computing && shape !== null && shape.textContent === `${wanted} × ${wanted}` && v.shadowRoot.querySelector('canvas[data-painting]') === null;
   }, n, { polling: 100 });
   return frame.evaluate(() => {
     const root = document.querySelector('attention-visualizer').shadowRoot;

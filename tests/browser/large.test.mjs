@@ -58,9 +58,11 @@ async function setUp(n, seed) {
   await rendered(before);
 }
 
-// Until a full render after `before` with nothing still computing in the background.
+// Until a full render after `before` with nothing still computing in the background, and every
+// heatmap painted (large ones are painted in slices, each canvas data-painting meanwhile).
 const rendered = (before) => page.waitForFunction(
-  (count) => Number(document.documentElement.dataset.renderCount) > count && !document.documentElement.hasAttribute('data-computing'),
+  (count) => Number(document.documentElement.dataset.renderCount) > count && !document.documentElement.hasAttribute('data-computing')
+    && document.querySelector('canvas[data-painting]') === null,
   before,
 );
 

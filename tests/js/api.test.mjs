@@ -188,7 +188,7 @@ test('compute(input, { typed: true }) returns row-major Float64Arrays with the s
 test('a bad second argument to compute() is an Error naming it', () => {
   for (const format of [null, 5, { typed: 'yes' }, { type: true }]) {
     assertInputError(() => engine.compute(TUTORIAL, format), { code: 'unknown_option', operand: 'format' });
-    assert.throws(() => engine.compute(TUTORIAL, format), /^Error: compute\(\)'s second argument must be \{ typed: true \| false \}, got /);
+    assert.throws(() => engine.compute(TUTORIAL, format), /^Error: compute\(\)'s second argument must be \{ typed: true \| false, reuse: true \| false \}, got /);
   }
   assertTutorial(engine.compute(TUTORIAL));
 });

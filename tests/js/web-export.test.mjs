@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
+import { TEXT_PARTS, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
 import { tutorialState } from '../../web/src/share.js';
 import { parseMatrixText } from '../../web/src/parse.js';
 import { rowViews } from '../../web/src/rows.js';
@@ -141,6 +141,19 @@ test('CSV and JSON keep every digit and read back; -inf and null for masked scor
   assert.equal(toJson(data), '[[0.30000000000000004,-1e-20],[null,12345678.9]]\n');
   assert.deepEqual(parseMatrixText(toCsv(REFERENCE.Weights)).rows, REFERENCE.Weights);
   assert.deepEqual(parseMatrixText(toJson(REFERENCE.Output)).rows, REFERENCE.Output);
+});
+
+test('CSV and JSON built in slices of rows (large exports) join to the same text, whatever the slices', () => {
+  const data = typedRows([[0.5, -Infinity], [1 / 3, 0], [-2, 1e-300], [7, 0.1 + 0.2], [-0.25, 4]]);
+  const csv = '0.5,-inf\n0.3333333333333333,0\n-2,1e-300\n7,0.30000000000000004\n-0.25,4\n';
+  const json = '[[0.5,null],[0.3333333333333333,0],[-2,1e-300],[7,0.30000000000000004],[-0.25,4]]\n';
+  for (const step of [1, 2, 3, 5]) {
+    const sliced = (rows) => Array.from({ length: Math.ceil(data.length / step) }, (_, i) => rows(data, i * step, Math.min(data.length, (i + 1) * step))).join('');
+    assert.equal(sliced(TEXT_PARTS.csv), csv, `csv, ${step} rows a slice`);
+    assert.equal(sliced(TEXT_PARTS.json), json, `json, ${step} rows a slice`);
+  }
+  assert.equal(toCsv(data), csv);
+  assert.equal(toJson(data), json);
 });
 
 test('LaTeX bmatrix and Markdown table use the decimals on screen', () => {

@@ -95,7 +95,12 @@ test('what changed between two settings, and after − before', () => {
     { option: 'keyPadding', before: [false, false, false], after: [true, false, false] },
   ]);
   assert.deepEqual(optionChanges(plainOptions, { ...plainOptions, pe: true }), [], 'PE is not compared');
-  assert.deepEqual(difference([[0.5, 0.5]], [[1, 0]]), [[0.5, -0.5]]);
+  const newer = [[1, 0], [0.25, -Infinity]];
+  const older = [[0.5, 0.5], [1, -Infinity]];
+  const diff = difference(older, newer);
+  assert.deepEqual(diff.map((row) => Array.from(row)), [[0.5, -0.5], [-0.75, NaN]]);
+  assert.equal(difference(older, newer), diff, 'the same pair gives the same matrix back');
+  assert.notEqual(difference([[0, 0], [0, 0]], newer), diff);
 });
 
 test('positional encoding terms and mask reasons', () => {

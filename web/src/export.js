@@ -30,14 +30,27 @@ function plainText(text) {
 
 const full = (v) => (v === -Infinity ? '-inf' : String(v));
 
-// Numbers only: the file reads back as a matrix (parse.js, numpy.loadtxt(delimiter=',')).
-export function toCsv(data) {
-  return `${data.map((row) => Array.from(row, full).join(',')).join('\n')}\n`;
-}
+// CSV and JSON as text parts: rows [from, to) of the matrix, to be joined
+// (or handed to a Blob) in order, so that a large export can be built in
+// slices between which the page stays responsive (tools.js).
+// Numbers only: the CSV reads back as a matrix (parse.js, numpy.loadtxt(delimiter=',')).
+const csvRows = (data, from, to) => {
+  let text = '';
+  for (let r = from; r < to; r++) text += `${Array.from(data[r], full).join(',')}\n`;
+  return text;
+};
+// JSON: '[', the rows separated by ',', then ']' (the text JSON.stringify gives the whole).
+const jsonRows = (data, from, to) => {
+  let text = from === 0 ? '[' : '';
+  for (let r = from; r < to; r++) {
+    text += `${r > 0 ? ',' : ''}${JSON.stringify(Array.from(data[r], (v) => (Number.isFinite(v) ? v : null)))}`;
+  }
+  return to === data.length ? `${text}]\n` : text;
+};
+export const TEXT_PARTS = { csv: csvRows, json: jsonRows };
 
-export function toJson(data) {
-  return `${JSON.stringify(data.map((row) => Array.from(row, (v) => (Number.isFinite(v) ? v : null))))}\n`;
-}
+export const toCsv = (data) => csvRows(data, 0, data.length);
+export const toJson = (data) => jsonRows(data, 0, data.length);
 
 export function toLatex(data, decimals) {
   const cell = (v) => (v === -Infinity ? '-\\infty' : formatNumber(v, decimals));

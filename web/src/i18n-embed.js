@@ -31,6 +31,7 @@ export const EMBED_STRINGS = {
   copied: { zh: '已复制到剪贴板。', en: 'Copied to the clipboard.' },
   copyFallback: { zh: '无法访问剪贴板，请手动复制下面的文字：', en: 'The clipboard is not available; copy the text below:' },
   downloaded: { zh: '已生成文件 {name}。', en: 'Saved {name}.' },
+  exporting: { zh: '正在生成 {name}：{percent}%…', en: 'Writing {name}: {percent} %…' },
   downloadedHeatmap: {
     zh: '已生成文件 {name}：矩阵太大，写不下数值，图中是与页面上相同的热力图。',
     en: 'Saved {name}: too large to write its values, it is the heatmap as on screen.',

@@ -13,8 +13,15 @@ export function mulberry32(seed) {
 }
 
 // Values in [-1, 1] with two decimals: easy to read and to retype.
+// (Plain loops: Array.from with a callback took ~50 ms for X at n = 4096.)
 export function randomMatrix(next, rows, cols) {
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.round((next() * 2 - 1) * 100) / 100 + 0));
+  const out = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const row = new Array(cols);
+    for (let c = 0; c < cols; c++) row[c] = Math.round((next() * 2 - 1) * 100) / 100 + 0;
+    out[r] = row;
+  }
+  return out;
 }
 
 // X, then W_Q, W_K, W_V, drawn in that order from one generator. kvRows

@@ -14,7 +14,7 @@ import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
 import { el, headerRow } from './dom.js';
-import { createMatrixView, paintHeatmap, walkCells } from './view.js';
+import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { difference } from './variant.js';
@@ -499,7 +499,7 @@ function headsGrid(ctx) {
     top.append(el('span', 'head-tile-name', name), open);
 
     const canvas = el('canvas', 'head-canvas');
-    paintHeatmap(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
+    paintOnce(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
     canvas.setAttribute('aria-hidden', 'true');
     canvas.style.width = `${m * cell}px`;
     canvas.style.height = `${n * cell}px`;

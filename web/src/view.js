@@ -216,26 +216,52 @@ export const heatmapBin = (rows, cols) => [Math.ceil(rows / MAX_HEATMAP_PIXELS),
 // diagonal hatching (a block only when all its cells are masked; the mean is of
 // the others); the stripes need room, so with masked cells the canvas has
 // `cell` pixels a cell. Reads the rows' typed array directly when they are row
-// views (rows.js). Also the heads' thumbnails use it.
-export function paintHeatmap(canvas, { data, kind, masked, cell }) {
+// views (rows.js). Also the heads' thumbnails and the PNG export use it.
+export function paintHeatmap(canvas, options) {
+  const steps = heatmapSteps(canvas, options);
+  while (!steps.next().done);
+}
+
+// Cells read between two yields of heatmapSteps: a few ms of work.
+const STEP_CELLS = 1 << 18;
+
+// paintHeatmap's work as a generator that yields every STEP_CELLS cells or
+// so (binned heatmaps only: up to 1024² cells it runs in one go), the canvas
+// changed only at the end, so that a large heatmap can be painted in slices
+// (paintOnce) while the last picture stays on screen.
+function* heatmapSteps(canvas, { data, kind, masked, cell }) {
   const rows = data.length;
   const cols = data[0].length;
   const values = flatData(data);
   const mask = masked ? flatData(masked) : null;
   const [binRows, binCols] = heatmapBin(rows, cols);
+  const binned = binRows * binCols > 1;
   // image: (height, width), one pixel per cell or block
   const width = Math.ceil(cols / binCols);
   const height = Math.ceil(rows / binRows);
   const image = new ImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
   // [x, y] of wholly masked cells, listed only where they can be drawn cell-sized (unbinned)
-  const stripes = binRows * binCols === 1 && cell > 1;
+  const stripes = !binned && cell > 1;
   const hatched = [];
   const hatch = (x, y) => {
     pixels[y * width + x] = hatchColor(x, y);
     if (stripes) hatched.push([x, y]);
   };
-  const { pixels: colors, scale, offset, last } = colorTable(kind, kind === 'signed' ? largestFinite(values) : 1);
+  let largest = 1;
+  if (kind === 'signed') {
+    // the largest finite |value| (masked scores, −∞, do not count), a slice at a time
+    largest = 0;
+    const step = binned ? STEP_CELLS : values.length;
+    for (let from = 0; from < values.length; from += step) {
+      for (let k = from, end = Math.min(values.length, from + step); k < end; k++) {
+        const v = Math.abs(values[k]);
+        if (v > largest && v !== Infinity) largest = v;
+      }
+      if (binned) yield;
+    }
+  }
+  const { pixels: colors, scale, offset, last } = colorTable(kind, largest);
   const middle = colors[Math.round(offset)];
   // the table entry nearest v (rounding t + 0.5 down once t is known non-negative: the same as
   // Math.round, and cheaper in a loop over 2^18 cells); non-finite values get the middle colour
@@ -244,7 +270,7 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
     const t = v * scale + offset;
     return colors[t <= 0 ? 0 : t >= last ? last : (t + 0.5) | 0];
   };
-  if (binRows * binCols === 1) {
+  if (!binned) {
     for (let k = 0; k < values.length; k++) {
       if (mask !== null && mask[k] !== 0) hatch(k % cols, (k / cols) | 0);
       else pixels[k] = colorOf(values[k]);
@@ -252,6 +278,7 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
   } else {
     const sums = new Float64Array(width);
     const counts = new Uint32Array(width);
+    let read = 0; // cells since the last yield
     for (let y = 0; y < height; y++) {
       sums.fill(0);
       counts.fill(0);
@@ -278,6 +305,11 @@ export function paintHeatmap(canvas, { data, kind, masked, cell }) {
       for (let x = 0; x < width; x++) {
         if (counts[x] === 0) hatch(x, y);
         else pixels[y * width + x] = colorOf(sums[x] / counts[x]);
+      }
+      read += binRows * cols;
+      if (read >= STEP_CELLS) {
+        read = 0;
+        yield;
       }
     }
   }
@@ -323,32 +355,63 @@ function hatchPattern(context) {
   return context.createPattern(source, 'repeat');
 }
 
-// The largest finite |value| (masked scores, −∞, do not count).
-function largestFinite(values) {
-  let m = 0;
-  for (let k = 0; k < values.length; k++) {
-    const a = Math.abs(values[k]);
-    if (a > m && a !== Infinity) m = a;
-  }
-  return m;
-}
-
 // The last heatmap painted of each matrix (by identity): the same result
 // shown again (in two steps of the overview, after a step change or a
-// language switch) is copied from it, not painted again.
+// language switch) is copied from it, not painted again. A binned (large)
+// heatmap is painted in slices of about SLICE_MS, one task each, so that the
+// page never stops for long (16.7 M cells at n = 4096); meanwhile its canvas
+// has data-painting (tests and the bench wait for it), keeps its last picture,
+// and a newer paint of the same canvas replaces the unfinished one. The
+// heads' thumbnails (steps.js) use it too.
 const painted = new WeakMap(); // data → {kind, masked, cell, canvas}
+const painting = new WeakMap(); // canvas → {data, kind, masked, cell, steps}
+const SLICE_MS = 25;
 
-function paintOnce(canvas, { data, kind, masked = null, cell }) {
+const sameLook = (a, b) => a.data === b.data && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
+
+export function paintOnce(canvas, { data, kind, masked = null, cell }) {
+  const wanted = { data, kind, masked, cell };
+  const job = painting.get(canvas);
+  if (job && sameLook(job, wanted)) return; // on its way
   const last = painted.get(data);
-  if (last && last.kind === kind && last.masked === masked && last.cell === cell) {
+  if (last && sameLook({ ...last, data }, wanted)) {
+    painting.delete(canvas);
+    canvas.removeAttribute('data-painting');
     if (last.canvas === canvas) return; // showing it already (resizing would clear it)
     canvas.width = last.canvas.width;
     canvas.height = last.canvas.height;
     canvas.getContext('2d').drawImage(last.canvas, 0, 0);
     return;
   }
-  paintHeatmap(canvas, { data, kind, masked, cell });
-  painted.set(data, { kind, masked, cell, canvas });
+  const [binRows, binCols] = heatmapBin(data.length, data[0].length);
+  if (binRows * binCols === 1) {
+    painting.delete(canvas);
+    canvas.removeAttribute('data-painting');
+    paintHeatmap(canvas, wanted);
+    painted.set(data, { kind, masked, cell, canvas });
+    return;
+  }
+  const steps = heatmapSteps(canvas, wanted);
+  painting.set(canvas, { ...wanted, steps });
+  canvas.setAttribute('data-painting', '');
+  const slice = () => {
+    if (painting.get(canvas)?.steps !== steps) return; // replaced by a newer paint
+    if (!canvas.isConnected) { // no longer shown: not worth finishing
+      painting.delete(canvas);
+      return;
+    }
+    const start = performance.now();
+    while (performance.now() - start < SLICE_MS) {
+      if (steps.next().done) {
+        painting.delete(canvas);
+        canvas.removeAttribute('data-painting');
+        painted.set(data, { kind, masked, cell, canvas });
+        return;
+      }
+    }
+    setTimeout(slice, 0);
+  };
+  setTimeout(slice, 0); // after the render that made the canvas has put it on the page
 }
 
 // The heatmap is `cell` CSS pixels a cell (one a block when binned), or
