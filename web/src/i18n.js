@@ -163,7 +163,7 @@ export const STRINGS = {
 
   // The pipeline diagram (pipeline.js): what each stage is called aloud, and its drawn words
   pipelineLabel: { zh: '计算流程：每个阶段都可以点开', en: 'The computation, stage by stage: each stage opens its step' },
-  stageLabel: { zh: '{name}，{shape}——第 {n} 步，共 {total} 步', en: '{name}, {shape} — step {n} of {total}' },
+  stageLabel: { zh: '{text} {shape}：{name}——第 {n} 步，共 {total} 步', en: '{text} {shape}: {name} — step {n} of {total}' },
   stage_x: { zh: '输入 X', en: 'Input X' },
   stage_c: { zh: '上下文 C', en: 'Context C' },
   stage_pe: { zh: 'X 加位置编码', en: 'X plus positional encoding' },
