@@ -114,6 +114,9 @@ test('set-aside work: a newer copy of the same work takes its key; with the shel
   const onScreen = stateText(false, 30);
   assert.equal(store.save(onScreen, true), false);
   assert.ok(storage.getItem(STATE_KEY).endsWith(eleventh));
+  // a twelfth, while the eleventh waits: the eleventh (the one stored) keeps waiting
+  store.setAsideWork(onScreen);
+  assert.deepEqual(store.unshelved, { text: eleventh });
   // the user discards the fourth: the eleventh takes its key, the work on screen is saved
   store.forget(`${PREVIOUS_KEY}.4`);
   assert.equal(storage.getItem(`${PREVIOUS_KEY}.4`), eleventh);

@@ -177,7 +177,9 @@ export class Store {
   // is not overwritten, and the notice offers it for download.
   setAsideWork(text) {
     if (this.problem === 'unavailable') return; // nothing is stored at all; undo still has it
-    if (!this.shelve(PREVIOUS_KEY, text, sameWork)) {
+    // work already waiting is the one under STATE_KEY: it keeps its place (the
+    // later work is in the link and in undo, as the notice says)
+    if (!this.shelve(PREVIOUS_KEY, text, sameWork) && !this.unshelved) {
       this.unshelved = { text };
       this.readOnly = true;
     }
