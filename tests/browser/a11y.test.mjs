@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
+import { waitForSteps, openEditor } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const fileUrl = (file) => pathToFileURL(path.join(DIST, file)).href;
@@ -115,7 +116,7 @@ test('axe: index.html in zh and en, light and dark, 1280 and 375 px, every step 
   const { context, page, problems } = await open(fileUrl('index.html'));
   const found = [];
   try {
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
     for (const combo of COMBOS) {
       const name = `${combo.lang}/${combo.theme}/${combo.width}`;
       await setTheme(page, combo);
@@ -133,6 +134,7 @@ test('axe: index.html in zh and en, light and dark, 1280 and 375 px, every step 
       // the field, the last result kept and marked
       await showState(page, multiHead({ lang: combo.lang, step: 'all' }));
       await openAllDetails(page);
+      await openEditor(page);
       await page.locator('#editor-wq input').first().fill('0.5x');
       await page.waitForSelector('#steps.stale');
       await audit(page, null, `${name} multi-head causal, invalid input`, found);
@@ -294,14 +296,20 @@ async function checkRings(page, label, limit = 250) {
 test('focus: every Tab stop shows a ring of 2 px or more at 3:1 or more, light and dark (page, embed.html, tutorial)', async () => {
   for (const theme of THEMES) {
     for (const [url, ready, least] of [
-      [fileUrl('index.html'), '#step-1 table', 60],
-      [`${fileUrl('embed.html')}?editable`, 'attention-visualizer >> table.matrix', 20],
-      [fileUrl('examples/tutorial.html'), '#playground >> table.matrix', 30],
+      // the page with its edit panel open (its inputs' stops too), opened by a click
+      // event that moves no focus, so that the Tabs start at the top of the page
+      [fileUrl('index.html'), async (page) => {
+        await waitForSteps(page);
+        await page.locator('#edit-toggle').dispatchEvent('click');
+        await page.waitForSelector('#sentence');
+      }, 60],
+      [`${fileUrl('embed.html')}?editable`, (page) => page.waitForSelector('attention-visualizer >> table.matrix'), 20],
+      [fileUrl('examples/tutorial.html'), (page) => page.waitForSelector('#playground >> table.matrix'), 30],
     ]) {
       const file = url.slice(url.lastIndexOf('/') + 1);
       const { context, page, problems } = await open(url, { theme });
       try {
-        await page.waitForSelector(ready);
+        await ready(page);
         await openAllDetails(page);
         const rings = await checkRings(page, `${theme} ${file}`);
         assert.deepEqual(rings.problems, []);
@@ -318,7 +326,7 @@ test('keyboard: the skip link is the first Tab stop and reaches Previous/Next in
   for (const width of WIDTHS) {
     const { context, page, problems } = await open(fileUrl('index.html'), { width });
     try {
-      await page.waitForSelector('#step-1 table');
+      await waitForSteps(page);
       const address = await page.evaluate(() => location.href);
       await page.keyboard.press('Tab');
       assert.equal(await activeName(page), 'a#skip-link');
@@ -333,7 +341,7 @@ test('keyboard: the skip link is the first Tab stop and reaches Previous/Next in
         tabs++;
       }
       assert.ok(tabs <= 5, `${tabs} Tabs to the step controls`);
-      assert.equal(await activeName(page), 'button#next', 'Previous is disabled at the first step');
+      assert.equal(await activeName(page), 'button#prev', 'the page opens on the weights, Previous enabled');
       // the steps' heading is in sight, and the link did not touch the state in the address
       const heading = await page.locator('#steps-title').boundingBox();
       assert.ok(heading.y >= 0 && heading.y < 900, `the steps' heading at ${heading.y}`);
@@ -349,12 +357,15 @@ test('keyboard: the skip link is the first Tab stop and reaches Previous/Next in
 test('keyboard: a button that disables itself hands its focus on (Next, Previous, Undo, Redo; Play keeps it), never to the body', async () => {
   const { context, page, problems } = await open(fileUrl('index.html'), { clock: true });
   try {
-    await page.waitForSelector('#step-1 table');
+    await waitForSteps(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
+    assert.equal(await activeName(page), 'button#prev');
+    await page.keyboard.press('Tab');
     assert.equal(await activeName(page), 'button#next');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#step-position'), 'Step 5 of 6', 'the page opens on the weights');
+    await page.keyboard.press('Enter');
     assert.equal(await page.textContent('#step-position'), 'Step 6 of 6');
     assert.equal(await page.isDisabled('#next'), true);
     assert.equal(await activeName(page), 'button#prev', 'Next at the last step');
@@ -367,9 +378,14 @@ test('keyboard: a button that disables itself hands its focus on (Next, Previous
     assert.equal(await activeName(page), 'button#prev', '→ to the last step');
 
     // Play at the last step starts over from the first, runs to the last and stops
-    // (Next disabled meanwhile); the focus stays on it.
-    await page.keyboard.press('Tab');
-    assert.equal(await activeName(page), 'button#play');
+    // (Next disabled meanwhile); the focus stays on it. It is the first stop after
+    // the pipeline diagram's stages.
+    let name = await activeName(page);
+    for (let i = 0; i < 20 && (name === 'button#prev' || name.startsWith('g[')); i++) {
+      await page.keyboard.press('Tab');
+      name = await activeName(page);
+    }
+    assert.equal(name, 'button#play');
     await page.keyboard.press('Enter');
     assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
@@ -379,6 +395,7 @@ test('keyboard: a button that disables itself hands its focus on (Next, Previous
     assert.equal(await activeName(page), 'button#play');
 
     // Undo until there is nothing left to undo: the focus goes to Redo, and back.
+    await openEditor(page);
     await page.click('#sentence');
     await page.keyboard.press('End');
     await page.keyboard.type('他');

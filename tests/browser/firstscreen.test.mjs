@@ -156,9 +156,9 @@ test('every stage opens its step, by a click, Enter or Space; the current step l
     await page.keyboard.press('ArrowRight');
     assert.deepEqual(await shownSteps(page), ['pe']);
     // the names read aloud, in both languages
-    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), 'Mask, 3 × 2 — step 5 of 11');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), 'mask 3 × 2: Mask — step 5 of 11');
     await page.click('#lang-toggle');
-    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), '掩码，3 × 2——第 5 步，共 11 步');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="mask"]', 'aria-label'), '掩码 3 × 2：掩码——第 5 步，共 11 步');
     assert.equal(await stageText(page, 'concat'), '拼接 3 × 4');
     await page.click('#lang-toggle');
     // in the overview a stage scrolls to its step, under the sticky toolbar
@@ -209,7 +209,7 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
     assert.match(await stageText(page, 'scale'), /^÷T 4 × 4$/);
     await page.fill('#temperature', '1');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 1);
-    assert.equal(await page.getAttribute('#pipeline [data-stage="scale"]', 'aria-label'), 'No scaling, 4 × 4 — step 4 of 7');
+    assert.equal(await page.getAttribute('#pipeline [data-stage="scale"]', 'aria-label'), '÷√d_k 4 × 4: No scaling — step 4 of 7');
     await page.check('#scale');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 0);
 

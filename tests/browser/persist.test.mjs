@@ -57,6 +57,10 @@ test('an edit survives a reload and a closed tab; a link opens its own state ove
     assert.equal(await reopened.page.inputValue(x00), '7', 'in a new tab');
     const link = `${url}#${encodeHash({ ...tutorialState('en'), causal: true })}`;
     await reopened.page.goto(link);
+    // the page has taken the link (shown, stored, the work it replaced set aside)
+    // before the reload, so the reload finds one known state, not a race with it
+    await reopened.page.waitForFunction((key) => document.getElementById('causal').checked
+      && localStorage.getItem(key)?.includes('"causal":true') && localStorage.getItem(`${key}.previous`)?.includes('[[7,'), STATE_KEY);
     await reopened.page.reload();
     await ready(reopened.page);
     assert.equal(await reopened.page.inputValue(x00), '1', 'the link wins over storage');

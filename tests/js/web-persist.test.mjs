@@ -96,6 +96,35 @@ test('replaced work that cannot be set aside stays stored: nothing is saved over
   }
 });
 
+test('set-aside work: a newer copy of the same work takes its key; with the shelf full, discarding one sets the waiting work aside and saving resumes', () => {
+  const storage = new MemoryStorage();
+  const store = new Store(() => storage, 'w1');
+  const works = Array.from({ length: SHELF_SIZE }, (_, i) => stateText(i % 2 === 0, i + 2));
+  for (const work of works) store.setAsideWork(work);
+  // the first work again, on another step and in Chinese: the same inputs, so no new copy
+  const again = JSON.stringify({ ...JSON.parse(works[0]), view: { ...tutorialState('zh').view, step: 'all' } });
+  store.setAsideWork(again);
+  assert.equal(storage.getItem(PREVIOUS_KEY), again);
+  assert.equal(store.unshelved, null);
+  // an eleventh different work: it stays under STATE_KEY, nothing saved over it
+  const eleventh = stateText(true, 20);
+  assert.equal(store.save(eleventh, true), true);
+  store.setAsideWork(eleventh);
+  assert.deepEqual(store.unshelved, { text: eleventh });
+  const onScreen = stateText(false, 30);
+  assert.equal(store.save(onScreen, true), false);
+  assert.ok(storage.getItem(STATE_KEY).endsWith(eleventh));
+  // a twelfth, while the eleventh waits: the eleventh (the one stored) keeps waiting
+  store.setAsideWork(onScreen);
+  assert.deepEqual(store.unshelved, { text: eleventh });
+  // the user discards the fourth: the eleventh takes its key, the work on screen is saved
+  store.forget(`${PREVIOUS_KEY}.4`);
+  assert.equal(storage.getItem(`${PREVIOUS_KEY}.4`), eleventh);
+  assert.equal(store.unshelved, null);
+  assert.equal(storage.getItem(STATE_KEY), `${MARK_PREFIX}{"writer":"w1","rev":2,"made":true}\n${onScreen}`);
+  assert.deepEqual(store.previousWork().map(({ state }) => state.temperature), [2, 3, 4, 20, 6, 7, 8, 9, 10, 11]);
+});
+
 test('a burst of edits then a reload showed an older state: a hash this page wrote does not win over later stored work', () => {
   const storage = new MemoryStorage();
   const page = new Store(() => storage, 'tab-a');

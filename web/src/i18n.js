@@ -84,8 +84,8 @@ export const STRINGS = {
     en: ({ text, n, key }) => `Your previous work (“${text}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
   },
   previousNotKept: {
-    zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。可以恢复它，或现在下载一份。',
-    en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Restore it, or download it now.',
+    zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。删除一份不再需要的备份，它就会另存到那里，本页也会恢复保存；也可以恢复它，或现在下载一份。',
+    en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Discard a set-aside state you no longer need and it is set aside in its place, and saving resumes; or restore it, or download it now.',
   },
   previousRestore: { zh: '恢复之前的内容', en: 'Restore it' },
   previousDiscard: { zh: '删除这份备份', en: 'Discard it' },
@@ -165,7 +165,7 @@ export const STRINGS = {
 
   // The pipeline diagram (pipeline.js): what each stage is called aloud, and its drawn words
   pipelineLabel: { zh: '计算流程：每个阶段都可以点开', en: 'The computation, stage by stage: each stage opens its step' },
-  stageLabel: { zh: '{name}，{shape}——第 {n} 步，共 {total} 步', en: '{name}, {shape} — step {n} of {total}' },
+  stageLabel: { zh: '{text} {shape}：{name}——第 {n} 步，共 {total} 步', en: '{text} {shape}: {name} — step {n} of {total}' },
   stage_x: { zh: '输入 X', en: 'Input X' },
   stage_c: { zh: '上下文 C', en: 'Context C' },
   stage_pe: { zh: 'X 加位置编码', en: 'X plus positional encoding' },

@@ -13,6 +13,10 @@
 // - Work replaced by a link, a state file or a preset is set aside under its
 //   own key (PREVIOUS_KEY, PREVIOUS_KEY.2, …) when the user made it, and
 //   offered back (restore or discard) on every visit until the user decides.
+//   A newer copy of the same work (the same inputs, another view) takes the
+//   older copy's key. With SHELF_SIZE different works set aside, the next one
+//   stays under STATE_KEY (nothing is saved over it) until the user discards
+//   or restores one: then it takes the freed key and saving resumes.
 // - A stored state that cannot be read (damaged, or from a future version) is
 //   set aside under DAMAGED_KEY (or DAMAGED_KEY.2, …), reported and offered
 //   for download. Where it cannot be set aside (storage full, or SHELF_SIZE
@@ -28,6 +32,7 @@
 import { parseStateJson } from './share.js';
 import { sayMessage } from './i18n-embed.js';
 import { translate } from './i18n.js';
+import { inputsOf } from './history.js';
 import { el, button, download } from './dom.js';
 
 export const STATE_KEY = 'attention-visualizer.state';
@@ -71,6 +76,7 @@ export class Store {
     this.saved = null; // the value last written
     this.readOnly = false; // true while STATE_KEY holds something that must not be overwritten
     this.unshelved = null; // {text} of replaced work that could not be set aside
+    this.made = false; // the latest state given to save() is the user's own
   }
 
   // The stored state, or null (nothing stored, storage blocked, or damaged).
@@ -127,6 +133,7 @@ export class Store {
       this.rev += 1;
       this.latest = text;
     }
+    this.made = made;
     const value = `${MARK_PREFIX}${JSON.stringify({ writer: this.writer, rev: this.rev, made })}\n${text}`;
     if (this.readOnly || this.problem === 'unavailable') return false;
     if (value === this.saved) return true;
@@ -142,15 +149,20 @@ export class Store {
     }
   }
 
-  // Puts `text` under the first free key of base's shelf (the key that holds
-  // it already, if one does). Returns the key, or null when it could not be kept.
-  shelve(base, text) {
+  // Puts `text` under the first free key of base's shelf, or under the key
+  // that holds it already (or, given same(held, text), an older copy of it).
+  // Returns the key, or null when it could not be kept.
+  shelve(base, text, same = () => false) {
     try {
       const storage = this.storage();
       let free = null;
       for (const key of shelfKeys(base)) {
         const held = storage.getItem(key);
         if (held === text) return key;
+        if (held !== null && same(held, text)) {
+          storage.setItem(key, text);
+          return key;
+        }
         if (held === null && free === null) free = key;
       }
       if (free) storage.setItem(free, text);
@@ -165,7 +177,9 @@ export class Store {
   // is not overwritten, and the notice offers it for download.
   setAsideWork(text) {
     if (this.problem === 'unavailable') return; // nothing is stored at all; undo still has it
-    if (!this.shelve(PREVIOUS_KEY, text)) {
+    // work already waiting is the one under STATE_KEY: it keeps its place (the
+    // later work is in the link and in undo, as the notice says)
+    if (!this.shelve(PREVIOUS_KEY, text, sameWork) && !this.unshelved) {
       this.unshelved = { text };
       this.readOnly = true;
     }
@@ -185,19 +199,28 @@ export class Store {
     }
   }
 
-  // The user restored or discarded set-aside work (key null: the unshelved one).
+  // The user restored or discarded set-aside work (key null: the unshelved
+  // one). Work waiting for room on the shelf takes the freed key, and the
+  // latest state is saved again.
   forget(key) {
-    if (key === null) {
-      this.unshelved = null;
-      if (!this.damaged || this.damaged.key) this.readOnly = false;
-      return;
+    if (key !== null) {
+      try {
+        this.storage().removeItem(key);
+      } catch {
+        return; // blocked since: it stays; nothing is lost
+      }
+      if (!this.unshelved || !this.shelve(PREVIOUS_KEY, this.unshelved.text, sameWork)) return;
     }
-    try {
-      this.storage().removeItem(key);
-    } catch {
-      // blocked since: it stays; nothing is lost
-    }
+    this.unshelved = null;
+    if (!this.damaged || this.damaged.key) this.readOnly = false;
+    if (key !== null && this.latest !== null) this.save(this.latest, this.made);
   }
+}
+
+// Two states' JSON hold the same work: the same inputs (the view aside).
+function sameWork(a, b) {
+  const [x, y] = [parseStateJson(a), parseStateJson(b)];
+  return x.ok && y.ok && inputsOf(x.state) === inputsOf(y.state);
 }
 
 const SENTENCE_CHARS = 40;

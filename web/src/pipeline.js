@@ -94,7 +94,7 @@ export function layoutPipeline({ columns, edges }) {
   const sizes = columns.map((stages) => {
     const flat = stages.length > 1;
     const widths = stages.map((s) => (flat
-      ? textWidth(s.text, LABEL_PX) + 6 + textWidth(shapeText(s.shape), SHAPE_PX) + 16
+      ? textWidth(s.text, LABEL_PX) + textWidth(` ${shapeText(s.shape)}`, SHAPE_PX) + 16
       : Math.max(textWidth(s.text, LABEL_PX), textWidth(shapeText(s.shape), SHAPE_PX)) + 18));
     const height = flat ? stages.length * FLAT + (stages.length - 1) * STACK_GAP : TALL;
     return { flat, width: Math.ceil(Math.max(40, ...widths)), height };
@@ -177,20 +177,24 @@ function stageNode(s, box, steps, t, enabled, onOpen) {
   node.dataset.n = steps.indexOf(s.step) + 1;
   node.append(svg('rect', { x: box.x, y: box.y, width: box.w, height: box.h, rx: 6 }));
   const cx = box.x + box.w / 2;
+  // The text and the shape are separated by a space in the markup, so that the
+  // visible words read "X 3 × 2" (and the accessible name can start with them):
+  // on one line the space is drawn (in the shape's size), in a tall stage it
+  // sits between the two <text> elements, where SVG draws no text.
   if (box.flat) {
     const text = svg('text', { x: cx, y: box.y + box.h / 2, class: 'pipeline-text' });
     const label = svg('tspan', { class: 'pipeline-label' });
     label.textContent = s.text;
-    const shape = svg('tspan', { class: 'pipeline-shape', dx: 6 });
+    const shape = svg('tspan', { class: 'pipeline-shape' });
     shape.textContent = shapeText(s.shape);
-    text.append(label, shape);
+    text.append(label, ' ', shape);
     node.append(text);
   } else {
     const label = svg('text', { x: cx, y: box.y + 14, class: 'pipeline-text pipeline-label' });
     label.textContent = s.text;
     const shape = svg('text', { x: cx, y: box.y + 30, class: 'pipeline-text pipeline-shape' });
     shape.textContent = shapeText(s.shape);
-    node.append(label, shape);
+    node.append(label, ' ', shape);
   }
   if (enabled && !enabled.includes(s.step)) {
     node.classList.add('inert');
@@ -200,8 +204,9 @@ function stageNode(s, box, steps, t, enabled, onOpen) {
   node.setAttribute('role', 'button');
   node.setAttribute('tabindex', '0');
   node.dataset.focusId = `stage-${s.id}`;
+  // the name starts with the words drawn (what a voice-control user says), then what they stand for
   node.setAttribute('aria-label', t('stageLabel', {
-    name: s.name, shape: shapeText(s.shape), n: steps.indexOf(s.step) + 1, total: steps.length,
+    text: s.text, name: s.name, shape: shapeText(s.shape), n: steps.indexOf(s.step) + 1, total: steps.length,
   }));
   node.addEventListener('click', () => onOpen(s.step));
   node.addEventListener('keydown', (event) => {
