@@ -364,17 +364,19 @@ test('keyboard: a button that disables itself hands its focus on (Next, Previous
     assert.equal(await activeName(page), 'button#prev');
     await page.keyboard.press('Tab');
     assert.equal(await activeName(page), 'button#next');
-    assert.equal(await page.textContent('#step-position'), 'Step 5 of 6', 'the page opens on the weights');
+    assert.equal(await page.textContent('#step-position'), 'Step 5 of 7', 'the page opens on the weights');
     await page.keyboard.press('Enter');
-    assert.equal(await page.textContent('#step-position'), 'Step 6 of 6');
+    assert.equal(await page.textContent('#step-position'), 'Step 6 of 7');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#step-position'), 'Step 7 of 7');
     assert.equal(await page.isDisabled('#next'), true);
     assert.equal(await activeName(page), 'button#prev', 'Next at the last step');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Enter');
-    assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#step-position'), 'Step 1 of 7');
     assert.equal(await activeName(page), 'button#next', 'Previous at the first step');
     // → walks the steps from Next too
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-    assert.equal(await page.textContent('#step-position'), 'Step 6 of 6');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.textContent('#step-position'), 'Step 7 of 7');
     assert.equal(await activeName(page), 'button#prev', '→ to the last step');
 
     // Play at the last step starts over from the first, runs to the last and stops
@@ -387,10 +389,10 @@ test('keyboard: a button that disables itself hands its focus on (Next, Previous
     }
     assert.equal(name, 'button#play');
     await page.keyboard.press('Enter');
-    assert.equal(await page.textContent('#step-position'), 'Step 1 of 6');
+    assert.equal(await page.textContent('#step-position'), 'Step 1 of 7');
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
-    await page.clock.runFor(5 * 3000);
-    assert.equal(await page.textContent('#step-position'), 'Step 6 of 6');
+    await page.clock.runFor(6 * 3000);
+    assert.equal(await page.textContent('#step-position'), 'Step 7 of 7');
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
     assert.equal(await activeName(page), 'button#play');
 
