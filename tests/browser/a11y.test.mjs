@@ -164,7 +164,7 @@ test('axe: embed.html (editable) in zh and en, light and dark, 1280 and 375 px, 
         await eachStep(page, `${host} button[data-focus-id="next"]`, null, name, found);
       }
       await show(tutorial({ lang: combo.lang, step: 'all' }), (lang) => document.documentElement.lang.startsWith(lang)
-        && document.querySelector('attention-visualizer').shadowRoot.querySelectorAll('.step').length === 6);
+        && document.querySelector('attention-visualizer').shadowRoot.querySelectorAll('.step').length === 7);
       await openAllDetails(page);
       await page.locator(`${host} [data-step="softmax"] table.matrix[data-matrix="Weights"] td[data-r="0"][data-c="1"]`).focus();
       await page.waitForSelector(`${host} [data-step="softmax"] .work .work-main`);
@@ -428,10 +428,10 @@ test('keyboard: in <attention-visualizer> (embed.html), Next at the last step ha
       tabs++;
     }
     assert.equal(await activeName(page), 'button[next]');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Enter');
-    assert.equal(await page.locator('attention-visualizer li.step').getAttribute('data-step'), 'output');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Enter');
+    assert.equal(await page.locator('attention-visualizer li.step').getAttribute('data-step'), 'learn');
     assert.equal(await activeName(page), 'button[prev]');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Enter');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Enter');
     assert.equal(await page.locator('attention-visualizer li.step').getAttribute('data-step'), 'input');
     assert.equal(await activeName(page), 'button[next]');
     assert.deepEqual(problems, []);
