@@ -1,5 +1,6 @@
 // Installs what the build and the tests need and are missing: Debian packages (via apt-get
-// when running as root, else it prints the exact command) and npm packages (npm ci).
+// when running as root, else it prints the exact command) and npm packages (npm install of
+// the locked versions).
 //   node scripts/bootstrap.mjs          everything `npm test` needs
 //   node scripts/bootstrap.mjs --build  only what `npm run build` / `npm start` need
 //   node scripts/bootstrap.mjs --bench  what `npm test` needs, and OpenBLAS for `npm run bench`
@@ -79,8 +80,11 @@ export function bootstrap({ purpose = 'test' } = {}) {
     }
   }
   if (!existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
-    console.log('bootstrap: node_modules is missing, running npm ci');
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
+    // `npm install`, not `npm ci`: with no node_modules it installs the lock's versions, and
+    // it skips an optional dependency the registry does not serve (vite 8.4 names a Windows-only
+    // napi-windows-process-start-time that the lock cannot hold), where `npm ci` refuses to start.
+    console.log('bootstrap: node_modules is missing, running npm install (the locked versions)');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
   }
 }
 
