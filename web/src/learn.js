@@ -16,7 +16,7 @@
 
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
-import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
+import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
 import { el, svg, button, headerRow, labelNode } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView } from './lines.js';
@@ -27,6 +27,7 @@ import {
   availableGoals, goalTarget, pickCell, addWeight, clearRow, weightsLoss, weightsBackward, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
 } from './learnmath.js';
 import { LEARNED_NAMES, learnedOf } from './learned.js';
+import { legend } from './steps.js';
 
 // Training here is for inputs a person paints a goal for: up to this many
 // tokens a side (the goal grid has one cell per query and key).
@@ -254,7 +255,7 @@ export function createLearner(host) {
       corner: t('queryKeyCorner'), kind: 'weights', masked: ctx.full.masked, decimals: ctx.decimals, interactive: false,
     });
     grids.append(refs.grid.element, el('span', 'op', '→'), refs.weights.element);
-    goalBox.append(grids, legendOf(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
+    goalBox.append(grids, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
     node.append(goalBox);
 
     // the controls
@@ -331,7 +332,7 @@ export function createLearner(host) {
     }
     refs.work = el('div', 'work');
     refs.work.setAttribute('aria-live', 'polite');
-    back.append(gradBody, legendOf(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned'), refs.work);
+    back.append(gradBody, legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned'), refs.work);
     node.append(back);
     return { node, refs };
   }
@@ -534,15 +535,6 @@ function scrollBox(table, label) {
   box.setAttribute('aria-label', label);
   box.append(table);
   return box;
-}
-
-function legendOf(lang, stops, ends, key) {
-  const node = el('div', 'legend');
-  const bar = el('span', 'legend-bar');
-  bar.style.backgroundImage = gradientCss(stops);
-  bar.setAttribute('aria-hidden', 'true');
-  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key)));
-  return node;
 }
 
 // The losses as a line, the first at the left and the newest at the right,

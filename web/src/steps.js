@@ -362,7 +362,8 @@ function peNote(ctx) {
   return note(ctx, 'peNote', { n: ctx.inputs.x[0].length });
 }
 
-function legend(lang, stops, ends, key) {
+// A colour scale: its ends, the gradient and what it means (steps, and learn.js's heatmaps).
+export function legend(lang, stops, ends, key) {
   const node = el('div', 'legend');
   const bar = el('span', 'legend-bar');
   bar.style.backgroundImage = gradientCss(stops);
