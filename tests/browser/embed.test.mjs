@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
+import { trackDownloads, downloaded } from './downloads.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 
 const DIST = path.resolve('dist');
@@ -47,6 +47,7 @@ const { at } = local;
 // A page that records page errors, console errors, CSP violations and every request.
 async function open(url, { context: contextOptions = {}, setup } = {}) {
   const context = await local.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
+  await trackDownloads(context);
   const page = await context.newPage();
   const problems = [];
   const requests = [];
@@ -311,11 +312,6 @@ async function clickTool(page, index, label) {
   await page.evaluate((i) => { document.querySelectorAll('attention-visualizer')[i].shadowRoot.querySelector('details.av-tools').open = true; }, index);
   const element = page.locator('attention-visualizer').nth(index);
   await element.locator('.av-tools button', { hasText: label }).first().click();
-}
-
-async function downloaded(page, action) {
-  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
-  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
 test('exports: a matrix as CSV/JSON/LaTeX/Markdown/SVG/PNG, the lines view, the state, the numpy script', async () => {

@@ -15,6 +15,7 @@ import { embedCode } from '../../web/src/tools.js';
 import { VIRIDIS_STOPS } from '../../web/src/color.js';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
+import { trackDownloads, downloaded } from './downloads.mjs';
 
 const DIST = path.resolve('dist');
 const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
@@ -30,6 +31,7 @@ const { at } = local;
 
 async function open(url, route) {
   const context = await local.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await trackDownloads(context);
   const page = await context.newPage();
   page.setDefaultTimeout(60000);
   const problems = [];
@@ -60,11 +62,6 @@ async function elementPage() {
   await page.waitForFunction(() => document.querySelector('attention-visualizer')?.shadowRoot.querySelector('details.av-tools'));
   await page.evaluate(() => { document.querySelector('attention-visualizer').shadowRoot.querySelector('details.av-tools').open = true; });
   return { ...opened, tools: page.locator('attention-visualizer .av-tools') };
-}
-
-async function downloaded(page, action) {
-  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
-  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
 const click = (tools, label) => tools.getByRole('button', { name: label, exact: true }).click();
