@@ -434,6 +434,18 @@ Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, doubl
           s.at(i, j) = target == 0.0 || f.mask.at(i, j)
                            ? 0.0
                            : -target / f.heads[h].weights.at(i, j) / n;
+          if (std::isfinite(s.at(i, j))) continue;
+          std::ostringstream msg;
+          msg << "the weight at [" << i << "][" << j << "]"
+              << (in.single_head_names ? "" : " of head " + std::to_string(h))
+              << " is (nearly) 0 where the target is " << target
+              << ": the loss's gradient there, −target / weight, does not fit float64 (train() "
+                 "can still train from it)";
+          Error e = option_error(ErrorCode::overflow, "weights", msg.str(),
+                                 in.single_head_names ? -1 : static_cast<int>(h));
+          e.row = i;
+          e.column = j;
+          return e;
         }
       }
     }

@@ -24,7 +24,7 @@ backward_seed_cases.txt: the same format, for the other ways a gradient enters b
     option seed 0|1|2 (0: S.h<i> = dL/dweights of head i, L = sum_h sum(S_h * weights_h);
     1: that plus G, L adds sum(G * output); 2: a loss of train(), option loss 0|1 (output MSE,
     weights cross-entropy) against target or target.h<i>, over every row, its value in loss),
-f.h<i>.weights (the forward weights) and every gradient d.<name> as above.
+f.h<i>.q, k and weights (the forward pass) and every gradient d.<name> as above.
 
 training_cases.txt: the same inputs and options, plus the training's options
     option loss 0|1 (0: output MSE, 1: weights cross-entropy), option optimizer 0|1 (sgd|adam),
@@ -379,8 +379,9 @@ def write_seeds():
                         if t is not None:
                             write_matrix(f, f"target.h{h}", t)
                 write_matrix(f, "loss", [[loss.item()]])
-            for h, w in enumerate(weights):
-                write_matrix(f, f"f.h{h}.weights", w.detach().numpy())
+            for h in range(len(weights)):
+                for key in ("q", "k", "weights"):
+                    write_matrix(f, f"f.h{h}.{key}", kept[f"h{h}.{key}"].detach().numpy())
             grads = {"x": p["x"], "temperature": p["temperature"]}
             if "context" in p:
                 grads["context"] = p["context"]

@@ -61,8 +61,8 @@ export function loadBackwardCases() {
 
 // The other seeds of backward() (torch): `input` as above and `seed`, backward()'s second
 // argument in the heads form: { weights: [S | null per head] } (option seed 0), plus output: G
-// (1), or { loss, target } (2, with `loss`, its value, as a 1 × 1 matrix); f.h<i>.weights, the
-// forward weights, and d.<name> as above.
+// (1), or { loss, target } (2, with `loss`, its value, as a 1 × 1 matrix); f.h<i>.q, k, weights,
+// the forward pass, and d.<name> as above.
 export const BACKWARD_SEED_FIXTURE_FILE = new URL('../fixtures/backward_seed_cases.txt', import.meta.url);
 export function loadBackwardSeedCases() {
   return loadCases(BACKWARD_SEED_FIXTURE_FILE).map((c) => {
