@@ -118,7 +118,7 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
     }
-    matmul_transposed(g.output, f.v, &g.weights);       // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    matmul_transposed(g.output, f.v, &g.weights);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
     if (h < static_cast<int>(seed.weights.size()) && seed.weights[h].rows > 0) {
       add(g.weights, seed.weights[h], &g.weights);  // + S_h, the loss's own gradient there
     }
@@ -248,15 +248,15 @@ Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadRe
     Error e;
     e.code = ErrorCode::empty;
     e.operand = "output";
-    e.message =
-        "the gradient is empty: give dL/doutput (output), dL/dweights (weights), or both";
+    e.message = "the gradient is empty: give dL/doutput (output), dL/dweights (weights), or both";
     return e;
   }
   if (seed.output.rows > 0) {
     // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
     const int cols = in.wo.rows > 0 ? in.x.cols : n_heads * in.heads[0].wv.cols;
-    const char* what = in.wo.rows > 0 ? "n_q × d_model" : in.single_head_names ? "n_q × d_v"
-                                                                               : "n_q × h·d_v";
+    const char* what = in.wo.rows > 0         ? "n_q × d_model"
+                       : in.single_head_names ? "n_q × d_v"
+                                              : "n_q × h·d_v";
     err = check_seed("output", "output", -1, seed.output, n_q, cols, what);
     if (!err.ok()) return err;
   }

@@ -431,9 +431,8 @@ Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, doubl
       for (int i = 0; i < t.rows; i++) {
         for (int j = 0; j < t.cols; j++) {
           const double target = t.at(i, j);
-          s.at(i, j) = target == 0.0 || f.mask.at(i, j)
-                           ? 0.0
-                           : -target / f.heads[h].weights.at(i, j) / n;
+          s.at(i, j) =
+              target == 0.0 || f.mask.at(i, j) ? 0.0 : -target / f.heads[h].weights.at(i, j) / n;
           if (std::isfinite(s.at(i, j))) continue;
           std::ostringstream msg;
           msg << "the weight at [" << i << "][" << j << "]"

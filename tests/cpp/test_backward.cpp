@@ -95,8 +95,8 @@ std::map<std::string, double> compare_with_torch() {
     INFO("case " << c.name);
     attn::MultiHeadResult forward;
     attn::Gradients g;
-    const attn::Error err = attn::attention_backward(
-        multi_head_input(c), output_seed(c.matrices.at("G")), &forward, &g);
+    const attn::Error err = attn::attention_backward(multi_head_input(c),
+                                                     output_seed(c.matrices.at("G")), &forward, &g);
     INFO(err.message);
     REQUIRE(err.ok());
     worst[c.name] = compare_case(c, g);
@@ -139,7 +139,8 @@ double loss(const attn::MultiHeadInput& in, const attn::Seed& seed) {
   const attn::Error err = attn::multi_head_attention(in, &r);
   REQUIRE(err.ok());
   double sum = 0.0;
-  for (size_t i = 0; i < seed.output.data.size(); i++) sum += seed.output.data[i] * r.output.data[i];
+  for (size_t i = 0; i < seed.output.data.size(); i++)
+    sum += seed.output.data[i] * r.output.data[i];
   for (size_t h = 0; h < seed.weights.size(); h++) {
     const Matrix& s = seed.weights[h];
     for (size_t i = 0; i < s.data.size(); i++) sum += s.data[i] * r.heads[h].weights.data[i];
@@ -291,8 +292,9 @@ TEST_CASE("the loss of train() and its gradients agree with PyTorch autograd",
 TEST_CASE("the cross-entropy's gradients match central finite differences of the loss",
           "[backward][finite-differences][loss]") {
   const auto cases = load_fixture_cases(BACKWARD_SEED_FIXTURE_FILE);
-  const std::string name = GENERATE(as<std::string>{}, "tutorial_causal_loss_weights",
-                                    "fully_masked_rows_loss_weights", "cross_pe_loss_weights_head1");
+  const std::string name =
+      GENERATE(as<std::string>{}, "tutorial_causal_loss_weights", "fully_masked_rows_loss_weights",
+               "cross_pe_loss_weights_head1");
   INFO("case " << name);
   const FixtureCase& c = fixture_case(cases, name);
   attn::MultiHeadInput in = multi_head_input(c);
@@ -378,7 +380,8 @@ TEST_CASE("without W_O the gradient of concat is the gradient of the output", "[
   const FixtureCase& c = fixture_case(cases, "heads3_n4_dm6_causal_nowo");
   attn::MultiHeadResult f;
   attn::Gradients g;
-  REQUIRE(attn::attention_backward(multi_head_input(c), output_seed(c.matrices.at("G")), &f, &g).ok());
+  REQUIRE(
+      attn::attention_backward(multi_head_input(c), output_seed(c.matrices.at("G")), &f, &g).ok());
   CHECK(g.result.concat.data == c.matrices.at("G").data);
   CHECK(g.input.wo.rows == 0);
   CHECK(g.result.x_with_pe.rows == 0);
@@ -389,7 +392,8 @@ TEST_CASE("the gradient of x passes through the positional encoding unchanged", 
   const FixtureCase& c = fixture_case(cases, "cross_pe_heads2_wo");
   attn::MultiHeadResult f;
   attn::Gradients g;
-  REQUIRE(attn::attention_backward(multi_head_input(c), output_seed(c.matrices.at("G")), &f, &g).ok());
+  REQUIRE(
+      attn::attention_backward(multi_head_input(c), output_seed(c.matrices.at("G")), &f, &g).ok());
   CHECK(g.result.x_with_pe.data == g.input.x.data);
   CHECK(g.result.context_with_pe.data == g.input.context.data);
 }

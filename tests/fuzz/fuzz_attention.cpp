@@ -82,9 +82,7 @@ void check_finite(const attn::Matrix& m) {
   for (double v : m.data) check(std::isfinite(v));
 }
 
-void check_error(const attn::Error& err) {
-  check(!err.ok() && !err.message.empty());
-}
+void check_error(const attn::Error& err) { check(!err.ok() && !err.message.empty()); }
 
 // Gradients of the shapes of `in`'s matrices and results, every value finite.
 void check_gradients(const attn::MultiHeadInput& in, const attn::Gradients& g) {
@@ -174,8 +172,8 @@ void fuzz_training(Bytes& b, const attn::MultiHeadInput& in, int n_k, int d_out)
   }
   if (!ok) return;
   const uint8_t trained = b.byte() ^ 0x1C;  // 0: W_Q, W_K and W_V
-  o.trained = {(trained & 1) != 0,  (trained & 2) != 0,  (trained & 4) != 0,
-               (trained & 8) != 0,  (trained & 16) != 0, (trained & 32) != 0};
+  o.trained = {(trained & 1) != 0, (trained & 2) != 0,  (trained & 4) != 0,
+               (trained & 8) != 0, (trained & 16) != 0, (trained & 32) != 0};
   o.optimizer = choices & 8 ? attn::Optimizer::adam : attn::Optimizer::sgd;
   const double rates[] = {0.05, 1e-3, 1.0, 1e6};
   const uint8_t rate = b.byte();
