@@ -51,8 +51,8 @@ void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Ma
 
 }  // namespace
 
-Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
-                    const Matrix* d_output, const std::vector<Matrix>* d_scaled, Gradients* out) {
+Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, const Seed& seed,
+                    const std::vector<Matrix>* d_scaled, Gradients* out) {
   const AttentionOptions& opt = in.options;
   const bool cross = in.context.rows > 0;
   // what the projections saw: X + PE and C + PE with positional encoding
@@ -75,6 +75,7 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
     return check_finite_gradient(label(h, name), name, in.single_head_names ? -1 : h, m);
   };
   Error err;
+  const Matrix* d_output = seed.output.rows > 0 ? &seed.output : nullptr;
 
   // dConcat (n_q, h·d_v) and dW_O (h·d_v, d_model) from G (n_q, d_out)
   if (d_output != nullptr) {
@@ -117,7 +118,10 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
     }
-    matmul_transposed(g.output, f.v, &g.weights);       // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    matmul_transposed(g.output, f.v, &g.weights);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    if (h < static_cast<int>(seed.weights.size()) && seed.weights[h].rows > 0) {
+      add(g.weights, seed.weights[h], &g.weights);  // + S_h, the loss's own gradient there
+    }
     matmul_transposed_left(f.weights, g.output, &g.v);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
     if (!(err = check(h, "weights", g.weights)).ok()) return err;
     if (!(err = check(h, "v", g.v)).ok()) return err;
@@ -188,33 +192,96 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
   return Error{};
 }
 
-Error attention_backward(const MultiHeadInput& in, const Matrix& d_output, MultiHeadResult* forward,
-                         Gradients* out) {
-  Error err = check_multi_head(in);
-  if (!err.ok()) return err;
-  // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
-  const int rows = in.x.rows;
-  const int cols =
-      in.wo.rows > 0 ? in.x.cols : static_cast<int>(in.heads.size()) * in.heads[0].wv.cols;
-  if (d_output.rows != rows || d_output.cols != cols) {
+namespace {
+
+// The seed's matrix `m` against its expected shape rows × cols and finiteness; `label` names it
+// in messages ("output", "weights[1]"), `what` the shape ("n_q × d_v").
+Error check_seed(const std::string& label, const std::string& operand, int head, const Matrix& m,
+                 int rows, int cols, const std::string& what) {
+  Error e;
+  e.operand = operand;
+  e.head = head;
+  if (m.rows != rows || m.cols != cols) {
     std::ostringstream msg;
-    msg << "output is " << d_output.rows << " × " << d_output.cols
-        << " but the gradient must have the output's shape " << rows << " × " << cols << " (n_q × "
-        << (in.wo.rows > 0         ? "d_model"
-            : in.single_head_names ? "d_v"
-                                   : "h·d_v")
-        << ")";
-    Error e;
+    msg << label << " is " << m.rows << " × " << m.cols << " but the gradient must have the "
+        << (operand == "output" ? "output's" : "weights'") << " shape " << rows << " × " << cols
+        << " (" << what << ")";
     e.code = ErrorCode::shape;
-    e.operand = "output";
-    e.row = d_output.rows != rows ? std::min(d_output.rows, rows) : -1;
-    e.column = d_output.rows == rows ? std::min(d_output.cols, cols) : -1;
+    e.row = m.rows != rows ? std::min(m.rows, rows) : -1;
+    e.column = m.rows == rows ? std::min(m.cols, cols) : -1;
     e.message = msg.str();
     return e;
   }
+  if (all_finite(m)) return Error{};
+  for (int i = 0; i < m.rows; i++) {
+    for (int j = 0; j < m.cols; j++) {
+      const double v = m.at(i, j);
+      if (std::isfinite(v)) continue;
+      std::ostringstream msg;
+      msg << label << "[" << i << "][" << j << "] is "
+          << (std::isnan(v) ? "NaN"
+              : v > 0       ? "Infinity"
+                            : "-Infinity")
+          << ": every value must be a finite number";
+      e.code = ErrorCode::not_finite;
+      e.row = i;
+      e.column = j;
+      e.message = msg.str();
+      return e;
+    }
+  }
+  return Error{};
+}
+
+}  // namespace
+
+Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadResult* forward,
+                         Gradients* out) {
+  Error err = check_multi_head(in);
+  if (!err.ok()) return err;
+  const int n_heads = static_cast<int>(in.heads.size());
+  const int n_q = in.x.rows;
+  const int n_k = in.context.rows > 0 ? in.context.rows : n_q;
+  bool any_weights = false;
+  for (const Matrix& s : seed.weights) any_weights = any_weights || s.rows > 0;
+  if (seed.output.rows == 0 && !any_weights) {
+    Error e;
+    e.code = ErrorCode::empty;
+    e.operand = "output";
+    e.message = "the gradient is empty: give dL/doutput (output), dL/dweights (weights), or both";
+    return e;
+  }
+  if (seed.output.rows > 0) {
+    // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
+    const int cols = in.wo.rows > 0 ? in.x.cols : n_heads * in.heads[0].wv.cols;
+    const char* what = in.wo.rows > 0         ? "n_q × d_model"
+                       : in.single_head_names ? "n_q × d_v"
+                                              : "n_q × h·d_v";
+    err = check_seed("output", "output", -1, seed.output, n_q, cols, what);
+    if (!err.ok()) return err;
+  }
+  if (!seed.weights.empty()) {
+    if (static_cast<int>(seed.weights.size()) != n_heads) {
+      Error e;
+      e.code = ErrorCode::shape;
+      e.operand = "weights";
+      e.message = "weights has " + std::to_string(seed.weights.size()) +
+                  " matrices but there are " + std::to_string(n_heads) +
+                  " heads: one per head (or null for a head the loss does not see)";
+      return e;
+    }
+    for (int h = 0; h < n_heads; h++) {
+      if (seed.weights[h].rows == 0) continue;
+      const std::string label =
+          in.single_head_names ? std::string("weights") : "weights[" + std::to_string(h) + "]";
+      err = check_seed(label, "weights", in.single_head_names ? -1 : h, seed.weights[h], n_q, n_k,
+                       "n_q × n_k");
+      if (!err.ok()) return err;
+    }
+  }
   err = multi_head_attention(in, forward);
   if (!err.ok()) return err;
-  return backpropagate(in, *forward, &d_output, nullptr, out);
+  return backpropagate(in, *forward, seed, nullptr, out);
 }
 
 }  // namespace attn

@@ -1,12 +1,13 @@
-// The backward pass of multi_head_attention() (attention.h): given G = dL/dOutput of a scalar
-// loss L, the gradient of L with respect to every input matrix and every intermediate result.
+// The backward pass of multi_head_attention() (attention.h): given the gradient of a scalar loss L
+// where it enters (the seed: G = dL/dOutput, and/or S_h = dL/dWeights_h of some heads), the
+// gradient of L with respect to every input matrix and every intermediate result.
 //
 // A·B is the matrix product, A ⊙ B the element-wise product, rowsum(A) the column of row sums.
 // X and C are X + PE and C + PE with positional encoding (PE is a constant: dL/dx = dL/d(X + PE)).
 //
 //   dConcat    = G·W_Oᵀ              (n_q, h·d_v), or G without W_O    dW_O = Concatᵀ·G
 //   dOutput_h  = columns h·d_v … (h+1)·d_v − 1 of dConcat              (n_q, d_v)
-//   dWeights_h = dOutput_h·V_hᵀ      (n_q, n_k), masked cells included
+//   dWeights_h = dOutput_h·V_hᵀ (+ S_h)   (n_q, n_k), masked cells included
 //   dV_h       = Weights_hᵀ·dOutput_h                                  (n_k, d_v)
 //   dScaled_h  = Weights_h ⊙ (dWeights_h − rowsum(Weights_h ⊙ dWeights_h)), exactly 0 where masked
 //   dScores_h  = dScaled_h / √d_k / temperature (no √d_k when scale_by_sqrt_dk is false)
@@ -49,17 +50,28 @@ struct Gradients {
   ResultGradients result;
 };
 
-// Runs multi_head_attention(in) into `forward`, then the backward pass of d_output = G into
-// `out`. Errors: every error of multi_head_attention(); G not of the output's shape n_q × d_out
-// (shape, operand "output"); a gradient that overflows float64 (overflow, naming the step).
-Error attention_backward(const MultiHeadInput& in, const Matrix& d_output, MultiHeadResult* forward,
+// Where the gradient of L enters the backward pass; L = Σ G ⊙ Output + Σ_h Σ S_h ⊙ Weights_h
+// for a seed (G, S) given as such.
+struct Seed {
+  Matrix output;                // G = dL/dOutput (n_q, d_out); 0 rows: L does not see the output
+  std::vector<Matrix> weights;  // S_h = dL/dWeights_h (n_q, n_k) per head, 0 rows for a head L
+                                // does not see; empty: L sees no weights
+};
+
+// Runs multi_head_attention(in) into `forward`, then the backward pass of `seed` into `out`.
+// Errors: every error of multi_head_attention(); a seed with neither G nor any S_h (empty,
+// operand "output"); G not of the output's shape n_q × d_out (shape, operand "output"); not one
+// S_h per head, or an S_h not of the weights' shape n_q × n_k (shape, operand "weights", its
+// head); a value of G or S_h that is NaN or ±Infinity (not_finite, its row and column); a gradient
+// that overflows float64 (overflow, naming the step).
+Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadResult* forward,
                          Gradients* out);
 
-// The backward pass alone, from `forward` = multi_head_attention(in). The loss's gradient enters
-// as d_output (n_q, d_out), or nullptr when the loss does not depend on the output, and as
-// d_scaled (one (n_q, n_k) matrix per head, 0 rows for none; nullptr for none at all), added to
-// each head's dScaled: a loss on the weights gives its gradient there directly (training).
-Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward,
-                    const Matrix* d_output, const std::vector<Matrix>* d_scaled, Gradients* out);
+// The backward pass alone, from `forward` = multi_head_attention(in) and a seed that fits it
+// (unchecked). d_scaled (one (n_q, n_k) matrix per head, 0 rows for none; nullptr for none at
+// all) is added to each head's dScaled: training's weights loss enters there, stable where a
+// weight underflows to 0 (its dL/dWeights, −T / Weights, would not be finite there).
+Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, const Seed& seed,
+                    const std::vector<Matrix>* d_scaled, Gradients* out);
 
 }  // namespace attn

@@ -144,61 +144,12 @@ double weights_cross_entropy(const MultiHeadResult& f, const std::vector<Matrix>
   return sum / n;
 }
 
-// The options' values against the input (whose shapes are already checked).
-Error check_options(const MultiHeadInput& in, const TrainOptions& o, const TrainState& state,
-                    long long n_values) {
+// The target of o.loss against the input (whose shapes are already checked).
+Error check_target(const MultiHeadInput& in, const TrainOptions& o) {
   const int n_q = in.x.rows;
   const int n_k = in.context.rows > 0 ? in.context.rows : in.x.rows;
   const int n_heads = static_cast<int>(in.heads.size());
   const int d_out = in.wo.rows > 0 ? in.x.cols : n_heads * in.heads[0].wv.cols;
-  const long long cells = static_cast<long long>(n_heads) * n_q * n_k;
-  if (cells > kMaxTrainAttentionCells) {
-    std::ostringstream msg;
-    msg << "heads × queries × keys = " << n_heads << " × " << n_q << " × " << n_k << " is " << cells
-        << ", more than the " << kMaxTrainAttentionCells
-        << " supported for training: use fewer tokens or heads";
-    return option_error(ErrorCode::limit, "x", msg.str());
-  }
-  if (!std::isfinite(o.learning_rate)) {
-    return option_error(ErrorCode::not_finite, "learningRate",
-                        "learningRate must be a finite number > 0");
-  }
-  if (o.learning_rate <= 0) {
-    std::ostringstream msg;
-    msg << "learningRate is " << o.learning_rate << ": it must be > 0";
-    return option_error(ErrorCode::range, "learningRate", msg.str());
-  }
-  if (o.steps < 1) {
-    return option_error(ErrorCode::range, "steps",
-                        "steps is " + std::to_string(o.steps) + ": it must be at least 1");
-  }
-  if (o.steps > kMaxTrainSteps) {
-    return option_error(ErrorCode::limit, "steps",
-                        "steps is " + std::to_string(o.steps) + ", more than the " +
-                            std::to_string(kMaxTrainSteps) +
-                            " supported in one call: call again to go on (pass the state)");
-  }
-  if (o.rows_per_step < 0 || o.rows_per_step > n_q) {
-    return option_error(ErrorCode::range, "rowsPerStep",
-                        "rowsPerStep is " + std::to_string(o.rows_per_step) +
-                            ": it must be from 1 to the number of query rows, " +
-                            std::to_string(n_q) + " (or 0 for every row)");
-  }
-  const Trained& t = o.trained;
-  if (!(t.x || t.context || t.wq || t.wk || t.wv || t.wo)) {
-    return option_error(ErrorCode::empty, "train",
-                        "train is empty: name at least one matrix to train (x, context, wq, wk, "
-                        "wv, wo)");
-  }
-  if (t.context && in.context.rows == 0) {
-    return option_error(ErrorCode::conflict, "train",
-                        "train names context but the input has no context");
-  }
-  if (t.wo && in.wo.rows == 0) {
-    return option_error(ErrorCode::conflict, "train", "train names wo but the input has no wo");
-  }
-
-  // the target's shape and values
   auto bad_shape = [](const std::string& label, const Matrix& m, int rows, int cols,
                       const std::string& what, int head) {
     std::ostringstream msg;
@@ -247,6 +198,65 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
                           "target has no weight matrix: give one for at least one head");
     }
   }
+
+  return Error{};
+}
+
+// The options' values against the input (whose shapes are already checked).
+Error check_options(const MultiHeadInput& in, const TrainOptions& o, const TrainState& state,
+                    long long n_values) {
+  const int n_q = in.x.rows;
+  const int n_k = in.context.rows > 0 ? in.context.rows : in.x.rows;
+  const int n_heads = static_cast<int>(in.heads.size());
+  const long long cells = static_cast<long long>(n_heads) * n_q * n_k;
+  if (cells > kMaxTrainAttentionCells) {
+    std::ostringstream msg;
+    msg << "heads × queries × keys = " << n_heads << " × " << n_q << " × " << n_k << " is " << cells
+        << ", more than the " << kMaxTrainAttentionCells
+        << " supported for training: use fewer tokens or heads";
+    return option_error(ErrorCode::limit, "x", msg.str());
+  }
+  if (!std::isfinite(o.learning_rate)) {
+    return option_error(ErrorCode::not_finite, "learningRate",
+                        "learningRate must be a finite number > 0");
+  }
+  if (o.learning_rate <= 0) {
+    std::ostringstream msg;
+    msg << "learningRate is " << o.learning_rate << ": it must be > 0";
+    return option_error(ErrorCode::range, "learningRate", msg.str());
+  }
+  if (o.steps < 1) {
+    return option_error(ErrorCode::range, "steps",
+                        "steps is " + std::to_string(o.steps) + ": it must be at least 1");
+  }
+  if (o.steps > kMaxTrainSteps) {
+    return option_error(ErrorCode::limit, "steps",
+                        "steps is " + std::to_string(o.steps) + ", more than the " +
+                            std::to_string(kMaxTrainSteps) +
+                            " supported in one call: call again to go on (pass the state)");
+  }
+  if (o.rows_per_step < 0 || o.rows_per_step > n_q) {
+    return option_error(ErrorCode::range, "rowsPerStep",
+                        "rowsPerStep is " + std::to_string(o.rows_per_step) +
+                            ": it must be from 1 to the number of query rows, " +
+                            std::to_string(n_q) + " (or 0 for every row)");
+  }
+  const Trained& t = o.trained;
+  if (!(t.x || t.context || t.wq || t.wk || t.wv || t.wo)) {
+    return option_error(ErrorCode::empty, "train",
+                        "train is empty: name at least one matrix to train (x, context, wq, wk, "
+                        "wv, wo)");
+  }
+  if (t.context && in.context.rows == 0) {
+    return option_error(ErrorCode::conflict, "train",
+                        "train names context but the input has no context");
+  }
+  if (t.wo && in.wo.rows == 0) {
+    return option_error(ErrorCode::conflict, "train", "train names wo but the input has no wo");
+  }
+
+  const Error err = check_target(in, o);
+  if (!err.ok()) return err;
 
   // the state of a previous call
   if (state.step < 0) {
@@ -319,7 +329,7 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   std::vector<unsigned char> rows;  // (n_q): the rows in this step's loss
   MultiHeadResult& f = workspace->forward;
   Gradients& g = workspace->gradients;
-  Matrix& d_output = workspace->d_output;               // (n_q, d_out)
+  Seed& seed = workspace->seed;                         // output_mse: G (n_q, d_out)
   std::vector<Matrix>& d_scaled = workspace->d_scaled;  // per head (n_q, n_k)
   std::vector<double> out_losses;
   const bool on_output = options.loss == Loss::output_mse;
@@ -345,11 +355,12 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
     // the step's loss and its gradient, over its rows
     pick_rows(options.seed, s.step, n_q, options.rows_per_step, &rows);
     if (on_output) {
-      output_mse(f.output, options.target, rows, &d_output);
-      err = backpropagate(p, f, &d_output, nullptr, &g);
+      seed.weights.clear();
+      output_mse(f.output, options.target, rows, &seed.output);
+      err = backpropagate(p, f, seed, nullptr, &g);
     } else {
       weights_cross_entropy(f, options.target_weights, rows, &d_scaled);
-      err = backpropagate(p, f, nullptr, &d_scaled, &g);
+      err = backpropagate(p, f, Seed{}, &d_scaled, &g);
     }
     if (!err.ok()) return at_step(err, "training step ", s.step + 1);
 
@@ -386,6 +397,65 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   *trained = std::move(p);
   *state = std::move(s);
   *losses = std::move(out_losses);
+  return Error{};
+}
+
+Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, double* loss,
+                    Workspace* workspace) {
+  Error err = check_multi_head(in);
+  if (!err.ok()) return err;
+  err = check_target(in, options);
+  if (!err.ok()) return err;
+  MultiHeadResult& f = workspace->forward;
+  err = multi_head_attention(in, &f);
+  if (!err.ok()) return err;
+  const std::vector<unsigned char> every_row(in.x.rows, 1);
+  Seed& seed = workspace->seed;
+  double value;
+  if (options.loss == Loss::output_mse) {
+    seed.weights.clear();
+    value = output_mse(f.output, options.target, every_row, &seed.output);
+  } else {
+    seed.output = Matrix{};
+    value = weights_cross_entropy(f, options.target_weights, every_row, nullptr);
+    // S_h = −T_h / (Weights_h·|H|·n_q) where T_h ≠ 0 on unmasked cells: the derivative of
+    // −T·log Weights, as the loss is written (train() enters at Scaled instead, see above)
+    int n_targets = 0;
+    for (const Matrix& t : options.target_weights) n_targets += t.rows > 0;
+    const double n = static_cast<double>(n_targets) * in.x.rows;
+    seed.weights.resize(options.target_weights.size());
+    for (size_t h = 0; h < options.target_weights.size(); h++) {
+      const Matrix& t = options.target_weights[h];
+      Matrix& s = seed.weights[h];
+      s.resize(t.rows, t.cols);  // 0 rows: a head left out of the loss
+      for (int i = 0; i < t.rows; i++) {
+        for (int j = 0; j < t.cols; j++) {
+          const double target = t.at(i, j);
+          s.at(i, j) =
+              target == 0.0 || f.mask.at(i, j) ? 0.0 : -target / f.heads[h].weights.at(i, j) / n;
+          if (std::isfinite(s.at(i, j))) continue;
+          std::ostringstream msg;
+          msg << "the weight at [" << i << "][" << j << "]"
+              << (in.single_head_names ? "" : " of head " + std::to_string(h))
+              << " is (nearly) 0 where the target is " << target
+              << ": the loss's gradient there, −target / weight, does not fit float64 (train() "
+                 "can still train from it)";
+          Error e = option_error(ErrorCode::overflow, "weights", msg.str(),
+                                 in.single_head_names ? -1 : static_cast<int>(h));
+          e.row = i;
+          e.column = j;
+          return e;
+        }
+      }
+    }
+  }
+  if (!std::isfinite(value)) {
+    return option_error(ErrorCode::overflow, "loss",
+                        "the loss is not finite: the values are too large for float64");
+  }
+  err = backpropagate(in, f, seed, nullptr, &workspace->gradients);
+  if (!err.ok()) return err;
+  *loss = value;
   return Error{};
 }
 

@@ -71,7 +71,7 @@ struct TrainState {
 struct Workspace {
   MultiHeadResult forward;       // after train(): the forward pass of the trained input
   Gradients gradients;           // after train(): the last step's gradients
-  Matrix d_output;               // (n_q, d_out), output_mse's gradient
+  Seed seed;                     // output_mse's gradient (n_q, d_out); loss_backward()'s seed
   std::vector<Matrix> d_scaled;  // per head (n_q, n_k), weights_cross_entropy's gradient
 };
 
@@ -84,5 +84,18 @@ struct Workspace {
 // fit the trained matrices (shape); a step that overflows (overflow, its message naming the step).
 Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState* state,
             MultiHeadInput* trained, std::vector<double>* losses, Workspace* workspace);
+
+// The loss of options.loss and options.target over every query row at `in` (the value train()
+// reports before its first step), into `loss`, and its backward pass into workspace->forward and
+// workspace->gradients, the loss's gradient entering as the seed (workspace->seed):
+//   output_mse:            G = dL/dOutput = 2·(Output − T) / (n_q·d_out)
+//   weights_cross_entropy: S_h = dL/dWeights_h = −T_h / (Weights_h·|H|·n_q) at unmasked cells
+//                          where T_h ≠ 0, else 0 (a fully masked row: 0)
+// so that every intermediate gradient is the loss's, dL/dWeights included. The other options
+// are not used. Errors: every error of multi_head_attention(); a bad target (as train());
+// a target weight > 0 on a weight that underflowed to 0 or a gradient that overflows float64
+// (overflow: the loss's gradient there is not finite).
+Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, double* loss,
+                    Workspace* workspace);
 
 }  // namespace attn

@@ -20,6 +20,12 @@ keyPadding, h<i>.wq/wk/wv, wo), then G (dL/doutput for L = sum(G * output)) and 
 named d.<name>: d.x, d.context, d.h<i>.wq/wk/wv, d.wo, d.temperature (1 x 1), d.h<i>.q/k/v/
 scores/scaled/weights/output, d.concat, d.output, d.xWithPe, d.contextWithPe.
 
+backward_seed_cases.txt: the same format, for the other ways a gradient enters backward():
+    option seed 0|1|2 (0: S.h<i> = dL/dweights of head i, L = sum_h sum(S_h * weights_h);
+    1: that plus G, L adds sum(G * output); 2: a loss of train(), option loss 0|1 (output MSE,
+    weights cross-entropy) against target or target.h<i>, over every row, its value in loss),
+f.h<i>.q, k and weights (the forward pass) and every gradient d.<name> as above.
+
 training_cases.txt: the same inputs and options, plus the training's options
     option loss 0|1 (0: output MSE, 1: weights cross-entropy), option optimizer 0|1 (sgd|adam),
     option learningRate, steps, seed, rowsPerStep (0: every row), option train.<name> 0|1
@@ -245,6 +251,157 @@ def write_backward():
     print(f"wrote {count} cases to {os.path.relpath(out)}")
 
 
+# ---- other seeds: dL/dweights, and the losses of train() ----
+
+def seed_cases():
+    """(name, inputs, options, seed): seed = dict(kind=...) with
+    weights: S per head (None for a head the loss does not see), L = sum_h sum(S_h * weights_h)
+    both:    G and S, L = sum(G * output) + sum_h sum(S_h * weights_h)
+    loss:    train()'s loss over every row: "weights" (cross-entropy against target per head,
+             None for a head left out) or "output" (mean squared error against target)."""
+    rng = np.random.default_rng(20261218)
+    normal = lambda *shape: rng.standard_normal(shape)
+
+    def distribution(n_q, n_k, zeros=False):
+        t = rng.random((n_q, n_k)) ** 4
+        if zeros:  # some cells, and row 1, with no weight wanted
+            t[rng.random((n_q, n_k)) < 0.3] = 0.0
+            t[1] = 0.0
+        sums = t.sum(axis=1, keepdims=True)
+        return np.divide(t, sums, out=np.zeros_like(t), where=sums > 0)
+
+    base = {name: (inputs, options) for name, inputs, options in backward_cases()}
+
+    def case(name):
+        inputs, options = base[name]
+        n_q = inputs["x"].shape[0]
+        n_k = n_q if inputs.get("context") is None else inputs["context"].shape[0]
+        return inputs, options, len(inputs["heads"]), n_q, n_k
+
+    def weights_seed(name, heads_seen, extra_name=None, output=False):
+        inputs, options, h, n_q, n_k = case(name)
+        s = [normal(n_q, n_k) if i in heads_seen else None for i in range(h)]
+        return (extra_name or name), inputs, options, dict(kind="both" if output else "weights",
+                                                           S=s)
+
+    yield weights_seed("tutorial", {0}, "tutorial_weights")
+    yield weights_seed("tutorial_causal_padding_first", {0}, "tutorial_causal_padding_weights")
+    yield weights_seed("tutorial_no_scaling_temperature3", {0}, "tutorial_temperature3_weights")
+    yield weights_seed("tutorial_pe", {0}, "tutorial_pe_weights_and_output", output=True)
+    yield weights_seed("heads3_n4_dm6_causal_nowo", {0, 2}, "heads3_weights_heads_0_2")
+    yield weights_seed("causal_padding_first_two_rows_fully_masked", {0, 1},
+                       "fully_masked_rows_weights")
+    yield weights_seed("temperature0.3_heads2_padding", {1}, "temperature0.3_weights_head1")
+    yield weights_seed("cross_pe_heads2_wo", {0, 1}, "cross_pe_weights_and_output", output=True)
+    yield weights_seed("everything_cross_heads4", {1, 3}, "everything_weights_heads_1_3")
+    yield weights_seed("heads2_n5_dm8_wo", {0}, "heads2_wo_weights_and_output", output=True)
+
+    # the page's "How it learns" at its start: the tutorial, goal "each word looks at the
+    # previous word" (the first word at itself)
+    inputs, options, _, _, _ = case("tutorial")
+    previous = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    yield "tutorial_loss_previous", inputs, options, dict(kind="loss", loss="weights",
+                                                          target=[previous])
+    inputs, options, _, n_q, n_k = case("tutorial_causal")
+    yield ("tutorial_causal_loss_weights", inputs, options,
+           dict(kind="loss", loss="weights", target=[distribution(n_q, n_k, zeros=True)]))
+    inputs, options, h, n_q, n_k = case("causal_padding_first_two_rows_fully_masked")
+    yield ("fully_masked_rows_loss_weights", inputs, options,
+           dict(kind="loss", loss="weights", target=[distribution(n_q, n_k) for _ in range(h)]))
+    inputs, options, h, n_q, n_k = case("cross_pe_heads2_wo")
+    yield ("cross_pe_loss_weights_head1", inputs, options,
+           dict(kind="loss", loss="weights", target=[None, distribution(n_q, n_k, zeros=True)]))
+    inputs, options, _, n_q, _ = case("one_head_n5_dm4_dk3_dv2")
+    yield ("one_head_loss_output", inputs, options,
+           dict(kind="loss", loss="output", target=normal(n_q, 2)))
+    inputs, options, _, n_q, _ = case("heads2_n5_dm8_wo")
+    yield ("heads2_wo_loss_output", inputs, options,
+           dict(kind="loss", loss="output", target=normal(n_q, 8)))
+
+
+def write_seeds():
+    out = os.path.join(FIXTURES, "backward_seed_cases.txt")
+    rng = np.random.default_rng(8)
+    count = 0
+    with open(out, "w") as f:
+        f.write(f"# Generated by tests/make_grad_fixtures.py with torch {torch.__version__}; "
+                "do not edit.\n")
+        for name, inputs, options, seed in seed_cases():
+            opts = full_options(options, inputs)
+            grad_all = dict(x=True, context=True, wq=True, wk=True, wv=True, wo=True,
+                            temperature=True)
+            p = leaves(inputs, opts, grad_all)
+            kept = {}
+
+            def keep(key, t):
+                t.retain_grad()
+                kept[key] = t
+                return t
+
+            output, per_head = forward(p, opts, keep)
+            weights = [kept[f"h{h}.weights"] for h in range(len(inputs["heads"]))]
+            loss = None
+            if seed["kind"] in ("weights", "both"):
+                total = sum((torch.tensor(s) * w).sum() for s, w in zip(seed["S"], weights)
+                            if s is not None)
+                if seed["kind"] == "both":
+                    g = torch.tensor(rng.standard_normal(tuple(output.shape)))
+                    total = total + (g * output).sum()
+            elif seed["loss"] == "output":
+                total = loss = ((output - torch.tensor(seed["target"])) ** 2).mean()
+            else:
+                # -sum T log W / (|H| n_q) over unmasked cells with T != 0, written on the
+                # weights so that autograd's dL/dweights is -T / W / (|H| n_q) there
+                n_targets = sum(t is not None for t in seed["target"])
+                total = 0.0
+                for (_, allowed), w, t in zip(per_head, weights, seed["target"]):
+                    if t is None:
+                        continue
+                    t = torch.tensor(t)
+                    use = allowed & (t != 0)
+                    total = total - torch.where(use, t * torch.log(torch.where(use, w, 1.0)),
+                                                0.0).sum()
+                total = loss = total / (n_targets * inputs["x"].shape[0])
+            total.backward()
+            write_case_head(f, name, inputs, opts)
+            f.write(f"option seed {['weights', 'both', 'loss'].index(seed['kind'])}\n")
+            if seed["kind"] == "both":
+                write_matrix(f, "G", g.numpy())
+            for h, s in enumerate(seed.get("S", [])):
+                if s is not None:
+                    write_matrix(f, f"S.h{h}", s)
+            if seed["kind"] == "loss":
+                f.write(f"option loss {int(seed['loss'] == 'weights')}\n")
+                if seed["loss"] == "output":
+                    write_matrix(f, "target", seed["target"])
+                else:
+                    for h, t in enumerate(seed["target"]):
+                        if t is not None:
+                            write_matrix(f, f"target.h{h}", t)
+                write_matrix(f, "loss", [[loss.item()]])
+            for h in range(len(weights)):
+                for key in ("q", "k", "weights"):
+                    write_matrix(f, f"f.h{h}.{key}", kept[f"h{h}.{key}"].detach().numpy())
+            grads = {"x": p["x"], "temperature": p["temperature"]}
+            if "context" in p:
+                grads["context"] = p["context"]
+            for h, head in enumerate(p["heads"]):
+                for key, w in zip(("wq", "wk", "wv"), head):
+                    grads[f"h{h}.{key}"] = w
+            if "wo" in p:
+                grads["wo"] = p["wo"]
+            grads.update(kept)
+            for key, t in grads.items():
+                # a matrix the loss does not reach (W_V, the output, for a weights seed alone)
+                # has no gradient in torch: 0
+                d = t.grad if t.grad is not None else torch.zeros_like(t)
+                assert torch.all(torch.isfinite(d)), (name, key)
+                write_matrix(f, f"d.{key}", d.detach().numpy())
+            f.write("end\n")
+            count += 1
+    print(f"wrote {count} cases to {os.path.relpath(out)}")
+
+
 # ---- training ----
 
 def mulberry32(seed):
@@ -394,4 +551,5 @@ def write_training():
 
 if __name__ == "__main__":
     write_backward()
+    write_seeds()
     write_training()

@@ -103,8 +103,93 @@ export interface ComputeFormat {
 
 /** What an input error's `code` says (docs/api.md); 'worker' only from a worker. */
 export type InputErrorCode =
-  | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'empty' | 'empty_row' | 'ragged'
-  | 'not_finite' | 'range' | 'limit' | 'shape' | 'conflict' | 'unknown_option' | 'overflow' | 'worker';
+  | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'not_object' | 'choice' | 'empty'
+  | 'empty_row' | 'ragged' | 'not_finite' | 'range' | 'limit' | 'shape' | 'conflict' | 'unknown_option'
+  | 'overflow' | 'worker';
+
+/**
+ * backward()'s second argument: where the gradient of a scalar loss L enters — at the output
+ * (G = dL/doutput, the output's shape), at the attention weights (S = dL/dweights, n_q × n_k;
+ * in the heads form one per head, null for a head L does not see), or both — or a loss of
+ * train(), whose value backward() then returns as `loss`.
+ */
+export type SingleHeadSeed =
+  | { output: Matrix; weights?: Matrix }
+  | { output?: Matrix; weights: Matrix }
+  | { loss: 'weights'; target: Matrix }
+  | { loss: 'output'; target: Matrix };
+export type MultiHeadSeed =
+  | { output: Matrix; weights?: ReadonlyArray<Matrix | null> }
+  | { output?: Matrix; weights: ReadonlyArray<Matrix | null> }
+  | { loss: 'weights'; target: ReadonlyArray<Matrix | null> }
+  | { loss: 'output'; target: Matrix };
+
+/** dL/d(every input matrix), in the input's structure; temperature: dL/dtemperature. */
+export interface SingleHeadInputGradients<M = Rows> {
+  x: M;
+  wq: M;
+  wk: M;
+  wv: M;
+  context?: M;
+  temperature: number;
+}
+export interface MultiHeadInputGradients<M = Rows> {
+  x: M;
+  heads: Array<{ wq: M; wk: M; wv: M }>;
+  wo?: M;
+  context?: M;
+  temperature: number;
+}
+/** dL/d(X + PE) and dL/d(C + PE), with positionalEncoding. */
+export interface GradientExtras<M = Rows> {
+  xWithPe?: M;
+  contextWithPe?: M;
+}
+/** What backward() returns: input and result gradients, and the loss's value for a { loss, target } seed. */
+export interface SingleHeadGradients<M = Rows> {
+  input: SingleHeadInputGradients<M>;
+  result: HeadResult<M> & GradientExtras<M>;
+  loss?: number;
+}
+export interface MultiHeadGradients<M = Rows> {
+  input: MultiHeadInputGradients<M>;
+  result: { heads: HeadResult<M>[]; concat: M; output: M } & GradientExtras<M>;
+  loss?: number;
+}
+
+/** The matrices train() can change (wq, wk, wv: those of every head). */
+export type TrainableName = 'x' | 'context' | 'wq' | 'wk' | 'wv' | 'wo';
+/** What the next train() call needs to go on as if both were one call. */
+export interface TrainState {
+  readonly optimizer: 'sgd' | 'adam';
+  readonly train: readonly TrainableName[];
+  readonly step: number;
+  /** Adam's first then second moments (empty for sgd). */
+  readonly moments: Float64Array;
+}
+/** train()'s options; Target: one matrix (one-head form) or one per head (heads form) for loss 'weights'. */
+export interface TrainOptions<Target> {
+  loss: 'output' | 'weights';
+  /** 'output': the output wanted; 'weights': the weights wanted. */
+  target: Matrix | Target;
+  train: readonly TrainableName[];
+  /** Default 'sgd'. */
+  optimizer?: 'sgd' | 'adam';
+  learningRate: number;
+  /** 1 to 10 000; default 1. */
+  steps?: number;
+  /** 0 to 2³² − 1: picks each step's rows with rowsPerStep; default 0. */
+  seed?: number;
+  /** Query rows in each step's loss; default every row. */
+  rowsPerStep?: number;
+  state?: TrainState;
+}
+/** The input with the trained matrices replaced, the losses (steps + 1), and the state to go on. */
+export interface TrainResult<Input> {
+  input: Input;
+  losses: number[];
+  state: TrainState;
+}
 
 /** Thrown by compute() (and rejected by a worker's compute()) for bad input. */
 export interface AttentionInputError extends Error {
@@ -129,6 +214,14 @@ export interface AttentionEngine {
   compute(input: SingleHeadInput, format?: ComputeFormat & { typed?: false }): SingleHeadResult;
   compute(input: MultiHeadInput, format?: ComputeFormat & { typed?: false }): MultiHeadResult;
   compute(input: ComputeInput, format?: ComputeFormat): ComputeResult | TypedComputeResult;
+  /** The gradients of a scalar loss whose gradient enters as `gradient` (docs/api.md). */
+  backward(input: SingleHeadInput, gradient: SingleHeadSeed, format: { typed: true }): SingleHeadGradients<TypedMatrix>;
+  backward(input: MultiHeadInput, gradient: MultiHeadSeed, format: { typed: true }): MultiHeadGradients<TypedMatrix>;
+  backward(input: SingleHeadInput, gradient: SingleHeadSeed, format?: { typed?: false }): SingleHeadGradients;
+  backward(input: MultiHeadInput, gradient: MultiHeadSeed, format?: { typed?: false }): MultiHeadGradients;
+  /** `steps` steps of gradient descent (docs/api.md). */
+  train(input: SingleHeadInput, options: TrainOptions<Matrix>): TrainResult<SingleHeadInput>;
+  train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): TrainResult<MultiHeadInput>;
   /** Bytes of wasm memory the module holds (it grows, never shrinks). */
   memoryBytes(): number;
 }
@@ -138,6 +231,10 @@ export interface AttentionWorker {
   compute(input: SingleHeadInput): Promise<TypedSingleHeadResult>;
   compute(input: MultiHeadInput): Promise<TypedMultiHeadResult>;
   compute(input: ComputeInput): Promise<TypedComputeResult>;
+  backward(input: SingleHeadInput, gradient: SingleHeadSeed): Promise<SingleHeadGradients<TypedMatrix>>;
+  backward(input: MultiHeadInput, gradient: MultiHeadSeed): Promise<MultiHeadGradients<TypedMatrix>>;
+  train(input: SingleHeadInput, options: TrainOptions<Matrix>): Promise<TrainResult<SingleHeadInput>>;
+  train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): Promise<TrainResult<MultiHeadInput>>;
   /** Stops the worker; pending and later calls reject with code 'worker'. */
   terminate(): void;
 }

@@ -184,21 +184,8 @@ val compute(const val& operands, bool live) {
   return result;
 }
 
-// operands as for compute(), gradient = dL/doutput packed as a matrix (named "output" in
-// errors). Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?, temperature},
-// result: {heads: [{q, k, v, scores, scaled, weights, output}], concat, output, xWithPe?,
-// contextWithPe?}}, every matrix the gradient of that matrix, or {error}.
-val backward(const val& operands, const val& gradient) {
-  attn::MultiHeadInput in;
-  attn::Error err = read_input(operands, &in);
-  if (!err.ok()) return error_to_js(err);
-  attn::Matrix d_output;
-  err = to_matrix("output", gradient, &d_output);
-  if (!err.ok()) return error_to_js(err);
-  attn::Gradients& g = workspace().gradients;
-  err = attn::attention_backward(in, d_output, &workspace().forward, &g);
-  if (!err.ok()) return error_to_js(err);
-
+// dL/d(every input matrix) and dL/d(every result matrix) in `g`, as backward() returns them.
+val gradients_to_js(const attn::MultiHeadInput& in, const attn::Gradients& g) {
   val input = input_to_js(g.input.x, g.input.context, g.input.heads, g.input.wo);
   input.set("temperature", g.input.temperature);
   val result = val::object();
@@ -215,6 +202,78 @@ val backward(const val& operands, const val& gradient) {
   return out;
 }
 
+// options.loss and options.target (as train() takes them, below) into o.
+attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::TrainOptions* o) {
+  const bool on_weights = options["loss"].as<std::string>() == "weights";
+  o->loss = on_weights ? attn::Loss::weights_cross_entropy : attn::Loss::output_mse;
+  const val target = options["target"];
+  if (!on_weights) return to_matrix("target", target, &o->target);
+  const int n = target["length"].as<int>();
+  o->target_weights.resize(n);  // 0 rows: a head left out of the loss
+  for (int h = 0; h < n; h++) {
+    if (target[h].isNull()) continue;
+    // "target[1][0][2]" in the heads form, "target[0][2]" in the one-head form
+    const std::string name = in.single_head_names ? "target" : "target[" + std::to_string(h) + "]";
+    attn::Error err = to_matrix(name, target[h], &o->target_weights[h]);
+    if (!err.ok()) {
+      err.operand = "target";
+      err.head = in.single_head_names ? -1 : h;
+      return err;
+    }
+  }
+  return attn::Error{};
+}
+
+// operands as for compute(); seed (built by engine_api.js): {output?: packed matrix (dL/doutput),
+// weights?: [packed | null] per head (dL/dweights)}, or {loss, target} as train() takes them.
+// Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?, temperature}, result: {heads: [{q, k,
+// v, scores, scaled, weights, output}], concat, output, xWithPe?, contextWithPe?}, loss?}, every
+// matrix the gradient of that matrix (loss: the loss's value, with {loss, target}), or {error}.
+val backward(const val& operands, const val& seed) {
+  attn::MultiHeadInput in;
+  attn::Error err = read_input(operands, &in);
+  if (!err.ok()) return error_to_js(err);
+  attn::Workspace& w = workspace();
+  if (!seed["loss"].isUndefined()) {
+    attn::TrainOptions o;
+    err = read_loss(seed, in, &o);
+    if (!err.ok()) return error_to_js(err);
+    double loss = 0.0;
+    err = attn::loss_backward(in, o, &loss, &w);
+    if (!err.ok()) return error_to_js(err);
+    val out = gradients_to_js(in, w.gradients);
+    out.set("loss", loss);
+    return out;
+  }
+  attn::Seed& s = w.seed;
+  s.output = attn::Matrix{};
+  s.weights.clear();
+  if (!seed["output"].isUndefined()) {
+    err = to_matrix("output", seed["output"], &s.output);
+    if (!err.ok()) return error_to_js(err);
+  }
+  if (!seed["weights"].isUndefined()) {
+    const val weights = seed["weights"];
+    const int n = weights["length"].as<int>();
+    s.weights.resize(n);  // 0 rows: a head the loss does not see
+    for (int h = 0; h < n; h++) {
+      if (weights[h].isNull()) continue;
+      // "weights[1][0][2]" in the heads form, "weights[0][2]" in the one-head form
+      const std::string name =
+          in.single_head_names ? "weights" : "weights[" + std::to_string(h) + "]";
+      err = to_matrix(name, weights[h], &s.weights[h]);
+      if (!err.ok()) {
+        err.operand = "weights";
+        err.head = in.single_head_names ? -1 : h;
+        return error_to_js(err);
+      }
+    }
+  }
+  err = attn::attention_backward(in, s, &w.forward, &w.gradients);
+  if (!err.ok()) return error_to_js(err);
+  return gradients_to_js(in, w.gradients);
+}
+
 // operands as for compute(); options (built by engine_api.js, every field present):
 //   {loss: 'output' | 'weights', target: packed matrix (output) or [packed | null] per head
 //    (weights), train: {x, context, wq, wk, wv, wo: booleans}, optimizer: 'sgd' | 'adam',
@@ -227,28 +286,8 @@ val train(const val& operands, const val& options) {
   attn::Error err = read_input(operands, &in);
   if (!err.ok()) return error_to_js(err);
   attn::TrainOptions o;
-  const bool on_weights = options["loss"].as<std::string>() == "weights";
-  o.loss = on_weights ? attn::Loss::weights_cross_entropy : attn::Loss::output_mse;
-  const val target = options["target"];
-  if (!on_weights) {
-    err = to_matrix("target", target, &o.target);
-    if (!err.ok()) return error_to_js(err);
-  } else {
-    const int n = target["length"].as<int>();
-    o.target_weights.resize(n);  // 0 rows: a head left out of the loss
-    for (int h = 0; h < n; h++) {
-      if (target[h].isNull()) continue;
-      // "target[1][0][2]" in the heads form, "target[0][2]" in the one-head form
-      const std::string name =
-          in.single_head_names ? "target" : "target[" + std::to_string(h) + "]";
-      err = to_matrix(name, target[h], &o.target_weights[h]);
-      if (!err.ok()) {
-        err.operand = "target";
-        err.head = in.single_head_names ? -1 : h;
-        return error_to_js(err);
-      }
-    }
-  }
+  err = read_loss(options, in, &o);
+  if (!err.ok()) return error_to_js(err);
   const val trained = options["train"];
   o.trained.x = trained["x"].as<bool>();
   o.trained.context = trained["context"].as<bool>();

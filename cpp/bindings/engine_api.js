@@ -14,6 +14,8 @@
  *                                           // buffers, valid until the engine's next call
  *   const g = engine.backward(input, { output: G })  // G = dL/doutput of a scalar loss L
  *   g.input.x, g.input.wq, …, g.input.temperature; g.result.scores, g.result.weights, …
+ *   engine.backward(input, { weights: S })  // S = dL/dweights (one per head in the heads form)
+ *   engine.backward(input, { loss, target })  // train()'s loss: its gradients, and g.loss
  *   const t = engine.train(input, { loss, target, train, optimizer, learningRate, steps, … })
  *   t.input (trained), t.losses, t.state (pass it back to go on)
  *   engine.memoryBytes()  // size of the module's wasm memory
@@ -351,25 +353,32 @@ function readInteger(options, name, fallback) {
   return value;
 }
 
+// A matrix per head (null for a head left out) in the heads form, one matrix in the one-head
+// form: [packed | null] for the binding. `what` says what each matrix is, for messages.
+function packPerHead(operand, value, multiHead, what) {
+  if (!multiHead) return [packRows(operand, value)];
+  if (!Array.isArray(value)) {
+    throw inputError({ code: 'not_matrix', operand, message: `${operand} must be an array with one ${what} per head (or null), got ${describe(value)}` });
+  }
+  return value.map((m, h) => (m === null ? null : packRows(operand, m, h, `${operand}[${h}]`)));
+}
+
+// The loss of train() and backward(): { loss, target } for the binding.
+function packLoss(options, multiHead, call) {
+  const loss = readChoice(options, 'loss', LOSSES);
+  const { target } = options;
+  if (target === undefined) {
+    throw inputError({ code: 'not_matrix', operand: 'target', message: `${call}() needs a target (${loss === 'output' ? 'the output wanted' : 'the weights wanted'}); target is missing` });
+  }
+  const packed = loss === 'output' ? packRows('target', target) : packPerHead('target', target, multiHead, 'weight matrix');
+  return { loss, target: packed };
+}
+
 // train()'s options for the binding: { loss, target, train: { x, …: booleans }, optimizer,
 // learningRate, steps, seed, rowsPerStep, step, moments? }, and the names trained in order.
 function packTrainOptions(options, multiHead) {
   checkFields(options, "train()'s second argument", TRAIN_KEYS, '{ loss, target, train, learningRate, … }');
-  const loss = readChoice(options, 'loss', LOSSES);
-  const { target } = options;
-  if (target === undefined) {
-    throw inputError({ code: 'not_matrix', operand: 'target', message: `train() needs a target (${loss === 'output' ? 'the output wanted' : 'the weights wanted'}); target is missing` });
-  }
-  let packedTarget;
-  if (loss === 'output' || !multiHead) {
-    packedTarget = packRows('target', target);
-    if (loss === 'weights') packedTarget = [packedTarget];
-  } else {
-    if (!Array.isArray(target)) {
-      throw inputError({ code: 'not_matrix', operand: 'target', message: `target must be an array with one weight matrix per head (or null), got ${describe(target)}` });
-    }
-    packedTarget = target.map((t, h) => (t === null ? null : packRows('target', t, h, `target[${h}]`)));
-  }
+  const { loss, target: packedTarget } = packLoss(options, multiHead, 'train');
   const names = options.train;
   if (!Array.isArray(names)) {
     throw inputError({ code: 'not_array', operand: 'train', message: `train must be an array of the matrices to train (${TRAINABLE.join(', ')}), got ${describe(names)}` });
@@ -455,12 +464,15 @@ function makeEngine(raw) {
       return out;
     },
 
-    // dL/d(every input matrix) and dL/d(every result matrix) for G = dL/doutput of a scalar
-    // loss L: { input, result } in the input's and in compute()'s structures.
+    // dL/d(every input matrix) and dL/d(every result matrix) of a scalar loss L whose gradient
+    // enters as `gradient`: { output: G } (dL/doutput), { weights: S } (dL/dweights: one matrix,
+    // or one per head in the heads form), both, or { loss, target }, a loss of train() (then
+    // also `loss`, its value). { input, result } in the input's and in compute()'s structures.
     backward(input, gradient, format) {
       const { typed } = readFormat(format, "backward()'s third argument", ['typed']);
       const packed = packInput(input, 'backward');
-      const expected = '{ output: G }, G = dL/doutput with the shape of the output';
+      const multiHead = input.heads !== undefined;
+      const expected = '{ output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }';
       if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {
         throw inputError({
           code: 'not_matrix',
@@ -468,11 +480,23 @@ function makeEngine(raw) {
           message: `backward() takes the gradient as its second argument, ${expected}, got ${describe(gradient)}`,
         });
       }
-      checkFields(gradient, "backward()'s second argument", ['output'], expected);
-      if (gradient.output === undefined) {
-        throw inputError({ code: 'not_matrix', operand: 'output', message: `backward() needs ${expected}; output is missing` });
+      checkFields(gradient, "backward()'s second argument", ['output', 'weights', 'loss', 'target'], expected);
+      let seed;
+      if (gradient.loss !== undefined || gradient.target !== undefined) {
+        const other = ['output', 'weights'].find((name) => gradient[name] !== undefined);
+        if (other !== undefined) {
+          throw inputError({ code: 'conflict', operand: other, message: `backward() takes either a gradient (output, weights) or a loss (loss, target), not both: ${other} was given with the loss` });
+        }
+        seed = packLoss(gradient, multiHead, 'backward');
+      } else {
+        if (gradient.output === undefined && gradient.weights === undefined) {
+          throw inputError({ code: 'not_matrix', operand: 'output', message: `backward() needs ${expected}; output and weights are missing` });
+        }
+        seed = {};
+        if (gradient.output !== undefined) seed.output = packRows('output', gradient.output);
+        if (gradient.weights !== undefined) seed.weights = packPerHead('weights', gradient.weights, multiHead, 'gradient of the weights');
       }
-      const result = raw.backward(packed, packRows('output', gradient.output));
+      const result = raw.backward(packed, seed);
       if (result.error) throw inputError(result.error);
 
       const unpack = typed ? (m) => m : unpackRows;
@@ -493,7 +517,9 @@ function makeEngine(raw) {
         gResult.xWithPe = unpack(r.xWithPe);
         if (input.context !== undefined) gResult.contextWithPe = unpack(r.contextWithPe);
       }
-      return { input: gInput, result: gResult };
+      const out = { input: gInput, result: gResult };
+      if (result.loss !== undefined) out.loss = result.loss;
+      return out;
     },
 
     // options.steps steps of gradient descent: { input (the trained matrices replaced),

@@ -1,6 +1,7 @@
 // "How it learns" in the built page (dist/, file://) and in the element: a
 // goal picked or painted (keyboard too), Train / Pause / Reset, the link of
-// a trained model, and a learned preset. Thresholds measured with
+// a trained model, a learned preset, and the backward pass shown cell by cell
+// against PyTorch (tests/fixtures/backward_seed_cases.txt). Thresholds measured with
 // engine.train() under node (tutorial, goal "previous", X trained too, Adam
 // at 0.05): the loss goes from 1.1089 to below 0.05 at step 32.
 import { test, before, after } from 'node:test';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { LEARNED } from '../../web/src/learned-data.js';
+import { loadBackwardSeedCases } from '../js/fixtures.mjs';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -147,5 +149,73 @@ test('a learned preset opens at the step with its note, its goal reached; the el
     assert.match(text, /How attention learns|注意力怎样学会/);
   } finally {
     await example.close();
+  }
+});
+
+test('the backward pass shown for one cell, step by step, has PyTorch autograd’s numbers', async () => {
+  // torch: the tutorial, goal "previous word", the cross-entropy of train() and every gradient
+  const c = loadBackwardSeedCases().find((v) => v.name === 'tutorial_loss_previous');
+  const torch = (name) => c[name];
+  const { context, page, problems } = await openLearn();
+  try {
+    // 8 decimals (the settings' select, in its folded panel)
+    await page.$eval('#decimals', (select) => { select.value = '8'; select.dispatchEvent(new Event('change')); });
+    await page.click('.learn-goal-choice[data-goal="previous"]');
+    await page.waitForFunction(() => document.querySelector('.learn-goal-choice[data-goal="previous"]').getAttribute('aria-checked') === 'true');
+    // the page's input is torch's
+    assert.deepEqual(await matrix(page, 'W_Q'), torch('h0.wq'));
+    assert.deepEqual(await matrix(page, 'W_K'), torch('h0.wk'));
+    const within = (got, want, tol, what) => assert.ok(Math.abs(got - want) <= tol * Math.max(1, Math.abs(want)), `${what}: page ${got}, torch ${want}`);
+    const sameMatrix = (got, want, tol, what) => want.forEach((row, i) => row.forEach((v, j) => within(got[i][j], v, tol, `${what}[${i}][${j}]`)));
+    sameMatrix(await matrix(page, 'Weights'), torch('f.h0.weights'), 1e-12, 'weights');
+    within((await status(page)).loss, torch('loss')[0][0], 1e-12, 'loss');
+    // every gradient heatmap, from the full values in its cells' titles
+    const heatmaps = {
+      '∂L/∂Weights': 'd.h0.weights', '∂L/∂Scaled': 'd.h0.scaled', '∂L/∂Scores': 'd.h0.scores', '∂L/∂Q': 'd.h0.q', '∂L/∂K': 'd.h0.k', '∂L/∂W_Q': 'd.h0.wq', '∂L/∂W_K': 'd.h0.wk',
+    };
+    for (const [name, key] of Object.entries(heatmaps)) sameMatrix(await matrix(page, name), torch(key), 1e-8, name);
+
+    // the work of one chain of cells, its numbers as shown (8 decimals) against torch's
+    const shown = 0.5e-8 + 1e-12;
+    const numbers = (line) => (line.match(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g) || []).map(Number);
+    async function work(name, r, col) {
+      await page.mouse.move(0, 0);
+      await page.focus(`.learn table[data-matrix="${name}"] td[data-r="${r}"][data-c="${col}"]`);
+      return page.$$eval('.learn-backward .work p', (ps) => ps.map((p) => p.textContent));
+    }
+    const expectNumbers = (line, want, what) => {
+      const got = numbers(line);
+      assert.equal(got.length, want.length, `${what}: ${line}`);
+      want.forEach((v, k) => within(got[k], v, shown, `${what} number ${k} of "${line}"`));
+    };
+    const W = torch('f.h0.weights');
+    const dW = torch('d.h0.weights');
+    const dScaled = torch('d.h0.scaled');
+    const dScores = torch('d.h0.scores');
+    const [i, j] = [2, 1]; // query 3 → key 2, the goal's cell of row 3
+    let lines = await work('∂L/∂Weights', i, j);
+    assert.equal(lines[0], '∂L/∂w[3,2] = −target / (w · n_q)');
+    expectNumbers(lines[1], [1, W[i][j], 3, dW[i][j]], 'dWeights');
+    // the softmax's Jacobian: w_ij · (g_ij − Σ_k w_ik g_ik)
+    lines = await work('∂L/∂Scaled', i, j);
+    assert.equal(lines[0], '∂L/∂Scaled[3,2] = w_ij · (g_ij − Σ_k w_ik g_ik)');
+    const dot = W[i].reduce((sum, w, k) => sum + w * dW[i][k], 0);
+    expectNumbers(lines[1], [W[i][0], dW[i][0], W[i][1], dW[i][1], W[i][2], dW[i][2], dot], 'Σ_k w_ik g_ik');
+    expectNumbers(lines[2], [W[i][j], dW[i][j], dot, dScaled[i][j]], 'dScaled');
+    lines = await work('∂L/∂Scores', i, j);
+    expectNumbers(lines[1], [dScaled[i][j], Math.SQRT2, dScores[i][j]], 'dScores');
+    // dQ[2][0] = Σ_j dScores[2][j]·K[j][0], dK[1][1] = Σ_i dScores[i][1]·Q[i][1]
+    lines = await work('∂L/∂Q', 2, 0);
+    expectNumbers(lines[1], [...torch('f.h0.k').flatMap((row, k) => [dScores[2][k], row[0]]), torch('d.h0.q')[2][0]], 'dQ');
+    lines = await work('∂L/∂K', 1, 1);
+    expectNumbers(lines[1], [...torch('f.h0.q').flatMap((row, k) => [dScores[k][1], row[1]]), torch('d.h0.k')[1][1]], 'dK');
+    // dW_Q[0][1] = Σ_r X[r][0]·dQ[r][1], dW_K[1][0] = Σ_r X[r][1]·dK[r][0]
+    lines = await work('∂L/∂W_Q', 0, 1);
+    expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[0], torch('d.h0.q')[k][1]]), torch('d.h0.wq')[0][1]], 'dW_Q');
+    lines = await work('∂L/∂W_K', 1, 0);
+    expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[1], torch('d.h0.k')[k][0]]), torch('d.h0.wk')[1][0]], 'dW_K');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

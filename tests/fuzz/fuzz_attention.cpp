@@ -1,14 +1,22 @@
 // libFuzzer target for the C++ that reads user data: matrix_from_rows (flat values + row
-// lengths, as the bindings pass them) and multi_head_attention with every option. Whatever
-// the bytes, the engine must either return an Error with a message, or finite results of the
-// right shapes whose weight rows sum to 1 (0 for a fully masked row). Built with ASan and
-// UBSan (scripts/test.mjs runs it for a bounded time on tests/fuzz/corpus).
+// lengths, as the bindings pass them), multi_head_attention with every option, and then, on the
+// same input, the backward pass of a seed (G and/or S per head), loss_backward() and train()
+// with options read from the bytes (losses, targets, trained matrices, optimizer, learning rate,
+// steps, rows per step). Whatever the bytes, the engine must either return an Error with a code
+// and a message, or finite results of the right shapes: weight rows that sum to 1 (0 for a fully
+// masked row), finite gradients of every matrix, finite losses and trained matrices (a gradient
+// or an update that does not fit float64 is an overflow error, never a NaN handed back). An
+// exception escaping is a crash too. Built with ASan and UBSan (scripts/test.mjs runs it for a
+// bounded time on tests/fuzz/corpus); bytes past the end read as 0, which picks the common case
+// of each choice, so the forward pass's corpus reaches the backward pass and training as well.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "attention.h"
+#include "backward.h"
+#include "training.h"
 
 namespace {
 
@@ -70,6 +78,138 @@ void check_result(const attn::MultiHeadInput& in, const attn::MultiHeadResult& r
   for (double v : r.output.data) check(std::isfinite(v));
 }
 
+void check_finite(const attn::Matrix& m) {
+  for (double v : m.data) check(std::isfinite(v));
+}
+
+void check_error(const attn::Error& err) { check(!err.ok() && !err.message.empty()); }
+
+// Gradients of the shapes of `in`'s matrices and results, every value finite.
+void check_gradients(const attn::MultiHeadInput& in, const attn::Gradients& g) {
+  const bool cross = in.context.rows > 0;
+  check(g.input.x.rows == in.x.rows && g.input.x.cols == in.x.cols);
+  check(g.input.context.rows == in.context.rows && g.input.wo.rows == in.wo.rows);
+  check(g.input.heads.size() == in.heads.size() && g.result.heads.size() == in.heads.size());
+  check_finite(g.input.x);
+  check_finite(g.input.context);
+  check_finite(g.input.wo);
+  check(std::isfinite(g.input.temperature));
+  for (size_t h = 0; h < in.heads.size(); h++) {
+    const attn::Head& w = g.input.heads[h];
+    check(w.wq.rows == in.heads[h].wq.rows && w.wq.cols == in.heads[h].wq.cols);
+    check(w.wk.rows == in.heads[h].wk.rows && w.wv.cols == in.heads[h].wv.cols);
+    for (const attn::Matrix* m : {&w.wq, &w.wk, &w.wv}) check_finite(*m);
+    const attn::AttentionResult& r = g.result.heads[h];
+    check(r.weights.rows == in.x.rows && r.weights.cols == (cross ? in.context.rows : in.x.rows));
+    for (const attn::Matrix* m : {&r.q, &r.k, &r.v, &r.scores, &r.scaled, &r.weights, &r.output}) {
+      check_finite(*m);
+    }
+  }
+  check_finite(g.result.concat);
+  check_finite(g.result.output);
+}
+
+// A matrix of `rows` × `cols` read from the bytes, one row or column off now and then (a shape
+// error); 0 rows when the bytes say so.
+attn::Matrix read_seed(Bytes& b, const char* name, int rows, int cols, bool* ok) {
+  attn::Matrix m;
+  const uint8_t shape = b.byte();
+  if (shape == 255) return m;  // left out
+  if (shape == 254) rows++;
+  if (shape == 253) cols++;
+  *ok = read_matrix(b, name, rows, cols, &m).ok();
+  return m;
+}
+
+// The backward pass of a seed from the bytes: G (unless left out), S for some heads.
+void fuzz_backward(Bytes& b, const attn::MultiHeadInput& in, int n_k, int d_out) {
+  const int n_q = in.x.rows;
+  const int n_heads = static_cast<int>(in.heads.size());
+  bool ok = true;
+  attn::Seed seed;
+  const uint8_t which = b.byte();
+  if (!(which & 1)) seed.output = read_seed(b, "output", n_q, d_out, &ok);
+  if (which & 2) {
+    seed.weights.resize(n_heads + (which & 4 ? 1 : 0));  // one head too many, now and then
+    for (attn::Matrix& s : seed.weights) {
+      if (b.byte() & 1) s = read_seed(b, "weights", n_q, n_k, &ok);
+    }
+  }
+  if (!ok) return;
+  attn::MultiHeadResult f;
+  attn::Gradients g;
+  const attn::Error err = attn::attention_backward(in, seed, &f, &g);
+  if (err.ok()) {
+    check_gradients(in, g);
+    check(g.result.output.data == seed.output.data || seed.output.rows == 0);
+  } else {
+    check_error(err);
+  }
+}
+
+// loss_backward() and a few steps of train() with options from the bytes, through one
+// workspace kept across inputs, as the bindings keep one.
+void fuzz_training(Bytes& b, const attn::MultiHeadInput& in, int n_k, int d_out) {
+  static attn::Workspace workspace;
+  const int n_q = in.x.rows;
+  const int n_heads = static_cast<int>(in.heads.size());
+  attn::TrainOptions o;
+  const uint8_t choices = b.byte();
+  bool ok = true;
+  if (choices & 1) {
+    o.loss = attn::Loss::weights_cross_entropy;
+    o.target_weights.resize(n_heads + (choices & 2 ? 1 : 0));
+    for (attn::Matrix& t : o.target_weights) {
+      if (b.byte() & 1) continue;  // a head left out
+      t = read_seed(b, "target", n_q, n_k, &ok);
+      // weights >= 0 mostly: a distribution's values, or a negative one now and then
+      if (!(choices & 4)) {
+        for (double& v : t.data) v = std::fabs(v);
+      }
+    }
+  } else {
+    o.target = read_seed(b, "target", n_q, d_out, &ok);
+  }
+  if (!ok) return;
+  const uint8_t trained = b.byte() ^ 0x1C;  // 0: W_Q, W_K and W_V
+  o.trained = {(trained & 1) != 0, (trained & 2) != 0,  (trained & 4) != 0,
+               (trained & 8) != 0, (trained & 16) != 0, (trained & 32) != 0};
+  o.optimizer = choices & 8 ? attn::Optimizer::adam : attn::Optimizer::sgd;
+  const double rates[] = {0.05, 1e-3, 1.0, 1e6};
+  const uint8_t rate = b.byte();
+  o.learning_rate = rate < 252 ? rates[rate % 4] : b.value();
+  o.steps = 1 + b.small(3) - (choices & 16 ? 1 : 0);  // 0 … 4: 0 is a range error
+  o.seed = b.byte();
+  o.rows_per_step = b.small(n_q + 1);  // n_q + 1: a range error
+
+  double loss = 0.0;
+  attn::Error err = attn::loss_backward(in, o, &loss, &workspace);
+  if (err.ok()) {
+    check(std::isfinite(loss) && loss >= 0.0);
+    check_gradients(in, workspace.gradients);
+  } else {
+    check_error(err);
+  }
+
+  attn::TrainState state;
+  attn::MultiHeadInput out;
+  std::vector<double> losses;
+  err = attn::train(in, o, &state, &out, &losses, &workspace);
+  if (err.ok()) {
+    check(static_cast<long long>(losses.size()) == o.steps + 1 && state.step == o.steps);
+    for (double v : losses) check(std::isfinite(v) && v >= 0.0);
+    check_finite(out.x);
+    check_finite(out.context);
+    check_finite(out.wo);
+    for (const attn::Head& w : out.heads) {
+      for (const attn::Matrix* m : {&w.wq, &w.wk, &w.wv}) check_finite(*m);
+    }
+  } else {
+    check_error(err);
+    check(losses.empty() && state.step == 0);  // nothing changed
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -118,5 +258,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     check(!err.message.empty());
   }
+  // the shapes a seed or target must have (the input's, even when it is rejected: backward()
+  // and train() must reject it the same way)
+  const int n_k = in.context.rows > 0 ? in.context.rows : n_q;
+  const int d_out = in.wo.rows > 0 ? d_model : n_heads * d_v;
+  fuzz_backward(b, in, n_k, d_out);
+  fuzz_training(b, in, n_k, d_out);
   return 0;
 }

@@ -133,9 +133,9 @@ test('masked cells of scaled and scores are exactly 0; weights keep dL/dweights;
 test('every bad gradient throws an Error with its code, row and column; the engine goes on', () => {
   const expectGood = () => compare(engine.backward(TUTORIAL, { output: G }).input.wq, tutorial, 'h0.wq');
   const bad = [
-    [undefined, { code: 'not_matrix', operand: 'output', message: "backward() takes the gradient as its second argument, { output: G }, G = dL/doutput with the shape of the output, got undefined undefined" }],
+    [undefined, { code: 'not_matrix', operand: 'output', message: 'backward() takes the gradient as its second argument, { output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }, got undefined undefined' }],
     [G, { code: 'not_matrix', operand: 'output' }],
-    [{}, { code: 'not_matrix', operand: 'output', message: 'backward() needs { output: G }, G = dL/doutput with the shape of the output; output is missing' }],
+    [{}, { code: 'not_matrix', operand: 'output', message: 'backward() needs { output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }; output and weights are missing' }],
     [{ output: 'G' }, { code: 'not_matrix', operand: 'output', message: 'output must be an array of rows (arrays of numbers), got the string "G"' }],
     [{ output: [[1, 2], 3, [4, 5]] }, { code: 'not_matrix', operand: 'output', row: 1 }],
     [{ output: [] }, { code: 'empty', operand: 'output', message: 'output is empty: it needs at least one row of numbers' }],

@@ -59,6 +59,26 @@ export function loadBackwardCases() {
   return loadCases(BACKWARD_FIXTURE_FILE).map((c) => ({ ...c, input: multiHeadInput(c) }));
 }
 
+// The other seeds of backward() (torch): `input` as above and `seed`, backward()'s second
+// argument in the heads form: { weights: [S | null per head] } (option seed 0), plus output: G
+// (1), or { loss, target } (2, with `loss`, its value, as a 1 × 1 matrix); f.h<i>.q, k, weights,
+// the forward pass, and d.<name> as above.
+export const BACKWARD_SEED_FIXTURE_FILE = new URL('../fixtures/backward_seed_cases.txt', import.meta.url);
+export function loadBackwardSeedCases() {
+  return loadCases(BACKWARD_SEED_FIXTURE_FILE).map((c) => {
+    const perHead = (prefix) => Array.from({ length: c.options.heads }, (_, h) => c[`${prefix}.h${h}`] ?? null);
+    let seed;
+    if (c.options.seed === 2) {
+      const loss = c.options.loss === 1 ? 'weights' : 'output';
+      seed = { loss, target: loss === 'output' ? c.target : perHead('target') };
+    } else {
+      seed = { weights: perHead('S') };
+      if (c.options.seed === 1) seed.output = c.G;
+    }
+    return { ...c, input: multiHeadInput(c), seed };
+  });
+}
+
 // Training cases (torch.optim): `input` as above and `options`, the argument of
 // engine.train() in the multi-head form, next to torch's losses and final.<name> matrices.
 export function loadTrainingCases() {

@@ -1,23 +1,19 @@
 // "How it learns": the learned presets reproduce from their script and
 // learned what they say; the state's `learn` field is validated like the
-// rest (hostile values included); the backward pass the page shows
-// (learnmath.js) agrees with a softmax Jacobian written out here and with
-// the engine's own gradient (one SGD step of learning rate 1 of engine.train()).
+// rest (hostile values included). The gradients the page shows are the
+// engine's (api-backward-seed.test.mjs checks them against torch).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/share.js';
 import { sayMessage } from '../../web/src/i18n-embed.js';
-import { goalTarget, weightsBackward, weightsLoss, addWeight, pickCell, clearRow } from '../../web/src/learnmath.js';
+import { goalTarget, addWeight, pickCell, clearRow } from '../../web/src/learnmath.js';
 import { LEARNED } from '../../web/src/learned-data.js';
 import { learnedState } from '../../web/src/learned.js';
 import { tokenize } from '../../web/src/tokenize.js';
 import { PRESETS } from '../../web/src/presets.js';
-import { createAttentionEngine, TUTORIAL } from './fixtures.mjs';
 import { nestedArray } from './hostile-payloads.mjs';
-
-const engine = await createAttentionEngine();
 
 test('the learned-preset script writes the committed file again, bit for bit', () => {
   const text = execFileSync(process.execPath, ['scripts/make-learned-presets.mjs', '--print'], { encoding: 'utf8' });
@@ -122,39 +118,4 @@ test('fitLearn drops what no longer applies after an edit of the tokens, and kee
   const animal = { ...tutorialState('en'), tokens: ['it', 'animal', 'x'], learn: { goal: 'animal' } };
   assert.deepEqual(fitLearn(animal).learn, { goal: 'animal' });
   assert.equal('learn' in fitLearn({ ...animal, tokens: ['it', 'cat', 'x'] }), false);
-});
-
-// The backward pass of the page against (1) the softmax Jacobian written
-// out here, one cell at a time, and (2) the engine: one SGD step of
-// learning rate 1 moves W_Q and W_K by exactly their gradient.
-test('the backward pass the page shows equals the softmax Jacobian by hand and the engine’s gradient', () => {
-  const input = { ...TUTORIAL };
-  const r = engine.compute(input);
-  const target = [[0, 0.25, 0.75], [1, 0, 0], [0, 0, 0]];
-  const divisor = Math.sqrt(2);
-  const g = weightsBackward({ xq: input.x, xk: input.x, q: r.q, k: r.k, weights: r.weights, masked: null, target, divisor });
-  const w = weightsOf(input);
-  const n = 3;
-  // dL/dw_ij = −t_ij / (w_ij · n); dL/ds_ij = Σ_k dL/dw_ik · w_ik (δ_jk − w_ij)
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      let byHand = 0;
-      for (let k = 0; k < n; k++) {
-        const dw = target[i][k] === 0 ? 0 : -target[i][k] / (w[i][k] * n);
-        byHand += dw * w[i][k] * ((j === k ? 1 : 0) - w[i][j]);
-      }
-      assert.ok(Math.abs(g.dScaled[i][j] - byHand) < 1e-15, `dScaled[${i}][${j}]: ${g.dScaled[i][j]} vs ${byHand}`);
-      assert.ok(Math.abs(g.dScores[i][j] - byHand / divisor) < 1e-15);
-    }
-  }
-  const loss = -(0.25 * Math.log(w[0][1]) + 0.75 * Math.log(w[0][2]) + Math.log(w[1][0])) / 3;
-  assert.ok(Math.abs(weightsLoss(r.weights, target, null) - loss) < 1e-15);
-  const step = engine.train(input, { loss: 'weights', target, train: ['wq', 'wk'], optimizer: 'sgd', learningRate: 1, steps: 1 });
-  assert.ok(Math.abs(step.losses[0] - loss) < 1e-15);
-  for (const [name, grad] of [['wq', g.dWq], ['wk', g.dWk]]) {
-    input[name].forEach((row, a) => row.forEach((v, b) => {
-      const moved = v - step.input[name][a][b];
-      assert.ok(Math.abs(moved - grad[a][b]) < 1e-15, `${name}[${a}][${b}]: ${moved} vs ${grad[a][b]}`);
-    }));
-  }
 });

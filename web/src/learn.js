@@ -3,7 +3,9 @@
 // train W_Q and W_K (and X, if asked) toward it with engine.train() (Adam), a
 // few steps each animation frame, and watch the loss, the weights, the
 // matrices and their change since the start. Below: the backward pass of the
-// loss with the user's numbers (learnmath.js), cell by cell.
+// loss with the user's numbers, cell by cell: the engine's gradients
+// (engine.backward(input, { loss: 'weights', target }), the loss train()
+// minimises), each with the arithmetic that makes it.
 //
 // createLearner(host) keeps one training session across renders; the step
 // asks it for its panel with learner.view(ctx) (steps.js). The host (the page
@@ -24,7 +26,7 @@ import { dimLabel } from './work.js';
 import { engineInput } from './variant.js';
 import { sameNumbers } from './model.js';
 import {
-  availableGoals, goalTarget, pickCell, addWeight, clearRow, weightsLoss, weightsBackward, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
+  availableGoals, goalTarget, pickCell, addWeight, clearRow, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
 } from './learnmath.js';
 import { LEARNED_NAMES, learnedOf } from './learned.js';
 import { legend } from './steps.js';
@@ -91,12 +93,8 @@ export function createLearner(host) {
     stop();
     const start = trainedOf(next);
     session = { sig, start, input: inputOf(next, start), losses: [], adam: null, steps: 0 };
-    session.losses.push(lossNow());
     error = null;
-  }
-
-  function lossNow() {
-    return weightsLoss(ctx.result.weights, settings().target, ctx.full.masked);
+    session.losses.push(analyse().loss);
   }
 
   const trainList = (s) => ['wq', 'wk', ...(s.trainX ? (ctx.options.cross ? ['x', 'context'] : ['x']) : [])];
@@ -181,7 +179,7 @@ export function createLearner(host) {
     const start = session.start;
     session = { sig: session.sig, start, input: inputOf(ctx, start), losses: [], adam: null, steps: 0 };
     error = null;
-    session.losses.push(forward().loss);
+    session.losses.push(analyse().loss);
     host.commit({ head: ctx.head, ...start });
     draw({ lines: true });
   }
@@ -196,7 +194,7 @@ export function createLearner(host) {
     ctx = { ...ctx, learnSettings: next };
     if ('goal' in change || 'target' in change || 'trainX' in change) {
       session.adam = null;
-      session.losses = [forward().loss];
+      session.losses = [analyse().loss];
       session.steps = 0;
     }
     draw({});
@@ -204,16 +202,28 @@ export function createLearner(host) {
 
   // ---- drawing ----
 
-  // The forward pass of the session's weights, and the loss of the goal.
-  function forward() {
+  // The forward pass of the session's weights, and from the engine the loss of
+  // the goal and its gradients { dWeights, dScaled, dScores, dQ, dK, dWq, dWk }
+  // (null, and the loss NaN, without an engine or when it refuses: then
+  // `failure` describes why, for the error line).
+  function analyse() {
     const engine = host.engine();
-    const s = settings();
     if (!engine) {
       const { full } = ctx;
-      return { result: ctx.result, masked: full.masked, xWithPe: full.xWithPe, contextWithPe: full.contextWithPe, loss: weightsLoss(ctx.result.weights, s.target, full.masked) };
+      return { result: ctx.result, masked: full.masked, xWithPe: full.xWithPe, contextWithPe: full.contextWithPe, loss: NaN, grads: null, failure: null };
     }
     const r = engine.compute(session.input);
-    return { result: r, masked: r.masked || null, xWithPe: r.xWithPe, contextWithPe: r.contextWithPe, loss: weightsLoss(r.weights, s.target, r.masked) };
+    const out = { result: r, masked: r.masked || null, xWithPe: r.xWithPe, contextWithPe: r.contextWithPe, loss: NaN, grads: null, failure: null };
+    try {
+      const g = engine.backward(session.input, { loss: 'weights', target: settings().target });
+      out.loss = g.loss;
+      out.grads = {
+        dWeights: g.result.weights, dScaled: g.result.scaled, dScores: g.result.scores, dQ: g.result.q, dK: g.result.k, dWq: g.input.wq, dWk: g.input.wk,
+      };
+    } catch (e) {
+      out.failure = { key: 'errEngine', params: { message: e.message } };
+    }
+    return out;
   }
 
   function build() {
@@ -449,7 +459,7 @@ export function createLearner(host) {
     const { lang, decimals } = ctx;
     const t = (key, params) => translate(lang, key, params);
     const s = settings();
-    const f = forward();
+    const f = analyse();
     for (const [goal, b] of Object.entries(refs.goalButtons)) b.setAttribute('aria-checked', goal === s.goal ? 'true' : 'false');
     refs.fillGrid(s.target);
     refs.weights.update({ data: f.result.weights, masked: f.masked });
@@ -463,12 +473,14 @@ export function createLearner(host) {
     refs.play.disabled = !hasGoal || !host.engine();
     refs.step.disabled = running || !hasGoal || !host.engine();
     const loss = session.losses[session.losses.length - 1];
-    refs.status.textContent = hasGoal
-      ? t('learnStatus', { n: session.steps, value: formatNumber(loss, Math.max(decimals, 4)) })
-      : t('learnNoGoal');
+    const statusText = !host.engine() ? t('loading')
+      : !hasGoal ? t('learnNoGoal')
+        : Number.isFinite(loss) ? t('learnStatus', { n: session.steps, value: formatNumber(loss, Math.max(decimals, 4)) }) : '';
+    refs.status.textContent = statusText;
     refs.status.dataset.loss = String(loss);
     refs.status.dataset.steps = String(session.steps);
-    refs.error.textContent = error ? translate(lang, error.key, error.params) : '';
+    const shown = error || f.failure;
+    refs.error.textContent = shown ? translate(lang, shown.key, shown.params) : '';
     const learned = learnedOf(ctx.tokens, { x: ctx.inputs.x, wq: ctx.inputs.wq, wk: ctx.inputs.wk, wv: ctx.inputs.wv });
     refs.learnedNote.textContent = learned ? t(`learnedNote_${learned}`) : '';
     drawCurve(refs.curve, session.losses, t);
@@ -480,15 +492,13 @@ export function createLearner(host) {
     if (lines) {
       refs.lines.replaceChildren(createLinesView({ lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens, weights: f.result.weights, decimals }));
     }
+    // the backward pass: the heatmaps keep their last numbers while the engine refuses
+    if (!f.grads) return;
     const xq = f.xWithPe || session.input.x;
     const xk = ctx.options.cross ? f.contextWithPe || session.input.context : xq;
-    const grads = weightsBackward({
-      xq, xk, q: f.result.q, k: f.result.k, weights: f.result.weights, masked: f.masked, target: s.target,
-      divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature),
-    });
-    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: grads[key] });
+    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key] });
     if (!selection) selection = firstSelection(s.target);
-    const work = explain(selection, { ...grads, f, s, xq, xk, lang, decimals, divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature) });
+    const work = explain(selection, { ...f.grads, f, s, xq, xk, lang, decimals, divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature) });
     refs.work.replaceChildren(...work.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     for (const [key, view] of Object.entries(refs.grads)) view.setMarks(key === selection.key ? [{ m: key, r: selection.r, c: selection.c, kind: 'selected' }] : []);
   }
@@ -543,13 +553,14 @@ function drawCurve(node, losses, t) {
   const W = 320;
   const H = 120;
   const pad = { l: 34, r: 6, t: 8, b: 18 };
-  const top = Math.max(...losses, 1e-12);
+  const top = Math.max(...losses.filter(Number.isFinite), 1e-12);
   const count = Math.max(losses.length - 1, 1);
   // at most ~2 points a pixel
   const stride = Math.max(1, Math.floor(losses.length / 600));
-  const points = [];
+  let points = [];
   for (let i = 0; i < losses.length; i += stride) points.push(i);
   if (points[points.length - 1] !== losses.length - 1) points.push(losses.length - 1);
+  points = points.filter((i) => Number.isFinite(losses[i])); // a loss the engine could not give
   const x = (i) => pad.l + ((W - pad.l - pad.r) * i) / count;
   const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v / top);
   const axis = svg('path', { d: `M${pad.l} ${pad.t}V${H - pad.b}H${W - pad.r}`, class: 'learn-axis' });

@@ -1,6 +1,5 @@
-// "How it learns": the goals a head can be trained toward, and the backward
-// pass of the goal's loss written out in plain float64 loops, so that the
-// page can show every number of it (learn.js). No DOM here.
+// "How it learns": the goals a head can be trained toward (learn.js). No DOM
+// here; the loss and its gradients are the engine's.
 //
 // The loss is engine.train()'s 'weights' loss: the cross-entropy of each
 // query row of the weights against the goal's row, averaged over all n_q
@@ -62,60 +61,6 @@ export function addWeight(target, r, c) {
 // Row r of a custom goal made free (all 0).
 export function clearRow(target, r) {
   return target.map((row, i) => (i === r ? row.map(() => 0) : [...row]));
-}
-
-export function weightsLoss(weights, target, masked) {
-  let sum = 0;
-  for (let i = 0; i < weights.length; i++) {
-    for (let j = 0; j < weights[i].length; j++) {
-      if (target[i][j] !== 0 && !(masked && masked[i][j])) sum -= target[i][j] * Math.log(weights[i][j]);
-    }
-  }
-  return sum / weights.length;
-}
-
-// The backward pass of the weights loss of one head, every intermediate
-// gradient as rows of float64:
-//   dWeights (n_q × n_k) = −target / weights / n_q on unmasked cells, else 0
-//   dScaled  (n_q × n_k) = w_ij · (g_ij − Σ_k w_ik g_ik), the softmax's Jacobian applied to g = dWeights
-//   dScores  (n_q × n_k) = dScaled / divisor   (divisor = √d_k when scaled, times the temperature)
-//   dQ (n_q × d_k) = dScores · K,   dK (n_k × d_k) = dScoresᵀ · Q
-//   dWq (d_model × d_k) = Xqᵀ · dQ, dWk (d_kv × d_k) = Xkᵀ · dK
-// xq, xk: what Q and K were projected from (X, X + PE, or the context).
-export function weightsBackward({ xq, xk, q, k, weights, masked, target, divisor }) {
-  const n = weights.length;
-  const m = weights[0].length;
-  const dk = q[0].length;
-  const isMasked = (i, j) => Boolean(masked && masked[i][j]);
-  const dWeights = weights.map((row, i) => Array.from(row, (w, j) => (isMasked(i, j) || target[i][j] === 0 ? 0 : -target[i][j] / w / n)));
-  const dScaled = weights.map((row, i) => {
-    let dot = 0;
-    for (let j = 0; j < m; j++) dot += row[j] * dWeights[i][j];
-    return Array.from(row, (w, j) => (isMasked(i, j) ? 0 : w * (dWeights[i][j] - dot)));
-  });
-  const dScores = dScaled.map((row) => row.map((v) => v / divisor));
-  const dQ = zeros(n, dk);
-  const dK = zeros(m, dk);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < m; j++) {
-      for (let a = 0; a < dk; a++) {
-        dQ[i][a] += dScores[i][j] * k[j][a];
-        dK[j][a] += dScores[i][j] * q[i][a];
-      }
-    }
-  }
-  return { dWeights, dScaled, dScores, dQ, dK, dWq: transposeTimes(xq, dQ), dWk: transposeTimes(xk, dK) };
-}
-
-// aᵀ · b for a (r × p), b (r × s): p × s.
-function transposeTimes(a, b) {
-  const out = zeros(a[0].length, b[0].length);
-  for (let r = 0; r < a.length; r++) {
-    for (let p = 0; p < a[0].length; p++) {
-      for (let s = 0; s < b[0].length; s++) out[p][s] += a[r][p] * b[r][s];
-    }
-  }
-  return out;
 }
 
 // The divisor of the scores: √d_k when scaled, times the temperature.
