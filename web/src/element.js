@@ -25,8 +25,7 @@
 
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
-import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
-import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
+import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput } from './variant.js';
@@ -213,7 +212,7 @@ function stepId(state, text) {
 
 // A refused state as an error: the English text, and the descriptor for either language.
 function refusal(descriptor) {
-  const error = new TypeError(sayMessage('en', descriptor));
+  const error = new TypeError(describe('en', descriptor));
   error.descriptor = descriptor;
   return error;
 }
@@ -404,7 +403,7 @@ export class AttentionVisualizer extends HTMLElement {
   // languages, while the steps show the last result it computed; else null.
   get error() {
     const d = this._engineErrorMessage;
-    return d ? { zh: sayMessage('zh', d), en: sayMessage('en', d) } : null;
+    return d ? { zh: describe('zh', d), en: describe('en', d) } : null;
   }
 
   // ---- state ----
@@ -547,7 +546,7 @@ export class AttentionVisualizer extends HTMLElement {
     const config = this._config();
     const root = this._root;
     root.lang = htmlLang(lang);
-    root.setAttribute('aria-label', say(lang, 'elementLabel'));
+    root.setAttribute('aria-label', translate(lang, 'elementLabel'));
     root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
       this._isDark(config.theme) ? 'dark' : ''].filter(Boolean).join(' ');
     const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
@@ -625,7 +624,7 @@ export class AttentionVisualizer extends HTMLElement {
     next.disabled = overview || index === steps.length - 1;
     next.dataset.focusId = 'next';
     const nav = el('nav', 'pipeline-box');
-    nav.setAttribute('aria-label', say(lang, 'stepsLabel'));
+    nav.setAttribute('aria-label', translate(lang, 'stepsLabel'));
     // the whole computation, its stages opening the steps this element shows
     nav.append(createPipeline(this._view(lang), {
       current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id),
@@ -654,13 +653,13 @@ export class AttentionVisualizer extends HTMLElement {
   _renderStatus(lang) {
     const box = el('div', 'status');
     const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
-    if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
-    if (this._engineError) add('error', sayLoadFailure(lang, this._engineError));
+    if (this._attributeError) add('error', describe(lang, this._attributeError));
+    if (this._engineError) add('error', describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
-    if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
+    if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
     const edit = this._editError || this._pendingMessage();
-    if (edit) add('error', sayMessage(lang, edit));
+    if (edit) add('error', describe(lang, edit));
     return box;
   }
 

@@ -23,7 +23,6 @@ import { dimLabel } from './work.js';
 import { el, setDisabled } from './dom.js';
 import { decodeHash, encodeHash, modelFromState, stateFromRead, fitLearn } from './share.js';
 import { Tools } from './tools.js';
-import { sayMessage } from './i18n-embed.js';
 import { Store, renderStorageNotice } from './persist.js';
 import { History, undoKey, inputsOf } from './history.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
@@ -414,7 +413,7 @@ function renderStatus() {
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
   if (updates.running) messages.push(['loading', translate(lang, 'computing')]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
-  if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
+  if (state.hashError) messages.push(['error', describe(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
