@@ -71,7 +71,7 @@ test('nested descriptors are described in the same language', () => {
   assert.equal(describe('en', message), 'a.npy: shape (3,) is not a matrix: it must be (rows, columns), both at least 1.');
   assert.equal(describe('zh', message), 'a.npy：形状 (3,) 不是二维矩阵：需要 (行, 列)，且都至少为 1。');
   // a nested message with a row gets its "where" phrase too
-  const cell = { key: 'errIn', params: { name: 'X', detail: { key: 'errNotNumber', params: { row: 2, token: '爱', col: 1, text: 'abc' } } } };
+  const cell = { key: 'errImportMatrix', params: { file: 'x.csv', detail: { key: 'errNotNumber', params: { row: 2, token: '爱', col: 1, text: 'abc' } } } };
   assert.match(describe('en', cell), /Row 2 \(爱\), column 1: “abc” is not a number/);
 });
 

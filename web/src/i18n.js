@@ -511,6 +511,7 @@ export const STRINGS = {
   errSentenceEmpty: { zh: '请至少输入一个字：句子里还没有词元。', en: 'Type at least one character: the sentence has no tokens yet.' },
   errTokenEmpty: { zh: '第 {n} 个词元是空的：请填上文字或删掉它。', en: 'Token {n} is empty: type a label or remove it.' },
   errTokenLong: { zh: '第 {n} 个词元有 {length} 个字符，最多 {max} 个。', en: 'Token {n} has {length} characters; at most {max} are allowed.' },
+  errTooManyTokens: { zh: '有 {n} 个词元，最多 {max} 个。', en: 'There are {n} tokens; at most {max} are allowed.' },
   errMatrixEmpty: { zh: '请至少输入一行数字。', en: 'Enter at least one row of numbers.' },
   errEmptyRow: {
     zh: '{where}是空的：请删掉这一空行，或者填上数字。',
@@ -632,7 +633,6 @@ export const STRINGS = {
   },
   errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
   errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
-  errIn: { zh: '{name}：{detail}', en: '{name}: {detail}' },
   errCsv: {
     zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
     en: 'row {row}, column {col} is not a number (“{text}”).',
