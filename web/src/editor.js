@@ -177,6 +177,7 @@ export class Editor {
     this.dimErrors = {}; // dimension and heads fields that do not read
     this.applyErrors = {}; // a matrix pasted or applied as text that was refused
     this.drafted = null; // the state the draft was built from or became
+    this.urgent = false; // while an edit that is no typing (a click, an apply) is told: computed at once
     this.lang = null;
     setUpTemperatureSlider(this.$('temperature-slider')); // its range first: a position set outside it would be clamped
     this.wire();
@@ -215,15 +216,27 @@ export class Editor {
     return Object.keys(this.errors).length > 0 || Object.keys(this.dimErrors).length > 0;
   }
 
-  // The draft, read: the store's new inputs when it reads, else its errors shown.
-  commit() {
+  // The draft, read: the store's new inputs when it reads, else its errors
+  // shown. Typing (a burst of keys) is told with the burst; an edit by a click
+  // or an apply (`now`) at once, and marked urgent while it is.
+  commit({ now = false } = {}) {
     const read = readModel(this.model);
     this.errors = read.errors;
     if (read.ok && Object.keys(this.dimErrors).length === 0) {
       const { model } = this;
       const next = stateFromRead(model.tokens, model.contextTokens, read.matrices, read.options, this.store.state.view);
       this.drafted = next;
-      if (this.store.dispatch('edit', next)) return;
+      if (this.store.dispatch('edit', next)) {
+        if (now) {
+          this.urgent = true;
+          try {
+            this.store.flush();
+          } finally {
+            this.urgent = false;
+          }
+        }
+        return;
+      }
     }
     this.render();
     this.host.changed();
@@ -462,7 +475,7 @@ export class Editor {
       onRemove: (i) => {
         removeToken(this.model, i, which);
         rewrite();
-        this.commit();
+        this.commit({ now: true });
         this.render();
         const inputs = this.$(s.list).querySelectorAll('input');
         if (inputs.length > 0) inputs[Math.min(i, inputs.length - 1)].focus();
@@ -470,7 +483,7 @@ export class Editor {
       onTogglePad: (i) => {
         this.host.optionChanged('keyPadding');
         togglePadding(this.model, i, which);
-        this.commit();
+        this.commit({ now: true });
       },
     };
   }
@@ -479,7 +492,7 @@ export class Editor {
     const s = this.sentences(which);
     addToken(this.model, translate(this.host.lang(), 'newToken', { n: s.tokens().length + 1 }), which);
     this.$(s.input).value = joinTokens(s.tokens(), s.mode());
-    this.commit();
+    this.commit({ now: true });
     this.render();
     const inputs = this.$(s.list).querySelectorAll('input');
     inputs[inputs.length - 1].focus();
@@ -508,7 +521,7 @@ export class Editor {
         if (r === 0 && c === 0) return this.applyText(field, parsed.rows, parsed.texts);
         pasteBlock(this.model, field, r, c, parsed.rows);
         delete this.applyErrors[field];
-        this.commit();
+        this.commit({ now: true });
         return true;
       },
       onHold: (held) => this.host.hold(held),
@@ -544,7 +557,7 @@ export class Editor {
     const error = applyMatrix(this.model, field, rows, texts);
     if (error) this.applyErrors[field] = error;
     else delete this.applyErrors[field];
-    this.commit();
+    this.commit({ now: true });
     return !error;
   }
 
@@ -609,7 +622,7 @@ export class Editor {
       model.dims.dCtx = model.dims.dModel;
     }
     this.fillNewMatrices();
-    this.commit();
+    this.commit({ now: true });
   }
 
   fillRandomly() {
@@ -627,7 +640,7 @@ export class Editor {
     model.cells = Object.fromEntries(['x', 'wq', 'wk', 'wv'].map((field) => [field, textsFromNumbers(numbers[field])]));
     this.fillNewMatrices(seed);
     this.applyErrors = {};
-    this.commit();
+    this.commit({ now: true });
   }
 
   // A preset replaces the whole work (the host keeps what it replaces).

@@ -574,8 +574,9 @@ export class AttentionVisualizer extends HTMLElement {
     const parts = [];
     if (config.panels.has('nav')) parts.push(this._renderNav(lang));
     if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
-    if (this._editable()) parts.push(this._editorBox);
     parts.push(this._renderStatus(lang), this._renderSteps(lang));
+    // the example's steps first; its editor under them (on a phone the editor is a long page of fields)
+    if (this._editable()) parts.push(this._editorBox);
     if (config.panels.has('tools') && this._result) parts.push(this._tools.render(lang));
     const keep = parts.filter((node) => node.isConnected);
     for (const node of [...root.children]) if (!keep.includes(node)) node.remove();

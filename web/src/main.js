@@ -49,6 +49,7 @@ const state = {
   arriving: false, // the next state kept is such an arrival
   holding: false, // a drag of the slider or of a number is under way: it becomes one edit when let go
   renderedView: null, // the view the steps were last rendered for
+  urgent: false, // while a whole state (loaded, undone, redone) is told: computed at once
 };
 // The state (store.js). A first visit opens on the attention weights: the one
 // picture of attention (who listens to whom, each row summing to 1), with the
@@ -80,7 +81,9 @@ store.subscribe((current, types) => {
   const inputs = [...types].some((type) => type !== 'view' && type !== 'learn');
   if (inputs) {
     state.generalError = null;
-    updates.schedule();
+    // an edit by a click, an apply, a loaded state, undo: at once; typing: as updates.js schedules it
+    if (editor.urgent || state.urgent) update();
+    else updates.schedule();
   } else if (types.has('view') && current.view !== state.renderedView) {
     if (current.view.lang !== document.documentElement.dataset.lang) applyStaticStrings();
     render();
@@ -419,6 +422,7 @@ const learner = createLearner({
       ...s, x, ...(c ? { context: { ...s.context, x: c } } : {}),
       heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk } : h)),
     });
+    flushNow();
   },
   setSettings: (settings) => store.dispatch('learn', settings),
   loadLearned: (name) => replaceWork(() => loadState(learnedState(name, { lang: view().lang, decimals: view().decimals }))),
@@ -473,7 +477,17 @@ function loadState(restored) {
   store.dispatch('load', restored);
   editor.reset(store.state); // what was typed gives way to it
   if (restored.view.lang !== lang) applyStaticStrings();
-  store.flush(); // computed and shown now
+  flushNow();
+}
+
+// Tells the store's subscribers now, the new inputs computed at once.
+function flushNow() {
+  state.urgent = true;
+  try {
+    store.flush();
+  } finally {
+    state.urgent = false;
+  }
 }
 
 // The hash follows the screen: at once for a small state, HASH_PAUSE_MS after
@@ -602,14 +616,14 @@ function undoEdit() {
   if (!state.lastGood) return;
   writeHash(); // an edit still waiting to be recorded is recorded first
   stopPlay();
-  if (store.undo()) store.flush();
+  if (store.undo()) flushNow();
 }
 
 function redoEdit() {
   if (!state.lastGood) return;
   writeHash();
   stopPlay();
-  if (store.redo()) store.flush();
+  if (store.redo()) flushNow();
 }
 
 // A link opened in this tab (the address edited, a link to #av1.… clicked).
