@@ -40,7 +40,7 @@ const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
 const HEAD_EDITORS = ['wq', 'wk', 'wv'];
 const CHECKS = { scale: 'scale', causal: 'causal', pe: 'pe', 'use-wo': 'useWo', cross: 'cross' };
 // The presets' buttons (presets.js), in order, and the tokenizer's modes (tokenize.js).
-const PRESET_KEYS = { tutorial: 'presetTutorial', english: 'presetEnglish', animal: 'presetAnimal', previous: 'presetPrevious', same: 'presetSame' };
+export const PRESET_KEYS = { tutorial: 'presetTutorial', english: 'presetEnglish', animal: 'presetAnimal', previous: 'presetPrevious', same: 'presetSame' };
 const MODE_KEYS = { char: 'modeChar', space: 'modeSpace', word: 'modeWord' };
 const PARSE_KEYS = {
   empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
