@@ -437,26 +437,33 @@ test('pasting and typing into the page: a 100 KB cell, a 100 KB block, decimal c
   }
 });
 
-test('editing an element: a decimal-comma block, a long word and a decimal-comma temperature get a message in its status; its state stays', async () => {
+test('editing an element: a decimal-comma block, a long word and a decimal-comma temperature get a message under their field; its state stays', async () => {
   const { context, seen } = await watchedContext(local);
   try {
     const page = await elementPage(context);
     const playground = page.locator('#playground');
     const before = await playground.evaluate((v) => JSON.stringify(v.state));
-    const status = () => playground.evaluate((v) => v.shadowRoot.querySelector('.status-error')?.textContent ?? '');
+    const message = (id) => playground.evaluate((v, field) => v.shadowRoot.getElementById(field).textContent, id);
+    const stale = () => playground.evaluate((v) => v.shadowRoot.querySelector('.status-stale')?.textContent ?? '');
     await paste(page, '#playground >> input[aria-label="X[我, d1]"]', '1,5\t2,5\n3,5\t4,5\n0\t1');
-    assert.equal(await status(), 'X：第 1 行第 1 列：“1,5”用了逗号作小数点。请用小数点（写 0.5，不写 0,5），也不要用千位分隔符；几个数之间用空格或制表符隔开。');
+    assert.equal(await message('x-error'), '第 1 行（我）第 1 列：“1,5”用了逗号作小数点。请用小数点（写 0.5，不写 0,5），也不要用千位分隔符；几个数之间用空格或制表符隔开。');
     await paste(page, '#playground >> input[aria-label="X[爱, d2]"]', '0,5');
-    assert.match(await status(), /^X：第 2 行（爱）第 2 列：“0,5”用了逗号作小数点。/);
+    assert.match(await message('x-error'), /^第 2 行（爱）第 2 列：“0,5”用了逗号作小数点。/);
+    assert.match(await stale(), /./, 'the steps keep the last good result, marked');
     await playground.locator('input[aria-label="X[爱, d2]"]').fill('0.5');
-    assert.equal(await status(), '');
-    await playground.locator('.av-field-inline input[type="text"]').fill('0,5');
-    await playground.locator('.av-field-inline input[type="text"]').press('Enter');
-    assert.equal(await status(), '温度请用小数点书写：写 0.5，不写 0,5。');
-    const sentence = playground.locator('.av-sentence');
+    assert.equal(await message('x-error'), '');
+    assert.equal(await stale(), '');
+    await playground.locator('#temperature').fill('0,5');
+    assert.equal(await message('temperature-error'), '温度请用小数点书写：写 0.5，不写 0,5。');
+    assert.equal(await playground.locator('#temperature').inputValue(), '0,5');
+    await playground.locator('#temperature').fill('1');
+    const sentence = playground.locator('#sentence');
+    // one token a character (as 我爱你 is tokenized): too many; one a word: too long
     await sentence.fill(`I love ${'y'.repeat(150_000)}`);
-    await sentence.press('Tab'); // change fires; the text stays though the focus left
-    assert.equal(await status(), '第 3 个词元有 150000 个字符，最多 100 个。');
+    assert.equal(await message('tokens-error'), '有 150005 个词元，最多 4096 个。');
+    await playground.locator('#token-mode').selectOption('space');
+    await sentence.press('Tab'); // the text stays though the focus left
+    assert.equal(await message('tokens-error'), '第 3 个词元有 150000 个字符，最多 100 个。');
     assert.equal(await sentence.inputValue(), `I love ${'y'.repeat(150_000)}`);
     assert.equal(await playground.evaluate((v) => JSON.stringify(v.state)), before);
     await assertQuick(page, 'editing an element');

@@ -331,14 +331,15 @@ test('n = 4096 computes and draws its heatmaps, and the page stays responsive', 
   assert.ok(median < 50, `median click delay ${median} ms`);
   // the longest: the state's hash and storage write, a timer, took 0.3–0.5 s at 4096 × 64 here
   assert.ok(longest < 1000, `longest click delay ${longest} ms`);
-  // one token over the engine's limit: its message, and the last heatmap stays painted
+  // one token over the engine's limit: its message under the tokens, and the last heatmap stays painted
   await openStep(page, 5);
   const before = await renderCount();
   await page.focus('#sentence');
   await page.keyboard.press('End');
   await page.keyboard.type('x');
   await rendered(before);
-  assert.match(await page.textContent('#status'), /4097, more than the 4096 supported/);
+  assert.equal(await page.textContent('#tokens-error'), 'There are 4097 tokens; at most 4096 are allowed.');
+  assert.match(await page.textContent('#status'), /showing the last valid result/);
   assert.equal(await canvas.evaluate((node) => {
     const { data } = node.getContext('2d').getImageData(0, 0, node.width, node.height);
     let opaque = 0;

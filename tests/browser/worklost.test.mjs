@@ -169,23 +169,26 @@ test('a burst of edits then a reload showed an older state: the newest edit wins
     // stops taking the address updates, then one more: x[0][0] = 9, a value
     // the burst never had. The edits are the input events a key press makes:
     // playwright's key presses take 30-50 ms each on a busy test machine, too
-    // slow to reach the throttle (200 calls within 10 s of the first).
-    const burst = await page.evaluate((selector) => {
+    // slow to reach the throttle (200 calls within 10 s of the first). Each
+    // edit is followed by its microtasks, as a real input event's are (the
+    // store tells its subscribers then: store.js).
+    const burst = await page.evaluate(async (selector) => {
       const input = document.querySelector(selector);
-      const edit = (value) => {
+      const edit = async (value) => {
         input.value = value;
         input.dispatchEvent(new Event('input', { bubbles: true }));
+        await Promise.resolve();
       };
       const t0 = performance.now();
       let edits = 0;
       let dropped = 0;
       while (dropped < 5 && edits < 2000) {
         const before = location.hash;
-        edit(String(1 + (edits % 8))); // 1 … 8, each different from the one before
+        await edit(String(1 + (edits % 8))); // 1 … 8, each different from the one before
         edits += 1;
         dropped = location.hash === before ? dropped + 1 : 0;
       }
-      edit('9');
+      await edit('9');
       return { edits: edits + 1, dropped, seconds: (performance.now() - t0) / 1000 };
     }, x00);
     await page.waitForFunction((key) => localStorage.getItem(key)?.includes('[[9,'), STATE_KEY);

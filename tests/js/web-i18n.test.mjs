@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS, LANGUAGES, translate, describe, detectLanguage, htmlLang } from '../../web/src/i18n.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { STRINGS, LANGUAGES, translate, describe, describeLoadFailure, detectLanguage, htmlLang } from '../../web/src/i18n.js';
 
 const placeholders = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-
 test('every key has a non-empty Chinese and English string', () => {
   for (const [key, entry] of Object.entries(STRINGS)) {
     assert.deepEqual(Object.keys(entry).sort(), [...LANGUAGES].sort(), key);
@@ -28,6 +28,8 @@ test('every message renders without a leftover placeholder in both languages', (
     row: 2, token: '爱', col: 1, text: 'abc', count: 3, expected: 2, tokens: 3, message: 'm', total: 6, max: 24, length: 150,
     min: 1, names: 'Q, K', query: '我', key: '爱', argmax: '我', list: '我 0.3', fn: 'sin', from: 'on', to: 'off', dModel: 2, pe: 'PE', q: 'X', kv: 'C', value: '0.5', shape: '3 × 2', label: '我',
     a: 'Q row 1', b: 'K row 2', target: 'Scores[我, 爱]', where: 'Step 5',
+    // the parameters of export, import, state and load messages
+    actual: 'actual', dtype: 'dtype', field: 'field', file: 'file', index: 'index', problem: 'problem', supported: 'supported', version: 'version', percent: 50,
   };
   for (const key of Object.keys(STRINGS)) {
     for (const lang of LANGUAGES) {
@@ -61,4 +63,41 @@ test('language detection and html lang', () => {
   assert.equal(detectLanguage([]), 'en');
   assert.equal(htmlLang('zh'), 'zh-CN');
   assert.equal(htmlLang('en'), 'en');
+});
+
+test('nested descriptors are described in the same language', () => {
+  assert.equal(translate('en', 'prev'), '← Previous');
+  const message = { key: 'errImportMatrix', params: { file: 'a.npy', detail: { key: 'errNpyShape', params: { shape: '(3,)' } } } };
+  assert.equal(describe('en', message), 'a.npy: shape (3,) is not a matrix: it must be (rows, columns), both at least 1.');
+  assert.equal(describe('zh', message), 'a.npy：形状 (3,) 不是二维矩阵：需要 (行, 列)，且都至少为 1。');
+  // a nested message with a row gets its "where" phrase too
+  const cell = { key: 'errImportMatrix', params: { file: 'x.csv', detail: { key: 'errNotNumber', params: { row: 2, token: '爱', col: 1, text: 'abc' } } } };
+  assert.match(describe('en', cell), /Row 2 \(爱\), column 1: “abc” is not a number/);
+});
+
+test('load failures name their cause', () => {
+  assert.match(describeLoadFailure('en', { code: 'csp', message: '' }), /Content-Security-Policy/);
+  assert.equal(describeLoadFailure('en', { code: 'other', message: 'boom' }), 'The attention engine could not start: boom');
+  assert.equal(describeLoadFailure('zh', { code: 'other', message: 'boom' }), '注意力计算引擎无法启动：boom');
+});
+
+// Every key is used by the code or the pages: written out ('key'), or built from
+// a written prefix (`presetNote_${name}`) or a written base and suffix
+// (key: 'stepInput' with `${step.key}Title`).
+test('no key is unused', () => {
+  const dir = new URL('../../web/', import.meta.url);
+  const sources = [
+    ...readdirSync(new URL('src/', dir)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(`src/${f}`, dir), 'utf8')),
+    ...['index.html', 'embed.html'].map((f) => readFileSync(new URL(f, dir), 'utf8')),
+  ];
+  // the table itself does not count as a use, the code after it does
+  const table = sources.findIndex((text) => text.includes('export const STRINGS = {'));
+  sources[table] = sources[table].slice(sources[table].indexOf('\n};\n'));
+  const text = sources.join('\n');
+  const quoted = new Set([...text.matchAll(/['"`]([A-Za-z_]\w*)['"`]/g)].map((m) => m[1]));
+  const prefixes = [...new Set([...text.matchAll(/[`'"]([A-Za-z]\w*_)(?:\$\{|['"]\s*\+)/g)].map((m) => m[1]))];
+  const suffixes = [...new Set([...text.matchAll(/\}([A-Z]\w*)`/g)].map((m) => m[1]))];
+  const used = (key) => quoted.has(key) || prefixes.some((p) => key.startsWith(p))
+    || suffixes.some((s) => key.endsWith(s) && quoted.has(key.slice(0, -s.length)));
+  assert.deepEqual(Object.keys(STRINGS).filter((key) => !used(key)), []);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/share.js';
-import { sayMessage } from '../../web/src/i18n-embed.js';
+import { describe } from '../../web/src/i18n.js';
 import { goalTarget, addWeight, pickCell, clearRow } from '../../web/src/learnmath.js';
 import { LEARNED } from '../../web/src/learned-data.js';
 import { learnedState } from '../../web/src/learned.js';
@@ -76,7 +76,7 @@ const learnState = (learn, base = tutorialState('en')) => ({ ...base, learn });
 const refusal = (learn, base) => {
   const result = validateState(learnState(learn, base));
   assert.equal(result.ok, false);
-  return sayMessage('en', result.message);
+  return describe('en', result.message);
 };
 
 test('validateState keeps a good learn field, round-trips it through the hash, and old links open', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, shapeOf,
+  createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, shapeOf, tokenErrors,
 } from '../../web/src/model.js';
 import { PRESETS } from '../../web/src/presets.js';
 import { parseMatrixText } from '../../web/src/parse.js';
@@ -84,4 +84,11 @@ test('removing a token removes its row of X; adding one adds a row of zeros', ()
   assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1], [0, 0]]);
   model.tokens[2] = ' ';
   assert.deepEqual(readModel(model).errors.tokens.message, { key: 'errTokenEmpty', params: { n: 3 } });
+});
+
+test('more tokens than the engine takes (4096) is an error of the tokens, as an empty or overlong token is', () => {
+  assert.deepEqual(tokenErrors(Array.from({ length: 4096 }, (_, i) => `t${i}`)), null);
+  assert.deepEqual(tokenErrors(Array.from({ length: 4097 }, (_, i) => `t${i}`)), { key: 'errTooManyTokens', params: { n: 4097, max: 4096 } });
+  assert.deepEqual(tokenErrors([]), { key: 'errSentenceEmpty', params: {} });
+  assert.deepEqual(tokenErrors(['a', ' ']), { key: 'errTokenEmpty', params: { n: 2 } });
 });

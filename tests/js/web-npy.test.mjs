@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { parseNpy } from '../../web/src/npy.js';
-import { sayMessage } from '../../web/src/i18n-embed.js';
+import { describe } from '../../web/src/i18n.js';
 
 const MATRIX = [[1, -0.5, 0.1], [1e-300, 3.25, 2 ** 40]];
 
@@ -34,7 +34,7 @@ test('what cannot be a matrix gets a clear message in both languages', () => {
   const message = (code) => {
     const result = parseNpy(numpySave(code));
     assert.equal(result.ok, false, code);
-    return [sayMessage('en', result.message), sayMessage('zh', result.message)];
+    return [describe('en', result.message), describe('zh', result.message)];
   };
   assert.match(message('np.save(b, m.astype(np.int64))')[0], /^unsupported dtype <i8: only float64/);
   assert.match(message('np.save(b, m.astype(np.complex128))')[0], /^unsupported dtype <c16/);
@@ -47,7 +47,7 @@ test('what cannot be a matrix gets a clear message in both languages', () => {
 
 test('corrupt files: not npy, truncated, damaged header', () => {
   const good = numpySave('np.save(b, m)');
-  const say = (bytes) => sayMessage('en', parseNpy(bytes).message);
+  const say = (bytes) => describe('en', parseNpy(bytes).message);
   assert.equal(say(new TextEncoder().encode('1,2\n3,4\n')), 'not a NumPy .npy file (wrong header), or the file is corrupt.');
   assert.equal(say(good.slice(0, good.length - 8)), 'wrong data length: shape (2, 3) needs 48 bytes, the file has 40. It may be truncated or corrupt.');
   assert.equal(say(good.slice(0, 20)), 'the .npy header cannot be read; the file may be corrupt.');

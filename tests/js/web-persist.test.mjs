@@ -262,7 +262,25 @@ test('undo and redo walk the edits; a view change is no edit; a new edit drops t
   history.record({ ...a, scaleBySqrtDk: false });
   assert.equal(history.canRedo(), false);
   assert.equal(history.undo().causal, true);
-  assert.deepEqual(history.undo(0).causal, true, 'undo(0) gives the current entry again');
+  // an entry is the state itself (states are never changed in place: store.js)
+  assert.equal(history.current(), b);
+});
+
+test('the history keeps at most 200 entries, fewer when they hold many numbers', () => {
+  const history = new History();
+  const a = tutorialState('en');
+  for (let t = 1; t <= 250; t++) history.record({ ...a, temperature: t });
+  assert.equal(history.entries.length, 200);
+  assert.equal(history.entries[0].temperature, 51);
+  // X of 4096 × 64 and three 64 × 64 matrices: 274 432 numbers an entry; 4 Mi numbers hold 15 of them
+  const big = (t) => ({
+    ...a, temperature: t, x: Array.from({ length: 4096 }, () => new Array(64).fill(t)),
+    heads: [{ wq: Array.from({ length: 64 }, () => new Array(64).fill(0)), wk: Array.from({ length: 64 }, () => new Array(64).fill(0)), wv: Array.from({ length: 64 }, () => new Array(64).fill(0)) }],
+  });
+  for (let t = 1; t <= 20; t++) history.record(big(t));
+  assert.equal(history.entries.length, 15);
+  assert.equal(history.entries[0].temperature, 6);
+  assert.equal(history.current().temperature, 20);
 });
 
 test('undo keys: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl+Y, not inside a text field', () => {

@@ -5,7 +5,7 @@ import {
   stateFromRead, STATE_VERSION,
 } from '../../web/src/share.js';
 import { readModel, MAX_TOKEN_CHARS } from '../../web/src/model.js';
-import { sayMessage } from '../../web/src/i18n-embed.js';
+import { describe } from '../../web/src/i18n.js';
 import { quote, excerpt } from '../../web/src/quote.js';
 import { nestedArray, nestedArrayText, nestedStates, withFieldText, fullState, namedField } from './hostile-payloads.mjs';
 
@@ -42,11 +42,11 @@ test('a damaged or future hash is a message, never an exception', () => {
   assert.deepEqual(decodeHash(''), { ok: false, message: null });
   const damaged = decodeHash('#av1.%%%');
   assert.equal(damaged.ok, false);
-  assert.equal(sayMessage('en', damaged.message), 'The state is not valid: the state in the link is damaged and cannot be read.');
+  assert.equal(describe('en', damaged.message), 'The state is not valid: the state in the link is damaged and cannot be read.');
   const future = decodeHash('#av2.e30');
-  assert.equal(sayMessage('zh', future.message), '状态无效：版本 2 不受支持（这个版本能读的是 1）。');
+  assert.equal(describe('zh', future.message), '状态无效：版本 2 不受支持（这个版本能读的是 1）。');
   const bad = decodeHash(`#${encodeHash({ ...tutorialState(), x: [[1, 0], [0.5]] })}`);
-  assert.equal(sayMessage('en', bad.message),
+  assert.equal(describe('en', bad.message),
     'The state is not valid: “x” must be a matrix: row 2 has length 1 but row 1 has length 2; all rows must have the same length.');
 });
 
@@ -88,7 +88,7 @@ test('validation names the field and the problem', () => {
       continue;
     }
     assert.equal(result.ok, false);
-    assert.equal(sayMessage('en', result.message), `The state is not valid: ${detail}`);
+    assert.equal(describe('en', result.message), `The state is not valid: ${detail}`);
   }
 });
 
@@ -139,7 +139,7 @@ test('deep nesting in version is refused without recursion', () => {
   // String() of this array (the old message) ran out of stack: a link of it never started the page
   const result = validateState({ version: nestedArray(100_000) });
   assert.equal(result.ok, false);
-  assert.equal(sayMessage('en', result.message), 'The state is not valid: version […] is not supported (this version reads 1).');
+  assert.equal(describe('en', result.message), 'The state is not valid: version […] is not supported (this version reads 1).');
 });
 
 test('deep nesting in any field is refused without recursion, by the hash and the JSON file alike', () => {
@@ -148,7 +148,7 @@ test('deep nesting in any field is refused without recursion, by the hash and th
     const label = `${field} nested as ${kind}s`;
     for (const result of [parseStateJson(text), decodeHash(`av1.${Buffer.from(text).toString('base64url')}`)]) {
       assert.equal(result.ok, false, label);
-      const message = sayMessage('en', result.message);
+      const message = describe('en', result.message);
       // the field, or one inside it (an object in context or view names its key)
       const named = field === 'version' ? `version ${kind === 'array' ? '[…]' : '{…}'} ` : `“${namedField(field)}`;
       assert.ok(message.startsWith(`The state is not valid: ${named}`), `${label}: ${message}`);
@@ -157,7 +157,7 @@ test('deep nesting in any field is refused without recursion, by the hash and th
   }
   // the cell's text that JSON.stringify() overflowed on is named by its kind
   const cell = parseStateJson(withFieldText(tutorialState('en'), 'x[0][0]', nestedArrayText(100_000)));
-  assert.equal(sayMessage('en', cell.message), 'The state is not valid: “x” has […] at row 1, column 1: a finite number is expected.');
+  assert.equal(describe('en', cell.message), 'The state is not valid: “x” has […] at row 1, column 1: a finite number is expected.');
 });
 
 test('the element\'s partial states (el.state = …) with deep nesting are refused without recursion', () => {
@@ -166,15 +166,15 @@ test('the element\'s partial states (el.state = …) with deep nesting are refus
     { view: { step: deep } }, { [`${'k'.repeat(1e6)}`]: deep }]) {
     const result = validateState({ ...tutorialState('en'), ...value });
     assert.equal(result.ok, false);
-    assert.ok(sayMessage('en', result.message).length < 200);
+    assert.ok(describe('en', result.message).length < 200);
   }
 });
 
 test('a field name or value in a message is cut short: a megabyte key, a megabyte string cell', () => {
   const key = validateState({ ...tutorialState('en'), [`${'k'.repeat(1e6)}`]: 1 });
-  assert.equal(sayMessage('en', key.message), `The state is not valid: “${'k'.repeat(40)}…” is not a known field.`);
+  assert.equal(describe('en', key.message), `The state is not valid: “${'k'.repeat(40)}…” is not a known field.`);
   const cell = validateState({ ...tutorialState('en'), x: [['x'.repeat(1e6), 0], [0, 1], [1, 1]] });
-  assert.equal(sayMessage('en', cell.message), `The state is not valid: “x” has "${'x'.repeat(40)}…" at row 1, column 1: a finite number is expected.`);
+  assert.equal(describe('en', cell.message), `The state is not valid: “x” has "${'x'.repeat(40)}…" at row 1, column 1: a finite number is expected.`);
 });
 
 test('quote() names a value with bounded work and never cuts a surrogate pair in half', () => {
@@ -194,14 +194,14 @@ test('a token longer than 100 characters is refused, whatever its path (state, h
   assert.equal(MAX_TOKEN_CHARS, 100);
   assert.equal(validateState(state('b'.repeat(100))).ok, true);
   const expected = 'The state is not valid: “tokens” must hold tokens of at most 100 characters: token 2 has 101.';
-  assert.equal(sayMessage('en', validateState(state('b'.repeat(101))).message), expected);
-  assert.equal(sayMessage('en', decodeHash(encodeHash(state('b'.repeat(101)))).message), expected);
-  assert.equal(sayMessage('en', parseStateJson(JSON.stringify(state('b'.repeat(101)))).message), expected);
+  assert.equal(describe('en', validateState(state('b'.repeat(101))).message), expected);
+  assert.equal(describe('en', decodeHash(encodeHash(state('b'.repeat(101)))).message), expected);
+  assert.equal(describe('en', parseStateJson(JSON.stringify(state('b'.repeat(101)))).message), expected);
   // five megabytes (a postMessage): refused by its length alone
   const start = performance.now();
   const huge = validateState(state('b'.repeat(5e6)));
   assert.ok(performance.now() - start < 1000);
-  assert.equal(sayMessage('zh', huge.message), '状态无效：“tokens” 的词元最多 100 个字符：第 2 个有 5000000 个。');
+  assert.equal(describe('zh', huge.message), '状态无效：“tokens” 的词元最多 100 个字符：第 2 个有 5000000 个。');
   const context = validateState({ ...tutorialState('en'), context: { tokens: ['k'.repeat(101)], x: [[1, 0]] }, keyPadding: [false] });
-  assert.match(sayMessage('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);
+  assert.match(describe('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);
 });

@@ -25,26 +25,25 @@
 
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
-import { translate, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
-import { say, sayMessage, sayLoadFailure } from './i18n-embed.js';
+import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
 import { plainResult, typedResult, resultRowViews } from './rows.js';
-import { sameNumbers, tokenErrors, parseTemperature, cellMessage } from './model.js';
+import { sameNumbers, cellMessage } from './model.js';
 import { TUTORIAL } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt } from './quote.js';
-import { renderMatrixEditor } from './editors.js';
-import { dimLabel } from './work.js';
 import { el, button } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
+import { StateStore } from './store.js';
+import { Editor } from './editor.js';
+import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
-import { Tools, importTargets, withMatrix, embedCode, textProblem } from './tools.js';
-import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
+import { Tools, embedCode } from './tools.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -165,22 +164,6 @@ function stateFromAttributes(element, lang) {
   return validated.state;
 }
 
-// Whether two states have the same inputs (their views may differ): a step or
-// head change is not computed again.
-function sameInputs(a, b) {
-  if (!a || !b) return false;
-  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameValue(a[key], b[key]));
-}
-
-// JSON-like values (a state's): equal numbers, strings and booleans, arrays and objects of them.
-function sameValue(a, b) {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => sameValue(a[key], b[key]));
-}
-
 // Heads × queries × keys: the size of a computation (updates.js).
 function attentionCells(state) {
   const keys = state.context ? state.context.tokens.length : state.tokens.length;
@@ -213,7 +196,7 @@ function stepId(state, text) {
 
 // A refused state as an error: the English text, and the descriptor for either language.
 function refusal(descriptor) {
-  const error = new TypeError(sayMessage('en', descriptor));
+  const error = new TypeError(describe('en', descriptor));
   error.descriptor = descriptor;
   return error;
 }
@@ -251,7 +234,11 @@ export class AttentionVisualizer extends HTMLElement {
     this._root = el('div', 'av');
     this._root.setAttribute('role', 'group');
     this.shadowRoot.append(this._root);
-    this._state = null;
+    // The state (store.js): set by the attributes, the `state` property and the edits;
+    // _onStore() computes and renders what it holds. _handled: the state it last saw.
+    this._store = new StateStore();
+    this._store.subscribe((state) => this._onStore(state));
+    this._handled = null;
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -278,9 +265,9 @@ export class AttentionVisualizer extends HTMLElement {
     this._engineErrorMessage = null;
     this._selections = {};
     this._shownStep = null; // the step id shown last, or 'all'
-    this._pending = {}; // field → {`${r},${c}`: text} for cells that do not read as numbers
-    this._editError = null; // what was wrong with the last edit refused (a descriptor), shown in the status
-    this._editor = null;
+    this._editor = null; // "Edit the example" (editor.js), made when first editable
+    this._editorBox = null;
+    this._quiet = false; // a change the element tells of itself (or not at all: attributes)
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
     this._tools = new Tools({
@@ -379,7 +366,6 @@ export class AttentionVisualizer extends HTMLElement {
     if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
     const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
     if (!result.ok) throw refusal(result.message);
-    this._dropDrafts();
     this._apply(result.state, { strict: true });
   }
 
@@ -404,7 +390,7 @@ export class AttentionVisualizer extends HTMLElement {
   // languages, while the steps show the last result it computed; else null.
   get error() {
     const d = this._engineErrorMessage;
-    return d ? { zh: sayMessage('zh', d), en: sayMessage('en', d) } : null;
+    return d ? { zh: describe('zh', d), en: describe('en', d) } : null;
   }
 
   // ---- state ----
@@ -417,48 +403,70 @@ export class AttentionVisualizer extends HTMLElement {
     return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.languages);
   }
 
-  // Text refused in the sentence or temperature field gives way to a state set from outside.
-  _dropDrafts() {
-    if (!this._editor) return;
-    this._editor.sentence.removeAttribute('aria-invalid');
-    this._editor.temperature.removeAttribute('aria-invalid');
-  }
-
   _readAttributes() {
-    this._dropDrafts();
-    const before = this._state;
     try {
-      this._state = stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang());
+      this._store.dispatch('load', stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang()));
       this._attributeError = null;
     } catch (error) {
       if (!error.descriptor) throw error;
       this._attributeError = error.descriptor;
-      if (!this._state) this._state = tutorialState(this._lang());
+      if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     }
-    this._pending = {};
-    if (!sameInputs(before, this._state)) this._edited();
+    this._quietly(() => this._editor?.reset(this._state)); // what was typed gives way to the attributes' state
+  }
+
+  // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
+  _quietly(fn) {
+    this._quiet = true;
+    try {
+      fn();
+      this._store.flush();
+    } finally {
+      this._quiet = false;
+    }
+  }
+
+  get _state() {
+    return this._store.state;
+  }
+
+  // The store's state changed: computed when its inputs did, rendered; an
+  // edit made in the editor is told (event change).
+  _onStore(state) {
+    const before = this._handled;
+    this._handled = state;
+    this._editor?.sync(state);
+    if (sameInputs(before, state)) this._render();
+    else this._edited();
+    if (!this._quiet) this._changed();
   }
 
   // strict: a state the engine refuses when computed at once (an overflow,
   // say) throws and the element stays as it was (the `state` property); one
   // computed later (in the background) is shown with its error over the last
   // result, as while editing.
-  _apply(next, { notify = true, strict = false } = {}) {
+  _apply(next, { strict = false } = {}) {
     const state = fitLearn(next); // an edit of the tokens may leave the goal of "How it learns" behind
-    const before = this._state;
-    const kept = strict && [this._state, this._pending, this._result, this._resultState, this._engineErrorMessage];
-    this._state = state;
-    this._pending = {};
-    this._editError = null;
-    if (sameInputs(before, state)) this._render();
-    else this._edited();
+    const kept = strict && [this._store.snapshot(), this._handled, this._result, this._resultState, this._engineErrorMessage];
+    // computed (when small) and rendered now; what was typed gives way to it
+    this._quietly(() => {
+      this._store.dispatch('load', state);
+      this._editor?.reset(this._state);
+    });
     if (strict && !this._waiting && this._engineErrorMessage) {
       const message = this._engineErrorMessage;
-      [this._state, this._pending, this._result, this._resultState, this._engineErrorMessage] = kept;
+      let snapshot;
+      [snapshot, this._handled, this._result, this._resultState, this._engineErrorMessage] = kept;
+      this._store.revert(snapshot);
+      this._editor?.reset(this._state);
       this._render();
       throw refusal(message);
     }
-    if (!notify) return;
+    this._changed();
+  }
+
+  // A change by the user: told now, or (a drag under way) when let go.
+  _changed() {
     if (this._holding) this._heldChange = true;
     else this._notifyChange();
   }
@@ -467,8 +475,17 @@ export class AttentionVisualizer extends HTMLElement {
     this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
   }
 
-  // A drag updates the steps as it goes, and is one change when let go.
+  // Undo and redo (editable: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z, Ctrl+Y): the inputs
+  // before (after) the last edit, with the view on screen.
+  _undoRedo(action) {
+    if (!(action === 'undo' ? this._store.undo() : this._store.redo())) return;
+    this._quietly(() => {});
+    this._notifyChange();
+  }
+
+  // A drag updates the steps as it goes, and is one change (and one undo entry) when let go.
   _hold(on) {
+    this._store.hold(on);
     this._holding = on;
     if (on || !this._heldChange) return;
     this._heldChange = false;
@@ -536,7 +553,8 @@ export class AttentionVisualizer extends HTMLElement {
   }
 
   _setView(view) {
-    this._apply({ ...this._state, view: { ...this._state.view, ...view } });
+    this._quietly(() => this._store.dispatch('view', view));
+    this._changed();
   }
 
   // ---- rendering ----
@@ -547,17 +565,18 @@ export class AttentionVisualizer extends HTMLElement {
     const config = this._config();
     const root = this._root;
     root.lang = htmlLang(lang);
-    root.setAttribute('aria-label', say(lang, 'elementLabel'));
+    root.setAttribute('aria-label', translate(lang, 'elementLabel'));
     root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
       this._isDark(config.theme) ? 'dark' : ''].filter(Boolean).join(' ');
     const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
     // The editor stays in place (typing must keep its focus); the rest is drawn anew.
-    if (this._editable()) this._renderEditor(lang);
+    if (this._editable()) this._renderEditor();
     const parts = [];
     if (config.panels.has('nav')) parts.push(this._renderNav(lang));
     if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
-    if (this._editable()) parts.push(this._editor.box);
     parts.push(this._renderStatus(lang), this._renderSteps(lang));
+    // the example's steps first; its editor under them (on a phone the editor is a long page of fields)
+    if (this._editable()) parts.push(this._editorBox);
     if (config.panels.has('tools') && this._result) parts.push(this._tools.render(lang));
     const keep = parts.filter((node) => node.isConnected);
     for (const node of [...root.children]) if (!keep.includes(node)) node.remove();
@@ -625,7 +644,7 @@ export class AttentionVisualizer extends HTMLElement {
     next.disabled = overview || index === steps.length - 1;
     next.dataset.focusId = 'next';
     const nav = el('nav', 'pipeline-box');
-    nav.setAttribute('aria-label', say(lang, 'stepsLabel'));
+    nav.setAttribute('aria-label', translate(lang, 'stepsLabel'));
     // the whole computation, its stages opening the steps this element shows
     nav.append(createPipeline(this._view(lang), {
       current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id),
@@ -654,26 +673,14 @@ export class AttentionVisualizer extends HTMLElement {
   _renderStatus(lang) {
     const box = el('div', 'status');
     const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
-    if (this._attributeError) add('error', sayMessage(lang, this._attributeError));
-    if (this._engineError) add('error', sayLoadFailure(lang, this._engineError));
+    if (this._attributeError) add('error', describe(lang, this._attributeError));
+    if (this._engineError) add('error', describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
-    if (this._engineErrorMessage) add('error', sayMessage(lang, this._engineErrorMessage));
-    const edit = this._editError || this._pendingMessage();
-    if (edit) add('error', sayMessage(lang, edit));
+    if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
+    // what is typed in the editor does not read (its message is under its field): the steps show the last that did
+    if (this._editable() && this._editor.hasErrors()) add('stale', translate(lang, 'staleNote'));
     return box;
-  }
-
-  // What is wrong with the first cell that does not read as a number, naming its matrix.
-  _pendingMessage() {
-    const target = importTargets(this._state).find((t) => this._pending[t.id]);
-    if (!target) return null;
-    const [place, text] = Object.entries(this._pending[target.id])[0];
-    const [row, column] = place.split(',').map(Number);
-    const tokens = target.id === 'x' ? this._state.tokens : target.id === 'c' ? this._state.context.tokens : [];
-    const cell = text.trim();
-    const detail = cellMessage(target.id, { code: parseNumber(cell).code, row, column, text: cell, length: cell.length }, tokens);
-    return { key: 'errIn', params: { name: target.label, detail } };
   }
 
   // The inputs of `state` as the views read them (all the pipeline diagram needs;
@@ -715,7 +722,7 @@ export class AttentionVisualizer extends HTMLElement {
       list.replaceChildren();
       return list;
     }
-    list.classList.toggle('stale', Boolean(this._engineErrorMessage) || Object.keys(this._pending).length > 0 || this._waiting);
+    list.classList.toggle('stale', Boolean(this._engineErrorMessage) || (this._editable() && this._editor.hasErrors()) || this._waiting);
     list.dataset.staleLabel = translate(lang, 'staleLabel');
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
@@ -744,181 +751,35 @@ export class AttentionVisualizer extends HTMLElement {
 
   // ---- editing (editable) ----
 
-  // Built once per language; later renders only update values and grids.
-  _renderEditor(lang) {
-    const state = this._state;
-    if (!this._editor || this._editor.lang !== lang) this._editor = this._buildEditor(lang);
-    const { sentence, checks, temperature, slider, grids, sections } = this._editor;
-    // a field being typed in, or holding text that was refused, keeps its text
-    const keep = (input) => this.shadowRoot.activeElement === input || input.hasAttribute('aria-invalid');
-    if (!keep(sentence)) sentence.value = state.tokens.join(state.tokens.every((t) => Array.from(t).length === 1) ? '' : ' ');
-    for (const [key, input] of Object.entries(checks)) input.checked = state[key];
-    if (!keep(temperature)) temperature.value = String(state.temperature);
-    showTemperature(slider, state.temperature, lang);
-    const head = state.view.head;
-    const targets = importTargets(state).filter((target) => target.head === undefined || target.head === head);
-    for (const [id, section] of sections) {
-      if (!targets.some((t) => t.id === id)) {
-        section.remove();
-        sections.delete(id);
-      }
+  // "Edit the example" (editor.js), as on the full page; made once, kept in place.
+  _renderEditor() {
+    if (!this._editor) {
+      this._editor = new Editor({
+        store: this._store,
+        lang: () => this._lang(),
+        replace: (state) => this._apply(state),
+        undo: () => this._undoRedo('undo'),
+        redo: () => this._undoRedo('redo'),
+        hold: (on) => this._hold(on),
+        optionChanged: () => {}, // the element shows no before/after comparison
+        changed: () => this._render(),
+      });
+      this._editorBox = el('section', 'panel inputs av-editor');
+      this._editorBox.setAttribute('aria-labelledby', 'inputs-title');
+      this._editorBox.append(this._editor.panel);
+      this._editor.reset(this._state);
     }
-    targets.forEach((target, i) => {
-      if (!sections.has(target.id)) {
-        const section = el('section', 'matrix-editor');
-        const title = el('h4', '', `${target.label} `);
-        title.append(el('span', 'grid-shape'));
-        section.append(title, el('div', 'grid-body'));
-        sections.set(target.id, section);
-      }
-      const section = sections.get(target.id);
-      // in the targets' order, moved only when out of it (a moved grid would lose a drag's pointer)
-      if (grids.children[i] !== section) grids.insertBefore(section, grids.children[i] || null);
-      const rows = this._matrixOf(target);
-      const rowLabels = target.id === 'x' ? state.tokens : target.id === 'c' ? state.context.tokens : rows.map((_, r) => dimLabel(r));
-      const pending = this._pending[target.id] || {};
-      const bad = Object.keys(pending)[0];
-      renderMatrixEditor(section, {
-        field: target.id, id: `av-${target.id}`, name: target.label, lang, rowLabels, colLabels: rows[0].map((_, c) => dimLabel(c)),
-        // a getter: a large matrix's texts are made only while its text box is open (editors.js)
-        get texts() {
-          return rows.map((row, r) => row.map((v, c) => pending[`${r},${c}`] ?? String(v)));
-        },
-        badCell: bad ? bad.split(',').map(Number) : null,
-      }, this._matrixHandlers(target));
-    });
-  }
-
-  _buildEditor(lang) {
-    const t = (key) => translate(lang, key);
-    const box = el('div', 'av-editor');
-    const sentenceLabel = el('label', 'av-field');
-    const sentence = el('input', 'av-sentence');
-    sentence.type = 'text';
-    sentence.addEventListener('change', () => this._setTokens(tokenize(sentence.value, defaultMode(sentence.value)), sentence));
-    sentenceLabel.append(el('span', '', t('sentenceLabel')), sentence);
-    const options = el('div', 'options');
-    const checks = {};
-    for (const [key, labelKey] of [['causal', 'causalLabel'], ['scaleBySqrtDk', 'scaleLabel'], ['positionalEncoding', 'peLabel']]) {
-      const label = el('label', 'check');
-      const input = el('input');
-      input.type = 'checkbox';
-      input.addEventListener('change', () => this._apply({ ...this._state, [key]: input.checked }));
-      checks[key] = input;
-      label.append(input, el('span', '', t(labelKey)));
-      options.append(label);
-    }
-    const temperatureLabel = el('div', 'av-field-inline');
-    const temperature = el('input');
-    temperature.type = 'text';
-    temperature.inputMode = 'decimal';
-    temperature.setAttribute('aria-label', t('temperatureLabel'));
-    temperature.addEventListener('change', () => {
-      const parsed = parseTemperature(temperature.value);
-      if (parsed.ok) {
-        temperature.removeAttribute('aria-invalid');
-        this._apply({ ...this._state, temperature: parsed.value });
-        return;
-      }
-      temperature.setAttribute('aria-invalid', 'true');
-      this._refuse(parsed.message);
-    });
-    // the slider (log scale) beside the exact value
-    const slider = el('input', 'temperature-slider');
-    setUpTemperatureSlider(slider);
-    slider.setAttribute('aria-label', t('temperatureSliderLabel'));
-    slider.addEventListener('input', () => this._apply({ ...this._state, temperature: temperatureAt(Number(slider.value)) }));
-    holdWhilePressed(slider, (on) => this._hold(on));
-    temperatureLabel.append(el('span', '', t('temperatureLabel')), slider, temperature);
-    options.append(temperatureLabel);
-    const grids = el('div', 'grids');
-    box.append(sentenceLabel, options, el('p', 'hint', t('scrubHint')), grids);
-    return { lang, box, sentence, checks, temperature, slider, grids, sections: new Map() };
-  }
-
-  _matrixOf(target) {
-    if (target.id === 'x') return this._state.x;
-    if (target.id === 'wo') return this._state.wo;
-    if (target.id === 'c') return this._state.context.x;
-    return this._state.heads[target.head][target.w];
-  }
-
-  // An edit that cannot be applied: the state stays, the message shows in the status under the editor.
-  _refuse(message) {
-    this._editError = message;
-    this._render();
-  }
-
-  _matrixHandlers(target) {
-    const setRows = (rows) => {
-      const next = validateState(withMatrix(this._state, target, rows));
-      if (next.ok) this._apply(next.state);
-      else this._refuse(next.message);
-      return next.ok;
-    };
-    const refuseText = (error) => {
-      this._refuse({ key: 'errIn', params: { name: target.label, detail: textProblem(error) } });
-      return false;
-    };
-    return {
-      onCell: (r, c, text) => {
-        this._editError = null; // this edit's problem, if any, is the one to show
-        const parsed = parseNumber(text.trim());
-        const pending = { ...(this._pending[target.id] || {}) };
-        if (parsed.ok) {
-          delete pending[`${r},${c}`];
-          const rows = this._matrixOf(target).map((row) => [...row]);
-          rows[r][c] = parsed.value;
-          const others = this._pending;
-          this._apply(withMatrix(this._state, target, rows));
-          this._pending = { ...others, [target.id]: pending };
-          if (Object.keys(pending).length === 0) delete this._pending[target.id];
-        } else {
-          pending[`${r},${c}`] = text;
-          this._pending = { ...this._pending, [target.id]: pending };
-        }
-        this._render();
-      },
-      onHold: (on) => this._hold(on),
-      // a block pasted into the first cell replaces the matrix; one that does not read is refused whole
-      onPaste: (r, c, text) => {
-        if (r !== 0 || c !== 0) return false;
-        const parsed = parseMatrixText(text);
-        if (!parsed.ok) refuseText(parsed.error);
-        else setRows(parsed.rows);
-        return true;
-      },
-      onApply: (text) => {
-        const parsed = parseMatrixText(text);
-        return parsed.ok ? setRows(parsed.rows) : refuseText(parsed.error);
-      },
-    };
-  }
-
-  // New tokens keep the rows of X (and its key padding) they still have; new rows are 0.
-  // Tokens the state cannot hold (too long, too many) leave the sentence as typed, with a message.
-  _setTokens(tokens, sentence) {
-    const problem = tokenErrors(tokens);
-    if (problem) {
-      sentence.setAttribute('aria-invalid', 'true');
-      this._refuse(problem);
-      return;
-    }
-    const state = this._state;
-    const width = state.x[0].length;
-    const x = tokens.map((_, i) => (state.x[i] ? [...state.x[i]] : Array(width).fill(0)));
-    const keyPadding = state.context ? state.keyPadding : tokens.map((_, i) => state.keyPadding[i] === true);
-    const next = validateState({ ...state, tokens, x, keyPadding });
-    if (!next.ok) {
-      sentence.setAttribute('aria-invalid', 'true');
-      this._refuse(next.message);
-      return;
-    }
-    sentence.removeAttribute('aria-invalid');
-    this._apply(next.state);
+    this._editor.render();
   }
 
   _onKeydown(event) {
+    const undo = this._editable() && undoKey(event);
+    if (undo) {
+      event.preventDefault();
+      if (undo === 'undo') this._editor.undo(); // input that does not read goes back to the last that did first
+      else this._undoRedo('redo');
+      return;
+    }
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this._state.view.step === 'all') return;
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     const target = event.composedPath()[0];

@@ -26,8 +26,7 @@
 
 import { encodeHash } from './share.js';
 import { typedResult } from './rows.js';
-import { say, sayMessage } from './i18n-embed.js';
-import { detectLanguage, htmlLang } from './i18n.js';
+import { translate, describe, detectLanguage, htmlLang } from './i18n.js';
 
 const PREFIX = 'attention-visualizer:';
 const CONFIG = ['steps', 'panels', 'editable', 'theme'];
@@ -128,8 +127,8 @@ function ready() {
 // The document speaks the element's language: <html lang>, its title, the link.
 function showLanguage(lang) {
   document.documentElement.lang = htmlLang(lang);
-  document.title = say(lang, 'embedTitle');
-  openFull.textContent = say(lang, 'openFull');
+  document.title = translate(lang, 'embedTitle');
+  openFull.textContent = translate(lang, 'openFull');
 }
 // The engine may be ready before this script ran (it loads while the page is parsed).
 if (visualizer.result) ready();
@@ -188,7 +187,7 @@ window.addEventListener('message', (event) => {
   if (!message || !event.source) return;
   const reply = (body, transfer = []) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
     event.origin && event.origin !== 'null' ? event.origin : '*', transfer);
-  const both = (descriptor) => ({ zh: sayMessage('zh', descriptor), en: sayMessage('en', descriptor) });
+  const both = (descriptor) => ({ zh: describe('zh', descriptor), en: describe('en', descriptor) });
   if (message.error) {
     reply({ type: `${PREFIX}error`, message: both(message.error) });
     return;

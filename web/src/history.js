@@ -1,38 +1,63 @@
-// Undo and redo of edits on the full page. Each entry is a state (share.js)
-// as JSON, recorded whenever the inputs or options on screen change; a change
-// of step, head, language or decimals alone is not an edit. Entries are kept
-// up to MAX_ENTRIES and MAX_CHARS in all (a few of 4096 tokens, many small ones).
+// Undo and redo of edits (the store's, store.js). Each entry is a state
+// (share.js), recorded whenever the inputs or options change; a change of
+// step, head, language or decimals alone is not an edit. States are never
+// changed in place (store.js), so an entry is the state itself, not a copy.
+// Entries are kept up to MAX_ENTRIES and MAX_NUMBERS matrix numbers in all
+// (a few of 4096 tokens, many small ones).
 
 const MAX_ENTRIES = 200;
-const MAX_CHARS = 32 * 1024 * 1024;
+const MAX_NUMBERS = 4 * 1024 * 1024;
 
 export const inputsOf = (state) => JSON.stringify({ ...state, view: null });
 
+// Whether two states have the same inputs (their views may differ).
+export function sameInputs(a, b) {
+  if (!a || !b) return false;
+  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameValue(a[key], b[key]));
+}
+
+// JSON-like values (a state's): equal numbers, strings and booleans, arrays (typed too) and objects of them.
+function sameValue(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a) || ArrayBuffer.isView(a)) {
+    if (!(Array.isArray(b) || ArrayBuffer.isView(b)) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => sameValue(a[key], b[key]));
+}
+
+// The matrix numbers of a state: what an entry costs.
+function numbersOf(state) {
+  const size = (m) => (Array.isArray(m) && m.length > 0 ? m.length * m[0].length : 0);
+  let n = size(state.x) + size(state.wo) + (state.context ? size(state.context.x) : 0);
+  for (const head of state.heads || []) n += size(head.wq) + size(head.wk) + size(head.wv);
+  return n;
+}
+
 export class History {
   constructor() {
-    this.entries = []; // {inputs, text}
+    this.entries = []; // states
     this.index = -1;
   }
 
-  // text: JSON.stringify(state), when the caller has it already.
-  record(state, text = JSON.stringify(state)) {
-    const inputs = inputsOf(state);
+  record(state) {
     const current = this.entries[this.index];
-    if (current && current.inputs === inputs) {
-      current.text = text; // the same inputs, seen with another view
-      return;
-    }
+    if (current && sameInputs(current, state)) return; // the same inputs (another view): the same entry
+
     this.entries.splice(this.index + 1);
-    this.entries.push({ inputs, text });
-    let chars = this.entries.reduce((sum, entry) => sum + entry.inputs.length + entry.text.length, 0);
-    while (this.entries.length > 1 && (this.entries.length > MAX_ENTRIES || chars > MAX_CHARS)) {
+    this.entries.push(state);
+    let numbers = this.entries.reduce((sum, entry) => sum + numbersOf(entry), 0);
+    while (this.entries.length > 1 && (this.entries.length > MAX_ENTRIES || numbers > MAX_NUMBERS)) {
       const [dropped] = this.entries.splice(0, 1);
-      chars -= dropped.inputs.length + dropped.text.length;
+      numbers -= numbersOf(dropped);
     }
     this.index = this.entries.length - 1;
   }
 
-  // The entry on screen ({inputs, text}, the same object while it stays), or null.
+  // The entry on screen (the same object while it stays), or null.
   current() {
     return this.entries[this.index] || null;
   }
@@ -45,18 +70,17 @@ export class History {
     return this.index < this.entries.length - 1;
   }
 
-  // The state to show (parsed), or null. back: 0 gives the current entry
-  // again (the last valid inputs, when what is typed on screen is invalid).
-  undo(back = 1) {
-    if (this.index - back < 0) return null;
-    this.index -= back;
-    return JSON.parse(this.entries[this.index].text);
+  // The state before (after) the current one, or null.
+  undo() {
+    if (this.index < 1) return null;
+    this.index -= 1;
+    return this.entries[this.index];
   }
 
   redo() {
     if (!this.canRedo()) return null;
     this.index += 1;
-    return JSON.parse(this.entries[this.index].text);
+    return this.entries[this.index];
   }
 }
 

@@ -1,8 +1,7 @@
-// Every visible string of the page, in Chinese and English.
-// A value is either a template with {name} placeholders or, where English needs
+// Every visible string (the page, the element, embedding, export and import,
+// "How it learns"), in Chinese and English: one table, one API (translate a
+// key, describe a message descriptor). A value is either a template with {name} placeholders or, where English needs
 // a plural, a function of the parameters.
-
-import { LEARN_STRINGS } from './i18n-learn.js';
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
@@ -190,14 +189,12 @@ export const STRINGS = {
   stageText_concat: { zh: '拼接', en: 'concat' },
   stageText_learn: { zh: '学习', en: 'learn' },
 
-  stepInputShort: { zh: '输入 X', en: 'Input X' },
   stepInputTitle: { zh: '每个词元一个向量', en: 'One vector per token' },
   stepInputFormula: { zh: 'X：n × d_model，每个词元一行', en: 'X: n × d_model, one row per token' },
   stepInputPlain: {
     zh: '把句子想成一间教室：每个词元是一个人，用一行数字（向量）来描述。',
     en: 'Think of the sentence as a classroom: each token is a person, described by one row of numbers (a vector).',
   },
-  stepProjectShort: { zh: 'Q、K、V', en: 'Q, K, V' },
   stepProjectTitle: { zh: '投影出 Q、K、V', en: 'Project into Q, K and V' },
   stepProjectFormula: { zh: 'Q = X·W_Q，K = X·W_K，V = X·W_V', en: 'Q = X·W_Q,  K = X·W_K,  V = X·W_V' },
   stepProjectFormulaFrom: { zh: 'Q = {q}·W_Q，K = {kv}·W_K，V = {kv}·W_V', en: 'Q = {q}·W_Q,  K = {kv}·W_K,  V = {kv}·W_V' },
@@ -205,28 +202,24 @@ export const STRINGS = {
     zh: '同一个人的向量乘上三个矩阵，得到三样东西：Q 是我心里想找的特征，K 是每个人身上贴的标签，V 是每个人实际能告诉我的信息。',
     en: 'Each person’s vector is multiplied by three matrices: Q is what I am looking for, K is the label each person wears, V is what each person can tell me.',
   },
-  stepScoresShort: { zh: '分数', en: 'Scores' },
   stepScoresTitle: { zh: '注意力分数', en: 'Scores' },
   stepScoresFormula: { zh: 'Scores = Q·Kᵀ', en: 'Scores = Q·Kᵀ' },
   stepScoresPlain: {
     zh: '我扫视全班：拿我想找的特征（我的 Q）和每个人的标签（他的 K）做点积，匹配得越好分数越高。每一行是一个人给全班打的分。',
     en: 'I look around the room: the dot product of what I look for (my Q) with each person’s label (their K) is high when they match. Each row is one person scoring everyone.',
   },
-  stepScaleShort: { zh: '缩放', en: 'Scale' },
   stepScaleTitle: { zh: '除以 √d_k', en: 'Divide by √d_k' },
   stepScaleFormula: { zh: 'Scaled = Scores / √d_k', en: 'Scaled = Scores / √d_k' },
   stepScalePlain: {
     zh: '向量越长，点积天然越大。除以 √d_k 让分数保持在合适的范围，下一步的 softmax 才不会只盯着一个人。',
     en: 'Longer vectors give larger dot products by themselves. Dividing by √d_k keeps the scores in range so the softmax of the next step does not fix on one person.',
   },
-  stepSoftmaxShort: { zh: 'softmax', en: 'Softmax' },
   stepSoftmaxTitle: { zh: 'softmax：注意力权重', en: 'Softmax: attention weights' },
   stepSoftmaxFormula: { zh: 'Weights = softmax(Scaled)，逐行', en: 'Weights = softmax(Scaled), row by row' },
   stepSoftmaxPlain: {
     zh: '每一行的分数变成加起来等于 1 的比例：我该听每个人多少。先减去这一行的最大值，exp 才不会溢出，结果不变。',
     en: 'Each row of scores becomes shares that add up to 1: how much I listen to each person. The row’s maximum is subtracted first so exp cannot overflow; the result is the same.',
   },
-  stepOutputShort: { zh: '输出', en: 'Output' },
   stepOutputTitle: { zh: '输出：按权重混合 V', en: 'Output: V mixed by the weights' },
   stepOutputFormula: { zh: 'Output = Weights·V', en: 'Output = Weights·V' },
   stepOutputPlain: {
@@ -382,7 +375,6 @@ export const STRINGS = {
   labelConcat: { zh: '各头输出并排', en: 'heads side by side' },
   labelOutputWo: { zh: '最终输出', en: 'final output' },
 
-  stepPeShort: { zh: '位置编码', en: 'Positions' },
   stepPeTitle: { zh: '加上位置编码', en: 'Add the positional encoding' },
   stepPeFormula: {
     zh: 'PE[pos, 2i] = sin(pos / 10000^(2i/d_model))，PE[pos, 2i+1] = cos(…)；X + PE',
@@ -396,21 +388,18 @@ export const STRINGS = {
     zh: '位置从 0 开始；d_model = {n}。X + PE 代替 X 进入下一步的投影。',
     en: 'Positions count from 0; d_model = {n}. X + PE replaces X in the projections of the next step.',
   },
-  stepHeadsShort: { zh: '所有头', en: 'All heads' },
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
     zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
     en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
   },
-  stepConcatShort: { zh: '拼接', en: 'Concat' },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },
   stepConcatFormula: { zh: 'Concat = [head_1 | head_2 | … | head_h]，n × h·d_v', en: 'Concat = [head_1 | head_2 | … | head_h],  n × h·d_v' },
   stepConcatPlain: {
     zh: '每个词元把各个头听来的信息并排放在一行里。',
     en: 'Each token puts what it heard from every head side by side in one row.',
   },
-  stepWoShort: { zh: 'W_O', en: 'W_O' },
   stepWoTitle: { zh: '用 W_O 投影回 d_model', en: 'Project back to d_model with W_O' },
   stepWoFormula: { zh: 'Output = Concat·W_O，W_O：(h·d_v) × d_model', en: 'Output = Concat·W_O,  W_O: (h·d_v) × d_model' },
   stepWoPlain: {
@@ -522,6 +511,7 @@ export const STRINGS = {
   errSentenceEmpty: { zh: '请至少输入一个字：句子里还没有词元。', en: 'Type at least one character: the sentence has no tokens yet.' },
   errTokenEmpty: { zh: '第 {n} 个词元是空的：请填上文字或删掉它。', en: 'Token {n} is empty: type a label or remove it.' },
   errTokenLong: { zh: '第 {n} 个词元有 {length} 个字符，最多 {max} 个。', en: 'Token {n} has {length} characters; at most {max} are allowed.' },
+  errTooManyTokens: { zh: '有 {n} 个词元，最多 {max} 个。', en: 'There are {n} tokens; at most {max} are allowed.' },
   errMatrixEmpty: { zh: '请至少输入一行数字。', en: 'Enter at least one row of numbers.' },
   errEmptyRow: {
     zh: '{where}是空的：请删掉这一空行，或者填上数字。',
@@ -575,7 +565,260 @@ export const STRINGS = {
     en: 'The numbers are too large: {name} overflowed the range of floating-point numbers. Use smaller values.',
   },
   errEngine: { zh: '计算引擎拒绝了这组输入：{message}', en: 'The engine rejected this input: {message}' },
-  ...LEARN_STRINGS,
+
+  // embedding, sharing, export and import
+  elementLabel: { zh: '注意力计算（可交互）', en: 'Attention, computed live' },
+  stepsLabel: { zh: '步骤', en: 'Steps' },
+  toolsLabel: { zh: '导出与分享', en: 'Export and share' },
+  exportMatrix: { zh: '导出矩阵', en: 'Export a matrix' },
+  matrixLabel: { zh: '矩阵', en: 'Matrix' },
+  formatLabel: { zh: '格式', en: 'Format' },
+  formatCsv: { zh: 'CSV', en: 'CSV' },
+  formatJson: { zh: 'JSON', en: 'JSON' },
+  formatLatex: { zh: 'LaTeX bmatrix', en: 'LaTeX bmatrix' },
+  formatMarkdown: { zh: 'Markdown 表格', en: 'Markdown table' },
+  formatSvg: { zh: '热力图 SVG', en: 'Heatmap SVG' },
+  formatPng: { zh: '热力图 PNG', en: 'Heatmap PNG' },
+  download: { zh: '下载', en: 'Download' },
+  copy: { zh: '复制', en: 'Copy' },
+  linesSvg: { zh: '连线图 SVG', en: 'Lines view SVG' },
+  linesPng: { zh: '连线图 PNG', en: 'Lines view PNG' },
+  stateJson: { zh: '全部状态 JSON', en: 'Whole state as JSON' },
+  numpyScript: { zh: 'Python/numpy 脚本', en: 'Python/numpy script' },
+  wholeExample: { zh: '整个例子', en: 'The whole example' },
+  shareTitle: { zh: '分享与嵌入', en: 'Share and embed' },
+  copyLink: { zh: '复制链接', en: 'Copy link' },
+  copyElement: { zh: '复制嵌入代码（自定义元素）', en: 'Copy embed code (custom element)' },
+  copyIframe: { zh: '复制嵌入代码（iframe）', en: 'Copy embed code (iframe)' },
+  copied: { zh: '已复制到剪贴板。', en: 'Copied to the clipboard.' },
+  copyFallback: { zh: '无法访问剪贴板，请手动复制下面的文字：', en: 'The clipboard is not available; copy the text below:' },
+  downloaded: { zh: '已生成文件 {name}。', en: 'Saved {name}.' },
+  exporting: { zh: '正在生成 {name}：{percent}%…', en: 'Writing {name}: {percent} %…' },
+  downloadedHeatmap: {
+    zh: '已生成文件 {name}：矩阵太大，写不下数值，图中是与页面上相同的热力图。',
+    en: 'Saved {name}: too large to write its values, it is the heatmap as on screen.',
+  },
+  downloadedHeatmapBinned: {
+    zh: '已生成文件 {name}：与页面上相同的热力图，每个像素是 {rows}×{cols} 个格子的平均值。',
+    en: 'Saved {name}: the heatmap as on screen, each pixel the mean of a {rows} × {cols} block of cells.',
+  },
+  errExport: { zh: '无法生成 {name}（浏览器内存不足或无法绘图），没有保存任何文件。', en: '{name} could not be made (the browser ran out of memory or could not draw it); nothing was saved.' },
+  errExportSvgLarge: {
+    zh: '{name} 是 {rows} × {cols}：热力图 SVG 要写出每个数值，最多 {max} 个格子。请用热力图 PNG（与页面上相同的热力图）或 CSV/JSON（全部数值）。',
+    en: '{name} is {rows} × {cols}: a heatmap SVG writes every value, for at most {max} cells. Use Heatmap PNG (the heatmap as on screen) or CSV/JSON (every number).',
+  },
+  errExportTextLarge: {
+    zh: '{name} 是 {rows} × {cols}：LaTeX 和 Markdown 供人阅读，最多 {max} 个格子。全部数值请用 CSV 或 JSON。',
+    en: '{name} is {rows} × {cols}: LaTeX and Markdown are for reading, at most {max} cells. Use CSV or JSON for every number.',
+  },
+  errExportLines: {
+    zh: '连线图最多画 {max} 个词元，这里有 {count} 个，连线太密无法阅读。请导出热力图。',
+    en: 'The lines view is drawn for at most {max} tokens; there are {count}, too dense to read. Export a heatmap instead.',
+  },
+  importTitle: { zh: '导入', en: 'Import' },
+  importInto: { zh: '导入到', en: 'Import into' },
+  importChoose: { zh: '选择文件…', en: 'Choose a file…' },
+  importHint: {
+    zh: '状态 JSON、CSV/TSV 或 NumPy .npy（float64/float32），也可以把文件拖到这里。文件名为 x、wq、wk、wv、wo、c（可带头号，如 wq.2）时自动对应矩阵。',
+    en: 'State JSON, CSV/TSV or NumPy .npy (float64/float32); you can also drop files here. Files named x, wq, wk, wv, wo or c (with a head number, e.g. wq.2) go to that matrix.',
+  },
+  imported: { zh: '已导入 {file} → {name}。', en: 'Imported {file} → {name}.' },
+  importedState: { zh: '已导入状态 {file}。', en: 'Imported the state {file}.' },
+  embedTitle: { zh: '注意力计算', en: 'Attention' },
+  openFull: { zh: '在完整页面中打开', en: 'Open in the full page' },
+
+  errImportType: {
+    zh: '{file}：不支持这种文件。请用 .json（状态）、.csv/.tsv/.txt 或 .npy。',
+    en: '{file}: this kind of file is not supported. Use .json (state), .csv/.tsv/.txt or .npy.',
+  },
+  errImportRead: { zh: '{file}：无法读取文件。', en: '{file}: the file could not be read.' },
+  errImportMatrix: { zh: '{file}：{detail}', en: '{file}: {detail}' },
+  errCsv: {
+    zh: '第 {row} 行第 {col} 列不是数字（“{text}”）。',
+    en: 'row {row}, column {col} is not a number (“{text}”).',
+  },
+  errCsvShape: { zh: '不是一个完整的矩阵（行为空或各行长度不同）。', en: 'not a complete matrix (an empty row, or rows of different lengths).' },
+  errNpyMagic: { zh: '不是 NumPy .npy 文件（文件头不对），或文件已损坏。', en: 'not a NumPy .npy file (wrong header), or the file is corrupt.' },
+  errNpyVersion: { zh: '不支持的 .npy 格式版本 {version}。', en: 'unsupported .npy format version {version}.' },
+  errNpyHeader: { zh: '.npy 文件头无法解析，文件可能已损坏。', en: 'the .npy header cannot be read; the file may be corrupt.' },
+  errNpyDtype: {
+    zh: '不支持的数据类型 {dtype}：只支持 float64（<f8）和 float32（<f4）。可用 a.astype(np.float64) 转换。',
+    en: 'unsupported dtype {dtype}: only float64 (<f8) and float32 (<f4) are supported. Convert with a.astype(np.float64).',
+  },
+  errNpyShape: {
+    zh: '形状 {shape} 不是二维矩阵：需要 (行, 列)，且都至少为 1。',
+    en: 'shape {shape} is not a matrix: it must be (rows, columns), both at least 1.',
+  },
+  errNpyTruncated: {
+    zh: '数据长度不对：形状 {shape} 需要 {expected} 字节，文件里有 {actual} 字节。文件可能被截断或已损坏。',
+    en: 'wrong data length: shape {shape} needs {expected} bytes, the file has {actual}. It may be truncated or corrupt.',
+  },
+  errNpyNotFinite: {
+    zh: '第 {row} 行第 {col} 列是 {text}：只能用有限的数。',
+    en: 'row {row}, column {col} is {text}: only finite numbers can be used.',
+  },
+  errState: { zh: '状态无效：{detail}', en: 'The state is not valid: {detail}' },
+  errStateJson: { zh: '不是有效的 JSON。', en: 'it is not valid JSON.' },
+  errBooleanEntry: {
+    zh: '第 {index} 项“{text}”应为 true、false、1 或 0。',
+    en: 'entry {index}, “{text}”, must be true, false, 1 or 0.',
+  },
+  errStateHash: { zh: '链接里的状态已损坏，无法读取。', en: 'the state in the link is damaged and cannot be read.' },
+  errStateVersion: {
+    zh: '版本 {version} 不受支持（这个版本能读的是 {supported}）。',
+    en: 'version {version} is not supported (this version reads {supported}).',
+  },
+  errStateField: { zh: '“{field}” {problem}', en: '“{field}” {problem}' },
+  probMissing: { zh: '缺失。', en: 'is missing.' },
+  probMatrix: { zh: '要是由数字行组成的矩阵（每行长度相同，都是有限的数）。', en: 'must be a matrix: rows of finite numbers, all the same length.' },
+  probTokens: { zh: '要是非空字符串组成的数组。', en: 'must be an array of non-empty strings.' },
+  probToken: { zh: '的第 {n} 个词元要是非空字符串。', en: 'must hold non-empty strings: token {n} is not one.' },
+  probTokenLong: {
+    zh: '的词元最多 {max} 个字符：第 {n} 个有 {length} 个。',
+    en: 'must hold tokens of at most {max} characters: token {n} has {length}.',
+  },
+  probTooMany: { zh: '有 {count} 个词元，最多 {max} 个。', en: 'has {count} tokens; at most {max} are allowed.' },
+  probStep: { zh: '要是步骤的标识，例如 softmax。', en: 'must be a step id such as softmax.' },
+  probStepOf: {
+    zh: '要是 all、1 到 {count} 的步骤序号，或 {list} 之一。',
+    en: 'must be all, a step number from 1 to {count}, or one of {list}.',
+  },
+  probDecimalComma: { zh: '要用小数点书写：写 0.5，不写 0,5。', en: 'must be written with a decimal point: 0.5, not 0,5.' },
+  probContext: { zh: '要是 { tokens, x } 对象。', en: 'must be an object { tokens, x }.' },
+  probView: { zh: '要是 { step, head, lang, decimals } 对象。', en: 'must be an object { step, head, lang, decimals }.' },
+  probMatrixRow: { zh: '的第 {row} 行要是非空的数字数组。', en: 'must be a matrix: row {row} is not a non-empty array of numbers.' },
+  probMatrixRagged: {
+    zh: '的第 {row} 行有 {count} 个数，第 1 行有 {expected} 个：每行长度要相同。',
+    en: 'must be a matrix: row {row} has length {count} but row 1 has length {expected}; all rows must have the same length.',
+  },
+  probMatrixCell: {
+    zh: '第 {row} 行第 {col} 列是 {text}：要求有限的数。',
+    en: 'has {text} at row {row}, column {col}: a finite number is expected.',
+  },
+  probBoolean: { zh: '要是 true 或 false。', en: 'must be true or false.' },
+  probBooleans: { zh: '要是每个键一个 true/false 的数组（共 {n} 个）。', en: 'must be an array of true/false, one per key ({n}).' },
+  probTemperature: { zh: '要是大于 0 的有限数。', en: 'must be a finite number above 0.' },
+  probShape: { zh: '形状是 {rows} × {cols}，应为 {expected}。', en: 'is {rows} × {cols}, but must be {expected}.' },
+  probRows: { zh: '有 {rows} 行，但有 {tokens} 个词元。', en: 'has {rows} rows but there are {tokens} tokens.' },
+  probHeads: { zh: '要是 1 到 {max} 个头的数组，每个头有 wq、wk、wv。', en: 'must be an array of 1 to {max} heads, each with wq, wk, wv.' },
+  probDim: { zh: '的维度要在 1 到 {max} 之间。', en: 'must have dimensions from 1 to {max}.' },
+  probOneOf: { zh: '要是 {list} 之一。', en: 'must be one of {list}.' },
+  probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
+  probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
+  errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errLoadCsp: {
+    zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
+    en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",
+  },
+  errLoadMissing: {
+    zh: '注意力计算引擎没有加载：页面上有元素的代码，却没有引擎（createAttentionEngine）。请用 <script src="attention-visualizer.js"> 引入完整脚本；用打包工具时 import \'attention-visualizer\'，不要只打包元素的源码。',
+    en: 'The attention engine is missing: the page has the element\'s code but not the engine (createAttentionEngine). Load the whole script with <script src="attention-visualizer.js">; with a bundler, import \'attention-visualizer\' rather than the element\'s source alone.',
+  },
+  errLoadNoWasm: {
+    zh: '注意力计算引擎无法启动：这个浏览器没有 WebAssembly（或已被关闭），而引擎需要它。',
+    en: 'The attention engine cannot start: this browser has no WebAssembly (or it is turned off), and the engine needs it.',
+  },
+  errLoad: { zh: '注意力计算引擎无法启动：{detail}', en: 'The attention engine could not start: {detail}' },
+  errMessage: { zh: '消息无效：{detail}', en: 'The message is not valid: {detail}' },
+
+  // "How it learns" (learn.js, learned.js, the state's `learn` field)
+  stepLearnTitle: { zh: '注意力怎样学会：训练 W_Q 和 W_K', en: 'How attention learns: training W_Q and W_K' },
+  stepLearnFormula: {
+    zh: 'L = −(1/n) Σ_i Σ_j 目标_ij · log Weights_ij，W ← W − 学习率 · ∂L/∂W（Adam）',
+    en: 'L = −(1/n) Σ_i Σ_j target_ij · log Weights_ij,  W ← W − rate · ∂L/∂W (Adam)',
+  },
+  stepLearnPlain: {
+    zh: '上面的权重是由 W_Q 和 W_K 定出来的。给每一行定一个想要的分布（目标），算出损失对每个数的梯度，再把 W_Q、W_K 往让损失变小的方向挪一点——一遍遍重复，注意力就学会了这个模式。',
+    en: 'The weights above come from W_Q and W_K. Give each row the distribution you want (the goal), take the gradient of the loss with respect to every number, and move W_Q and W_K a little the way that lowers the loss — again and again, and the attention learns the pattern.',
+  },
+  learnTooMany: {
+    zh: '训练演示最多支持每边 {max} 个词元（目标网格每个格子一个查询和一个键）。',
+    en: 'Training here is for up to {max} tokens a side (the goal grid has a cell for each query and key).',
+  },
+  learnedLabel: { zh: '训练好的示例：', en: 'Trained examples:' },
+  learnedButton_previous: { zh: '学会看前一个词', en: 'Learned: previous word' },
+  learnedButton_self: { zh: '学会看自己（我爱你）', en: 'Learned: itself (我爱你)' },
+  learnedButton_animal: { zh: '学会 it → animal', en: 'Learned: it → animal' },
+  learnedNote_previous: {
+    zh: '这组 W_Q、W_K 是本引擎训练出来的：从随机数（种子 11，d_k = 4）出发，目标“每个词看前一个词”，Adam 400 步。每一行最大的权重都落在前一个词上。',
+    en: 'These W_Q and W_K were trained by this engine: from random numbers (seed 11, d_k = 4) toward the goal “each word looks at the previous word”, 400 Adam steps. Every row’s largest weight is on the word before.',
+  },
+  learnedNote_self: {
+    zh: '这是教程的“我爱你”，目标“每个词看自己”，Adam 300 步，连 X 一起训练：只训练 W_Q、W_K 做不到，因为“爱”的向量是“我”和“你”的平均。现在每一行最大的权重都在对角线上。',
+    en: 'The tutorial’s 我爱你 trained toward “each word looks at itself”, 300 Adam steps, X trained too: W_Q and W_K alone cannot do it, as 爱’s vector is the mean of 我’s and 你’s. Every row’s largest weight is now on the diagonal.',
+  },
+  learnedNote_animal: {
+    zh: '“it 指的是谁”的句子，W_Q、W_K 从随机数（种子 5）出发，目标“it → animal”（其他行不设目标），Adam 200 步：it 那一行几乎全部权重都给了 animal。',
+    en: 'The “what it refers to” sentence, W_Q and W_K from random numbers (seed 5) toward the goal “it → animal” (no goal for the other rows), 200 Adam steps: the row of “it” gives almost all its weight to “animal”.',
+  },
+  learnGoal: { zh: '目标', en: 'Goal' },
+  learnGoal_previous: { zh: '每个词看前一个词', en: 'Each word looks at the previous word' },
+  learnGoal_self: { zh: '每个词看自己', en: 'Each word looks at itself' },
+  learnGoal_animal: { zh: 'it → animal', en: 'it → animal' },
+  learnGoal_custom: { zh: '自己画', en: 'Paint my own' },
+  learnGridHint: {
+    zh: '在目标网格上点击或拖动：点中的格子成为这一行的目标；Shift+点击（或按 +）给这个格子加一份权重再归一化；Delete 清空这一行（不设目标）。方向键移动，回车或空格选中。',
+    en: 'Click or drag on the goal grid: the cell becomes its row’s target; Shift+click (or +) adds a unit of weight to it and rescales the row to sum 1; Delete clears the row (no goal). Arrow keys move, Enter or Space picks.',
+  },
+  learnGridLabel: { zh: '目标网格：行是查询，列是键', en: 'Goal grid: rows are queries, columns keys' },
+  learnGoalName: { zh: '目标', en: 'Goal' },
+  learnGridCaption: { zh: '每行一个分布', en: 'a distribution per row' },
+  learnCell: { zh: '{query} → {key}：目标 {value}', en: '{query} → {key}: target {value}' },
+  learnCellFree: { zh: '{query} → {key}：这一行没有目标', en: '{query} → {key}: no goal for this row' },
+  learnWeightsNow: { zh: '现在的权重', en: 'weights now' },
+  learnTrain: { zh: '训练', en: 'Train' },
+  learnPause: { zh: '暂停', en: 'Pause' },
+  learnStep: { zh: '走一步', en: 'One step' },
+  learnReset: { zh: '重置', en: 'Reset' },
+  learnRate: { zh: '学习率', en: 'Learning rate' },
+  learnTrainX: { zh: '也训练 X', en: 'Also train X' },
+  learnTrainXHint: {
+    zh: '只训练 W_Q、W_K 不一定能达到每个目标：如果一个词的向量是别的词的混合（教程的“我爱你”里，“爱”是“我”和“你”的平均），它的分数也只能是它们的平均。勾选“也训练 X”让词向量也一起动。',
+    en: 'W_Q and W_K alone cannot reach every goal: when a word’s vector is a mix of others’ (in the tutorial’s 我爱你, 爱 is the mean of 我 and 你), its scores are the same mix of theirs. Tick “Also train X” to let the vectors move too.',
+  },
+  learnStatus: { zh: '第 {n} 步，损失 {value}', en: 'Step {n}, loss {value}' },
+  learnNoGoal: { zh: '还没有目标：选一个，或在网格上画。', en: 'No goal yet: pick one, or paint it on the grid.' },
+  learnOverflow: {
+    zh: '这一步数值溢出了（{message}），权重停在上一步。请调小学习率再试。',
+    en: 'This step overflowed ({message}); the weights stay as they were. Lower the learning rate and try again.',
+  },
+  learnCurve: { zh: '损失曲线', en: 'Loss curve' },
+  learnCurveCaption: { zh: '损失随训练步数的变化（越低越接近目标）。', en: 'The loss over the training steps (lower is closer to the goal).' },
+  learnSteps: { zh: '{n} 步', en: ({ n }) => `${n} ${n === 1 ? 'step' : 'steps'}` },
+  learnMatrices: { zh: 'W_Q 和 W_K：现在的值和从开始以来的变化', en: 'W_Q and W_K: now, and their change since the start' },
+  learnNow: { zh: '现在', en: 'now' },
+  learnChange: { zh: '变化', en: 'change' },
+  learnChangeHint: {
+    zh: 'Δ 矩阵是现在减去开始时的值：颜色越深，训练改动越大。',
+    en: 'The Δ matrices are now minus the start: the deeper the colour, the more training changed that number.',
+  },
+  backTitle: { zh: '反向传播，一步一步', en: 'The backward pass, step by step' },
+  backPlain: {
+    zh: '梯度从损失倒着流回去：先到权重，经过 softmax 的雅可比矩阵到缩放后的分数，除以 √d_k 到分数，再到 Q、K，最后到 W_Q、W_K。点击或用方向键选一个格子，看它的数字是怎么算出来的。',
+    en: 'The gradient flows back from the loss: to the weights, through the softmax’s Jacobian to the scaled scores, ÷ √d_k to the scores, then to Q and K, and at last to W_Q and W_K. Point at a cell (or move with the arrow keys) to see how its number is made.',
+  },
+  backTerms: { zh: '（{n} 项之和）', en: '(a sum of {n} terms)' },
+  backFree: { zh: '这个格子没有目标（或被遮挡），损失不直接依赖它的权重。', en: 'This cell has no target (or is masked): the loss does not depend on its weight directly.' },
+  backJacobian: {
+    zh: 'softmax 的雅可比：一个权重变大，同一行的其他权重一起变小，所以要减去这一行的加权平均。',
+    en: 'The softmax’s Jacobian: when one weight grows the others in its row shrink, hence the row’s weighted mean is subtracted.',
+  },
+  backDivisor: { zh: '缩放因子', en: 'the scale' },
+  backUpdate: {
+    zh: '训练的每一步把这个梯度（经 Adam 调整后）乘以学习率，从矩阵里减掉。',
+    en: 'Each training step subtracts this gradient (as Adam rescales it) times the learning rate from the matrix.',
+  },
+
+  probLearn: {
+    zh: '要是 {goal, target?, lr?, trainX?} 形式的对象。',
+    en: 'must be an object { goal, target?, lr?, trainX? }.',
+  },
+  probLearnTarget: {
+    zh: '要是 {rows} × {cols} 的矩阵，每个数在 0 到 1 之间，每行的和是 1（或整行为 0，不设目标）。',
+    en: 'must be a {rows} × {cols} matrix of numbers from 0 to 1, each row summing to 1 (or all 0: no goal).',
+  },
+  probLearnTargetOnly: { zh: '只在 goal 为 custom 时使用。', en: 'is only for goal custom.' },
+  probLearnGoal: { zh: '{name} 不适用于这些词元（可选：{list}）。', en: '{name} does not apply to these tokens (choose {list}).' },
 };
 
 // The first of the browser's languages (navigator.languages, most preferred
@@ -600,15 +843,26 @@ export function translate(lang, key, params = {}) {
   return value.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
 }
 
-// Turns a message descriptor {key, params} into text. A descriptor with a row
-// (1-based) gets its "where" phrase built in the same language, naming the
-// token when there is one.
+// Turns a message descriptor {key, params} into text. A params value that is
+// itself a descriptor is described first, in the same language (errState with
+// its detail, and so on). A descriptor with a row (1-based) gets its "where"
+// phrase built in the same language, naming the token when there is one.
 export function describe(lang, message) {
-  const params = { ...message.params };
+  const params = {};
+  for (const [name, value] of Object.entries(message.params || {})) {
+    params[name] = value && typeof value === 'object' && 'key' in value ? describe(lang, value) : value;
+  }
   if (params.row !== undefined) {
     params.where = params.token !== undefined
       ? translate(lang, 'rowWithToken', params)
       : translate(lang, 'row', params);
   }
   return translate(lang, message.key, params);
+}
+
+// Why the engine did not load ({code, message} from createAttentionEngine(), or 'missing'
+// from the element), in words for the page's reader.
+const LOAD_FAILURES = { csp: 'errLoadCsp', missing: 'errLoadMissing', no_wasm: 'errLoadNoWasm' };
+export function describeLoadFailure(lang, { code, message }) {
+  return LOAD_FAILURES[code] ? translate(lang, LOAD_FAILURES[code]) : translate(lang, 'errLoad', { detail: message });
 }

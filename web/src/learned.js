@@ -1,6 +1,6 @@
 // The learned presets of "How it learns" (learned-data.js, written by
 // scripts/make-learned-presets.mjs): weights this engine trained toward a
-// goal, each with a line in i18n-learn.js (learnedNote_<name>) saying what it
+// goal, each with a line in i18n.js (learnedNote_<name>) saying what it
 // learned and from which goal.
 
 import { LEARNED } from './learned-data.js';

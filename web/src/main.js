@@ -1,64 +1,41 @@
-// Wires the page: keeps the inputs (model.js), asks the WebAssembly engine
-// for every step on each edit and renders the step(s) in view. While some
-// input is invalid the last good result stays, marked as stale.
+// Wires the page: one store (store.js) holds the state; the editor
+// (editor.js) turns what is typed into the store's inputs; each change of
+// the inputs asks the WebAssembly engine for every step, and the step(s) in
+// view are rendered. While some input does not read, the last good result
+// stays, marked as stale.
 
 import { detectLanguage, htmlLang, translate, describe, LANGUAGES } from './i18n.js';
-import { DEFAULT_DECIMALS, MIN_DECIMALS, MAX_DECIMALS } from './format.js';
-import { tokenize, joinTokens, defaultMode } from './tokenize.js';
-import { parseMatrixText } from './parse.js';
-import { randomInputs, randomHead, randomStream, STREAM_WO, STREAM_CONTEXT } from './random.js';
-import { PRESETS, TUTORIAL, presetOf } from './presets.js';
-import {
-  createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
-  setTokens, removeToken, addToken, togglePadding, sameNumbers, locate, headField, fieldName, activeFields,
-  textsFromNumbers, usesWo, cellMessage, parseTemperature,
-} from './model.js';
+import { presetOf, TUTORIAL } from './presets.js';
+import { sameNumbers, locate, headField, fieldName } from './model.js';
 import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf } from './updates.js';
-import { plainRows } from './rows.js';
 import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
-import { renderTokenEditor, renderMatrixEditor } from './editors.js';
-import { dimLabel } from './work.js';
 import { el, setDisabled } from './dom.js';
-import { decodeHash, encodeHash, modelFromState, stateFromRead, fitLearn } from './share.js';
+import { decodeHash, encodeHash, fitLearn, readState, tutorialState } from './share.js';
 import { Tools } from './tools.js';
-import { sayMessage } from './i18n-embed.js';
-import { Store, renderStorageNotice } from './persist.js';
-import { History, undoKey, inputsOf } from './history.js';
-import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
+import { Store as Storage, renderStorageNotice } from './persist.js';
+import { undoKey, inputsOf } from './history.js';
+import { StateStore } from './store.js';
+import { Editor, applyStrings } from './editor.js';
 import { createLearner } from './learn.js';
 import { learnedState } from './learned.js';
 
 const $ = (id) => document.getElementById(id);
-const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
-const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
 const HEAD_EDITORS = ['wq', 'wk', 'wv'];
-const CHECKS = { scale: 'scale', causal: 'causal', pe: 'pe', 'use-wo': 'useWo', cross: 'cross' };
 const PLAY_INTERVAL_MS = 3000;
 const LANG_KEY = 'attention-visualizer.lang';
 const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
+// What the page holds besides the store's state: the engine, the last good
+// result, the timers and the marks of what is on screen.
 const state = {
-  lang: storedLanguage() || detectLanguage(navigator.languages),
-  model: null,
-  mode: 'char',
-  dimErrors: {},
-  applyErrors: {},
-  errors: {},
   generalError: null,
-  decimals: DEFAULT_DECIMALS,
   engine: null,
   engineStatus: 'loading', // 'loading' | 'ready' | 'failed'
   loadError: '',
   lastGood: null,
-  head: 0, // the head edited and shown in the steps
-  // A first visit opens on the attention weights: the one picture of attention
-  // (who listens to whom, each row summing to 1), with the diagram above it
-  // saying where they come from and where they go; every stage is a click away.
-  stepId: 'softmax',
-  stepIndex: 4, // where to go when the step with stepId disappears
-  overview: false,
+  stepIndex: 4, // where to go when the step in view disappears
   playTimer: null,
   selections: {},
   // The compared options (scale, temperature, masks) before the latest change, or null.
@@ -71,10 +48,49 @@ const state = {
   arrival: null,
   arriving: false, // the next state kept is such an arrival
   holding: false, // a drag of the slider or of a number is under way: it becomes one edit when let go
-  learn: null, // the goal of "How it learns" (share.js `learn`), once chosen or loaded
+  renderedView: null, // the view the steps were last rendered for
+  urgent: false, // while a whole state (loaded, undone, redone) is told: computed at once
 };
-const store = new Store(); // the state kept in localStorage (persist.js)
-const edits = new History(); // undo and redo (history.js)
+// The state (store.js). A first visit opens on the attention weights: the one
+// picture of attention (who listens to whom, each row summing to 1), with the
+// diagram above it saying where they come from and where they go.
+const firstState = tutorialState(storedLanguage() || detectLanguage(navigator.languages));
+const store = new StateStore({ ...firstState, view: { ...firstState.view, step: 'softmax' } });
+const view = () => store.state.view;
+const storage = new Storage(); // the state kept in localStorage (persist.js)
+
+const editor = new Editor({
+  store,
+  lang: () => view().lang,
+  replace: (next) => replaceWork(() => loadState(next)),
+  undo: () => undoEdit(),
+  redo: () => redoEdit(),
+  hold,
+  optionChanged: (key) => {
+    if (key === 'cross') state.compareBase = null; // the keys change
+    else noteComparedChange(key);
+  },
+  changed: renderCounted, // the steps keep the last good result, marked
+});
+$('edit-panel').append(editor.panel);
+
+// The store's state changed: new inputs are computed (updates.js), a view
+// the page did not render yet is rendered.
+store.subscribe((current, types) => {
+  editor.sync(current);
+  const inputs = [...types].some((type) => type !== 'view' && type !== 'learn');
+  if (inputs) {
+    state.generalError = null;
+    // an edit by a click, an apply, a loaded state, undo: at once; typing: as updates.js schedules it
+    if (editor.urgent || state.urgent) update();
+    else updates.schedule();
+  } else if (types.has('view') && current.view !== state.renderedView) {
+    if (current.view.lang !== document.documentElement.dataset.lang) applyStaticStrings();
+    render();
+  } else if (state.lastGood) {
+    scheduleHash(); // the goal of "How it learns"
+  }
+});
 
 function storedLanguage() {
   try {
@@ -95,29 +111,27 @@ function storeLanguage(lang) {
 
 // ---- computing ----
 
-// The model read for the engine, or null when it cannot compute now (input
-// errors are in state.errors; the last good result stays).
+// The store's inputs read for the engine, or null when it cannot compute now
+// (the engine loading; what the editor holds does not read).
 function readForEngine() {
-  const read = readModel(state.model);
-  state.errors = read.errors;
-  state.generalError = null;
-  if (!read.ok || Object.keys(state.dimErrors).length > 0 || state.engineStatus !== 'ready') return null;
-  return read;
+  if (state.engineStatus !== 'ready') return null;
+  const current = store.state;
+  return { ...readState(current), state: current };
 }
 
 // A result of `read` (and its comparison `before`, or null) becomes the last good one.
-function accept(read, tokens, result, before) {
+function accept(read, result, before) {
+  const { state: computed, matrices, options } = read;
   state.lastGood = {
-    tokens: tokens.query, keyTokens: read.options.cross ? tokens.context : tokens.query,
-    matrices: read.matrices, options: read.options, result, before: before ? before.result : null, changes: before ? before.changes : [],
+    state: computed, tokens: computed.tokens, keyTokens: computed.context ? computed.context.tokens : computed.tokens,
+    matrices, options, result, before: before ? before.result : null, changes: before ? before.changes : [],
   };
 }
 
-const tokensOf = (model) => ({ query: [...model.tokens], context: [...model.contextTokens] });
-
 function engineFailed(error) {
   const field = fieldOfEngineError(error);
-  const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
+  const current = store.state;
+  const tokens = field === 'c' ? current.context.tokens : current.tokens;
   const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
   state.generalError = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
 }
@@ -125,6 +139,7 @@ function engineFailed(error) {
 function compute() {
   const read = readForEngine();
   if (!read) return;
+  state.generalError = null;
   let result;
   try {
     result = computeRows(engineInput(read.matrices, read.options));
@@ -141,9 +156,8 @@ function compute() {
       state.compareBase = null; // e.g. overflow without the scaling: no comparison then
     }
   }
-  accept(read, tokensOf(state.model), result, before);
+  accept(read, result, before);
 }
-
 // The typed form (no arrays of rows built from 2^25 numbers) seen as rows of views (updates.js).
 const computeRows = (input) => rowsOf(state.engine.compute(input, { typed: true }));
 
@@ -173,7 +187,7 @@ function noteComparedChange(option) {
 }
 
 function hasErrors() {
-  return Boolean(state.generalError) || Object.keys(state.errors).length > 0 || Object.keys(state.dimErrors).length > 0;
+  return Boolean(state.generalError) || editor.hasErrors();
 }
 
 // Recompute and render, at once, after the next paint or in the engine's
@@ -187,15 +201,13 @@ const updates = new Updates({
   },
   start: startInBackground,
   waiting: () => {
-    renderInputs(); // the edit shows at once
+    editor.render(); // the edit shows at once
     renderStatus(); // the steps keep the last result, marked, until the new one
   },
   failed: engineFailed,
   done: renderCounted,
 });
 const update = () => updates.update();
-// Typing asks for an update through here: a burst of keys costs one recompute.
-const scheduleUpdate = () => updates.schedule();
 
 function renderCounted() {
   render();
@@ -204,9 +216,9 @@ function renderCounted() {
 }
 
 function attentionCells() {
-  const { model } = state;
-  const keys = model.options.cross ? model.contextTokens.length : model.tokens.length;
-  return model.tokens.length * keys * model.options.heads;
+  const current = store.state;
+  const keys = current.context ? current.context.tokens.length : current.tokens.length;
+  return current.tokens.length * keys * current.heads.length;
 }
 
 // The computation of the current input (and its comparison) on the worker's engine.
@@ -216,7 +228,6 @@ function startInBackground(engine) {
     renderCounted();
     return null;
   }
-  const tokens = tokensOf(state.model);
   const base = comparisonBase(read);
   const main = engine.compute(engineInput(read.matrices, read.options));
   const before = base && engine.compute(engineInput(read.matrices, base)).then(
@@ -226,20 +237,17 @@ function startInBackground(engine) {
       return null;
     },
   );
-  return Promise.all([main, before]).then(([result, compared]) => () => accept(read, tokens, rowsOf(result), compared));
+  return Promise.all([main, before]).then(([result, compared]) => () => accept(read, rowsOf(result), compared));
 }
 
 // ---- rendering ----
 
 function applyStaticStrings() {
-  const { lang } = state;
+  const { lang } = view();
   document.documentElement.lang = htmlLang(lang);
+  document.documentElement.dataset.lang = lang;
   document.title = translate(lang, 'docTitle');
-  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = translate(lang, node.dataset.i18n);
-  for (const node of document.querySelectorAll('[data-i18n-aria-label]')) {
-    node.setAttribute('aria-label', translate(lang, node.dataset.i18nAriaLabel));
-  }
-  for (const node of document.querySelectorAll('[data-i18n-title]')) node.title = translate(lang, node.dataset.i18nTitle);
+  applyStrings(document, lang);
   showStorageNotice();
   // The switch button is written in the language it switches to.
   $('lang-toggle-name').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
@@ -247,50 +255,14 @@ function applyStaticStrings() {
   $('signed-legend').replaceChildren(signedLegend(lang));
 }
 
-function showError(id, message) {
-  $(id).textContent = message ? describe(state.lang, message) : '';
-}
-
-function setInvalid(input, invalid) {
-  if (invalid) input.setAttribute('aria-invalid', 'true');
-  else input.removeAttribute('aria-invalid');
-}
-
-function renderInputs() {
-  const { model, lang } = state;
-  const { options } = model;
-  const keysFromQuery = !options.cross;
-  renderTokenEditor($('token-list'), lang, model.tokens, tokenHandlers('query'), keysFromQuery ? model.padding : null);
-  $('token-count').textContent = translate(lang, 'tokenCount', { n: model.tokens.length });
-  showError('tokens-error', state.errors.tokens && state.errors.tokens.message);
-
-  $('context-panel').hidden = !options.cross;
-  if (options.cross) {
-    renderTokenEditor($('context-token-list'), lang, model.contextTokens, tokenHandlers('context'), model.contextPadding);
-    $('context-token-count').textContent = translate(lang, 'tokenCount', { n: model.contextTokens.length });
-  }
-  showError('contextTokens-error', state.errors.contextTokens && state.errors.contextTokens.message);
-
-  for (const dim of DIM_FIELDS) {
-    const input = $(`dim-${dim}`);
-    if (!state.dimErrors[dim] && document.activeElement !== input) input.value = String(model.dims[dim]);
-    showError(`dim-${dim}-error`, state.dimErrors[dim]);
-    setInvalid(input, state.dimErrors[dim]);
-  }
-  renderExample();
-  renderOptions();
-  renderHeadTabs($('edit-heads'), 'edit');
-  for (const base of EDITORS) renderEditor(base);
-}
-
 // The example above the steps, read only: its tokens as chips (the first
 // EXAMPLE_TOKENS of a long sentence), and the second sentence's in cross-attention.
 const EXAMPLE_TOKENS = 24;
 function renderExample() {
-  const { model, lang } = state;
-  showTokens($('example-tokens'), model.tokens, lang);
-  $('example-context-line').hidden = !model.options.cross;
-  if (model.options.cross) showTokens($('example-context'), model.contextTokens, lang);
+  const { tokens, context, view: { lang } } = store.state;
+  showTokens($('example-tokens'), tokens, lang);
+  $('example-context-line').hidden = !context;
+  if (context) showTokens($('example-context'), context.tokens, lang);
 }
 
 function showTokens(box, tokens, lang) {
@@ -310,29 +282,14 @@ function toggleEditor() {
   $('workspace').classList.toggle('editing', open);
 }
 
-function renderOptions() {
-  const { options } = state.model;
-  for (const [id, key] of Object.entries(CHECKS)) $(id).checked = options[key];
-  // With several heads W_O is part of multi-head attention.
-  $('use-wo').checked = usesWo(state.model);
-  $('use-wo').disabled = options.heads > 1;
-  $('wo-forced').hidden = options.heads === 1;
-  if (!state.dimErrors.heads && document.activeElement !== $('heads')) $('heads').value = String(options.heads);
-  showError('heads-error', state.dimErrors.heads);
-  setInvalid($('heads'), state.dimErrors.heads);
-  if (document.activeElement !== $('temperature')) $('temperature').value = options.temperature;
-  showTemperature($('temperature-slider'), parseTemperature(options.temperature).value, state.lang);
-  const temperatureError = state.errors.temperature && state.errors.temperature.message;
-  showError('temperature-error', temperatureError);
-  setInvalid($('temperature'), temperatureError);
-}
-
-// The head buttons above the editors ('edit') and above the steps ('view');
-// both choose state.head. A head with a bad cell is marked.
-function renderHeadTabs(container, which) {
-  const h = state.model.options.heads;
+// The head buttons above the steps; they choose the head in view (as the
+// editor's do). A head with a bad cell (in the editor) is marked.
+function renderHeadTabs() {
+  const container = $('view-heads');
+  const { lang } = view();
+  const h = state.lastGood ? state.lastGood.options.heads : 1;
   container.hidden = h === 1;
-  const key = `${state.lang}|${h}`;
+  const key = `${lang}|${h}`;
   if (container.dataset.key !== key) {
     container.dataset.key = key;
     const label = container.querySelector('.head-tabs-label');
@@ -340,81 +297,29 @@ function renderHeadTabs(container, which) {
       const button = el('button', 'head-tab', String(i + 1));
       button.type = 'button';
       button.dataset.head = i;
-      button.setAttribute('aria-label', translate(state.lang, 'headN', { n: i + 1 }));
-      button.addEventListener('click', () => selectHead(i, which));
+      button.setAttribute('aria-label', translate(lang, 'headN', { n: i + 1 }));
+      button.addEventListener('click', () => {
+        store.dispatch('view', { head: i });
+        render();
+        button.focus();
+      });
       return button;
     }));
   }
   container.querySelectorAll('.head-tab').forEach((button, i) => {
-    button.setAttribute('aria-pressed', i === state.head ? 'true' : 'false');
-    button.classList.toggle('has-error', HEAD_EDITORS.some((base) => state.errors[headField(base, i)]));
+    button.setAttribute('aria-pressed', i === view().head ? 'true' : 'false');
+    button.classList.toggle('has-error', HEAD_EDITORS.some((base) => editor.errors[headField(base, i)]));
   });
 }
 
-function selectHead(h, which) {
-  state.head = h;
-  render();
-  const tabs = $(which === 'edit' ? 'edit-heads' : 'view-heads');
-  tabs.querySelector(`.head-tab[data-head="${h}"]`).focus();
-}
-
-function editorField(base) {
-  return HEAD_EDITORS.includes(base) ? headField(base, state.head) : base;
-}
-
-function renderEditor(base) {
-  const { model, lang } = state;
-  const container = $(`editor-${base}`);
-  const field = editorField(base);
-  const active = activeFields(model).includes(field);
-  container.hidden = !active;
-  if (!active) return;
-  const [rows, cols] = shapeOf(field, model);
-  const rowTokens = { x: model.tokens, c: model.contextTokens }[base];
-  const error = state.errors[field];
-  renderMatrixEditor(container, {
-    field, id: base, name: fieldName(field), lang,
-    rowLabels: rowTokens || labels(rows),
-    colLabels: labels(cols),
-    // a getter: large matrices need their texts only while their text box is
-    // open; rows of the shape are the stored ones, not copies (the editor reads them)
-    get texts() {
-      const store = model.cells[field] || [];
-      return Array.from({ length: rows }, (_, r) => {
-        const row = store[r] || [];
-        if (row.length >= cols) return row.length === cols ? row : row.slice(0, cols);
-        return Array.from({ length: cols }, (_, c) => cellText(store, r, c));
-      });
-    },
-    badCell: error ? [error.row, error.column] : null,
-  }, matrixHandlers(field));
-  const headNote = container.querySelector('.grid-head');
-  if (headNote) headNote.textContent = model.options.heads > 1 ? `· ${translate(lang, 'headN', { n: state.head + 1 })}` : '';
-  $(`${base}-error`).textContent = editorErrorText(base, field);
-}
-
-// This editor's own error, else the first bad cell of another head's matrix.
-function editorErrorText(base, field) {
-  const own = state.applyErrors[field] || (state.errors[field] && state.errors[field].message);
-  if (own) return describe(state.lang, own);
-  if (!HEAD_EDITORS.includes(base)) return '';
-  for (let h = 0; h < state.model.options.heads; h++) {
-    const other = state.errors[headField(base, h)];
-    if (other) return translate(state.lang, 'headHasError', { n: h + 1 }) + describe(state.lang, other.message);
-  }
-  return '';
-}
-
-const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
-
 function renderStatus() {
-  const { lang } = state;
+  const { lang } = view();
   const messages = [];
   if (state.engineStatus === 'loading') messages.push(['loading', translate(lang, 'loading')]);
   else if (state.engineStatus === 'failed') messages.push(['error', translate(lang, 'loadFailed', { detail: state.loadError })]);
   if (updates.running) messages.push(['loading', translate(lang, 'computing')]);
   if (state.generalError) messages.push(['error', describe(lang, state.generalError)]);
-  if (state.hashError) messages.push(['error', sayMessage(lang, state.hashError)]);
+  if (state.hashError) messages.push(['error', describe(lang, state.hashError)]);
   const stale = hasErrors() && state.lastGood;
   if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
   $('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
@@ -427,25 +332,27 @@ function currentSteps() {
   return stepsFor(state.lastGood ? state.lastGood.options : { pe: false, heads: 1, usesWo: false });
 }
 
+const overview = () => view().step === 'all';
+
 function currentIndex(steps) {
-  const i = steps.findIndex((step) => step.id === state.stepId);
+  const i = steps.findIndex((step) => step.id === view().step);
   return i >= 0 ? i : Math.min(state.stepIndex, steps.length - 1);
 }
 
 function renderNav() {
-  const { lang } = state;
+  const { lang } = view();
   const steps = currentSteps();
   const index = currentIndex(steps);
   renderPipeline();
-  setDisabled([[$('prev'), state.overview || index === 0], [$('next'), state.overview || index === steps.length - 1],
-    [$('play'), state.overview], [$('overview'), false]]);
+  setDisabled([[$('prev'), overview() || index === 0], [$('next'), overview() || index === steps.length - 1],
+    [$('play'), overview()], [$('overview'), false]]);
   $('play').textContent = translate(lang, state.playTimer ? 'pause' : 'play');
   $('play').setAttribute('aria-pressed', state.playTimer ? 'true' : 'false');
-  $('overview').setAttribute('aria-pressed', state.overview ? 'true' : 'false');
-  $('overview').textContent = translate(lang, state.overview ? 'guided' : 'overview');
-  $('step-position').textContent = state.overview ? translate(lang, 'allSteps')
+  $('overview').setAttribute('aria-pressed', overview() ? 'true' : 'false');
+  $('overview').textContent = translate(lang, overview() ? 'guided' : 'overview');
+  $('step-position').textContent = overview() ? translate(lang, 'allSteps')
     : translate(lang, 'stepOf', { n: index + 1, total: steps.length });
-  renderHeadTabs($('view-heads'), 'view');
+  renderHeadTabs();
 }
 
 // The diagram of the last computed variant, its current step lit (none in the overview).
@@ -456,7 +363,7 @@ function renderPipeline() {
     return;
   }
   const steps = currentSteps();
-  const current = state.overview ? null : steps[currentIndex(steps)].id;
+  const current = overview() ? null : steps[currentIndex(steps)].id;
   revealCurrent(showPipeline(box, stepsContext(), { current, onOpen: openStep }));
 }
 
@@ -464,7 +371,7 @@ function renderPipeline() {
 function openStep(id) {
   stopPlay();
   const i = currentSteps().findIndex((step) => step.id === id);
-  if (!state.overview) {
+  if (!overview()) {
     goTo(i);
     return;
   }
@@ -483,13 +390,14 @@ const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.
 // What the steps (and the exports) show of the last result.
 function stepsContext() {
   const { tokens, keyTokens, matrices, options, result, before, changes } = state.lastGood;
-  const head = Math.min(state.head, options.heads - 1);
+  const { lang, decimals } = view();
+  const head = Math.min(view().head, options.heads - 1);
   const inputs = {
     x: matrices.x, c: matrices.c, wo: matrices.wo,
     ...Object.fromEntries(HEAD_EDITORS.map((base) => [base, matrices[headField(base, head)]])),
   };
   return {
-    lang: state.lang, decimals: state.decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
+    lang, decimals, tokens, keyTokens, inputs, result: result.heads[head], full: result, options, head,
     tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
     // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
     preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
@@ -501,7 +409,7 @@ function stepsContext() {
     onCloseCompare: closeComparison,
     onOpenHead: openHead,
     learn: learner,
-    learnSettings: state.learn,
+    learnSettings: store.state.learn || null,
   };
 }
 
@@ -509,16 +417,15 @@ function stepsContext() {
 const learner = createLearner({
   engine: () => (state.engineStatus === 'ready' ? state.engine : null),
   commit: ({ head, x, c, wq, wk }) => {
-    const { cells } = state.model;
-    Object.assign(cells, { x: textsFromNumbers(x), [headField('wq', head)]: textsFromNumbers(wq), [headField('wk', head)]: textsFromNumbers(wk) });
-    if (c) cells.c = textsFromNumbers(c);
-    update();
+    const s = store.state;
+    store.dispatch('edit', {
+      ...s, x, ...(c ? { context: { ...s.context, x: c } } : {}),
+      heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk } : h)),
+    });
+    flushNow();
   },
-  setSettings: (settings) => {
-    state.learn = settings;
-    scheduleHash();
-  },
-  loadLearned: (name) => replaceWork(() => loadState(learnedState(name, { lang: state.lang, decimals: state.decimals }))),
+  setSettings: (settings) => store.dispatch('learn', settings),
+  loadLearned: (name) => replaceWork(() => loadState(learnedState(name, { lang: view().lang, decimals: view().decimals }))),
 });
 
 // arrival: {from} when the one step shown is reached from another (steps.js renderStep).
@@ -529,9 +436,9 @@ function renderSteps(arrival = null) {
     return;
   }
   const ctx = stepsContext();
-  renderPresetNote(ctx.preset);
+  state.renderedView = view();
   const steps = currentSteps();
-  const indices = state.overview ? steps.map((_, i) => i) : [currentIndex(steps)];
+  const indices = overview() ? steps.map((_, i) => i) : [currentIndex(steps)];
   // Steps of the same layout as those on screen get the new numbers in place.
   const shown = [...container.children];
   const nodes = indices.map((i, k) => {
@@ -540,7 +447,7 @@ function renderSteps(arrival = null) {
       onSelection: (selection) => { state.selections[steps[i].id] = selection; },
     };
     if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: state.overview ? null : arrival });
+    return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: overview() ? null : arrival });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
   renderTools();
@@ -551,48 +458,36 @@ function renderSteps(arrival = null) {
 
 // What is on screen as a state (share.js): the last good inputs and the view.
 function shareState() {
-  const { tokens, keyTokens, matrices, options } = state.lastGood;
   const steps = currentSteps();
-  const plain = Object.fromEntries(Object.entries(matrices).map(([field, m]) => [field, plainRows(m)]));
-  const shared = stateFromRead(tokens, keyTokens, plain, options, {
-    step: state.overview ? 'all' : steps[currentIndex(steps)].id,
-    head: Math.min(state.head, options.heads - 1), lang: state.lang, decimals: state.decimals,
-  });
-  return state.learn ? fitLearn({ ...shared, learn: state.learn }) : shared;
+  const { heads } = state.lastGood.options;
+  const { learn } = store.state;
+  const shared = { ...state.lastGood.state, view: { ...view(), step: overview() ? 'all' : steps[currentIndex(steps)].id, head: Math.min(view().head, heads - 1) } };
+  delete shared.learn;
+  return learn ? fitLearn({ ...shared, learn }) : shared;
 }
 
 // A state from a link, a file or the tools: inputs, step, head, language, decimals.
 function loadState(restored) {
   stopPlay();
-  const mode = restored.tokens.every((t) => Array.from(t).length === 1) ? 'char' : 'space';
-  state.mode = mode;
-  $('token-mode').value = mode;
-  $('sentence').value = joinTokens(restored.tokens, mode);
-  $('context-sentence').value = restored.context ? restored.context.tokens.join(' ') : '';
-  state.model = modelFromState(restored);
-  state.learn = restored.learn || null;
-  const { step, head, lang, decimals } = restored.view;
-  state.head = head;
-  state.overview = step === 'all';
-  if (!state.overview) state.stepId = step;
-  state.decimals = decimals;
-  $('decimals').value = String(decimals);
-  if (lang !== state.lang) {
-    state.lang = lang;
-    applyStaticStrings();
-  }
-  showNewModel();
-}
-
-// After a whole new model (a state loaded, a preset): nothing of the one before
-// stays (its errors, selections, comparison, a damaged link's message); computed and shown.
-function showNewModel() {
-  state.dimErrors = {};
-  state.applyErrors = {};
+  const lang = view().lang;
+  // nothing of the work before stays: its errors, selections, comparison, a damaged link's message
   state.selections = {};
   state.compareBase = null;
   state.hashError = null;
-  update();
+  store.dispatch('load', restored);
+  editor.reset(store.state); // what was typed gives way to it
+  if (restored.view.lang !== lang) applyStaticStrings();
+  flushNow();
+}
+
+// Tells the store's subscribers now, the new inputs computed at once.
+function flushNow() {
+  state.urgent = true;
+  try {
+    store.flush();
+  } finally {
+    state.urgent = false;
+  }
 }
 
 // The hash follows the screen: at once for a small state, HASH_PAUSE_MS after
@@ -628,7 +523,7 @@ function writeHash() {
   const text = JSON.stringify(current);
   keepState(current, text);
   const hash = text.length <= HASH_MAX_JSON_CHARS ? `#${encodeHash(current)}` : '';
-  const mark = store.mark(); // tells a reload that this hash is the page's own (persist.js)
+  const mark = storage.mark(); // tells a reload that this hash is the page's own (persist.js)
   const marked = history.state && history.state.writer === mark.writer && history.state.rev === mark.rev;
   if (hash === location.hash && marked) return;
   state.writtenHash = hash;
@@ -656,21 +551,21 @@ let hashRetries = 0;
 // the tutorial) it opens instead.
 function restoreAtStart() {
   const link = decodeHash(location.hash);
-  const stored = store.load(); // read even when the link wins: a damaged one is set aside before anything is saved
-  const origin = link.ok ? store.hashOrigin(history.state) : null;
+  const stored = storage.load(); // read even when the link wins: a damaged one is set aside before anything is saved
+  const origin = link.ok ? storage.hashOrigin(history.state) : null;
   if (link.ok && origin !== 'stored-newer') {
     if (stored && origin === 'link') {
-      edits.record(stored); // undo brings it back
-      if (store.storedMade() && inputsOf(stored) !== inputsOf(link.state)) store.setAsideWork(store.stored.text);
+      store.history.record(stored); // undo brings it back
+      if (storage.storedMade() && inputsOf(stored) !== inputsOf(link.state)) storage.setAsideWork(storage.stored.text);
     }
     state.arriving = origin === 'link';
     loadState(link.state);
   } else if (stored) {
-    state.arriving = !store.storedMade();
+    state.arriving = !storage.storedMade();
     loadState(stored);
   } else {
     state.arriving = true;
-    loadPreset('tutorial');
+    editor.loadPreset('tutorial');
   }
   if (!link.ok) state.hashError = link.message;
   renderStatus();
@@ -684,9 +579,9 @@ function restoreAtStart() {
 function replaceWork(show, made = false) {
   if (state.lastGood) {
     writeHash(); // the latest edit is recorded and kept first
-    if (edits.current() !== state.arrival) store.setAsideWork(store.latest);
-  } else if (!state.arriving && store.stored) {
-    store.setAsideWork(store.stored.text); // the engine still loading: the stored work is on screen
+    if (store.history.current() !== state.arrival) storage.setAsideWork(storage.latest);
+  } else if (!state.arriving && storage.stored) {
+    storage.setAsideWork(storage.stored.text); // the engine still loading: the stored work is on screen
   }
   state.arriving = !made;
   if (made) state.arrival = null;
@@ -695,50 +590,40 @@ function replaceWork(show, made = false) {
 }
 
 function restoreWork(restored, key) {
-  store.forget(key);
+  storage.forget(key);
   replaceWork(() => loadState(restored), true);
 }
 
-const linked = () => !store.latest || store.latest.length <= HASH_MAX_JSON_CHARS;
-const showStorageNotice = () => renderStorageNotice($('storage-notice'), state.lang, store, { restore: restoreWork, linked: linked() });
+const linked = () => !storage.latest || storage.latest.length <= HASH_MAX_JSON_CHARS;
+const showStorageNotice = () => renderStorageNotice($('storage-notice'), view().lang, storage, { restore: restoreWork, linked: linked() });
 
-// Every state shown is kept in the history (if its inputs changed) and in
-// storage, marked as the user's work unless it is the one that arrived.
+// Every state shown is kept in storage (the store's history has it: store.js),
+// marked as the user's work unless it is the one that arrived.
 function keepState(current, text) {
-  edits.record(current, text);
+  store.flush(); // recorded in the history
   if (state.arriving) {
-    state.arrival = edits.current();
+    state.arrival = store.history.current();
     state.arriving = false;
   }
-  const shown = [store.problem, linked()];
-  store.save(text, edits.current() !== state.arrival);
-  if (store.problem !== shown[0] || (store.problem && linked() !== shown[1])) showStorageNotice();
-  renderUndo();
+  const shown = [storage.problem, linked()];
+  storage.save(text, store.history.current() !== state.arrival);
+  if (storage.problem !== shown[0] || (storage.problem && linked() !== shown[1])) showStorageNotice();
+  editor.render(); // its undo and redo buttons
 }
 
-function renderUndo() {
-  // With invalid input on screen, undo first goes back to the last valid inputs.
-  setDisabled([[$('undo'), !edits.canUndo() && !(hasErrors() && state.lastGood)], [$('redo'), !edits.canRedo()]]);
-}
-
-// An entry of the history shown with the current step, language and decimals.
-function showEdit(restored) {
-  if (!restored) return;
-  const { view } = shareState();
-  loadState({ ...restored, view: { ...view, head: Math.min(view.head, restored.heads.length - 1) } });
-  renderUndo();
-}
-
+// Undo and redo go through the store; the inputs they bring are computed and shown.
 function undoEdit() {
   if (!state.lastGood) return;
   writeHash(); // an edit still waiting to be recorded is recorded first
-  showEdit(edits.undo(hasErrors() ? 0 : 1));
+  stopPlay();
+  if (store.undo()) flushNow();
 }
 
 function redoEdit() {
   if (!state.lastGood) return;
   writeHash();
-  showEdit(edits.redo());
+  stopPlay();
+  if (store.redo()) flushNow();
 }
 
 // A link opened in this tab (the address edited, a link to #av1.… clicked).
@@ -776,16 +661,17 @@ function renderTools() {
     return;
   }
   const { heads, usesWo, cross, pe } = state.lastGood.options;
-  const key = [state.lang, heads, usesWo, cross, pe, Math.min(state.head, heads - 1)].join('|');
+  const key = [view().lang, heads, usesWo, cross, pe, Math.min(view().head, heads - 1)].join('|');
   if (key === toolsKey) return;
   toolsKey = key;
   const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
-  panel.replaceChildren(tools.render(state.lang));
+  panel.replaceChildren(tools.render(view().lang));
   if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
 }
 
 function render() {
-  renderInputs();
+  editor.render();
+  renderExample();
   renderStatus();
   renderNav();
   renderSteps();
@@ -799,9 +685,8 @@ function closeComparison() {
 
 // A head of the "all heads" grid: its steps, from its weights.
 function openHead(h) {
-  state.head = h;
   const steps = currentSteps();
-  state.stepId = 'softmax';
+  store.dispatch('view', { head: h, step: 'softmax' });
   state.stepIndex = steps.findIndex((step) => step.id === 'softmax');
   render();
   scrollUnder($('steps').querySelector('[data-step="softmax"]'));
@@ -812,9 +697,9 @@ function openHead(h) {
 
 function goTo(i) {
   const steps = currentSteps();
-  const from = state.overview ? null : shownCell($('steps').firstElementChild);
+  const from = overview() ? null : shownCell($('steps').firstElementChild);
   state.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
-  state.stepId = steps[state.stepIndex].id;
+  store.dispatch('view', { step: steps[state.stepIndex].id });
   renderNav();
   renderSteps({ from });
   scrollUnder($('steps'), true); // deep in a long step, the next one starts at its top
@@ -844,7 +729,7 @@ function togglePlay() {
 
 // Left/Right walk the steps unless the key belongs to a field or a matrix.
 function onKeydown(event) {
-  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || state.overview) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || overview()) return;
   if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
   const target = event.target;
   if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
@@ -853,237 +738,14 @@ function onKeydown(event) {
   goTo(currentIndex(currentSteps()) + (event.key === 'ArrowRight' ? 1 : -1));
 }
 
-// ---- editing ----
-
-const SENTENCES = {
-  query: { input: 'sentence', list: 'token-list', mode: () => state.mode, tokens: () => state.model.tokens },
-  context: { input: 'context-sentence', list: 'context-token-list', mode: () => defaultMode($('context-sentence').value), tokens: () => state.model.contextTokens },
-};
-
-function retokenize(which) {
-  const s = SENTENCES[which];
-  setTokens(state.model, tokenize($(s.input).value, s.mode()), which);
-  scheduleUpdate();
-}
-
-function tokenHandlers(which) {
-  const s = SENTENCES[which];
-  const rewrite = () => { $(s.input).value = joinTokens(s.tokens(), s.mode()); };
-  return {
-    onEdit(i, text) {
-      s.tokens()[i] = text;
-      rewrite();
-      scheduleUpdate();
-    },
-    onRemove(i) {
-      removeToken(state.model, i, which);
-      rewrite();
-      update();
-      const inputs = $(s.list).querySelectorAll('input');
-      if (inputs.length > 0) inputs[Math.min(i, inputs.length - 1)].focus();
-    },
-    onTogglePad(i) {
-      noteComparedChange('keyPadding');
-      togglePadding(state.model, i, which);
-      update();
-    },
-  };
-}
-
-function appendToken(which) {
-  const s = SENTENCES[which];
-  addToken(state.model, translate(state.lang, 'newToken', { n: s.tokens().length + 1 }), which);
-  $(s.input).value = joinTokens(s.tokens(), s.mode());
-  update();
-  const inputs = $(s.list).querySelectorAll('input');
-  inputs[inputs.length - 1].focus();
-  inputs[inputs.length - 1].select();
-}
-
-function matrixHandlers(field) {
-  return {
-    onCell(r, c, text) {
-      state.model.cells[field] ||= [];
-      setCell(state.model.cells[field], r, c, text);
-      delete state.applyErrors[field];
-      scheduleUpdate();
-    },
-    // A block (several cells) pasted into a cell: from the first cell it
-    // replaces the whole matrix, elsewhere it fills from that cell on. A
-    // block that does not read is refused whole, with the message under the grid.
-    onPaste(r, c, text) {
-      const parsed = parseMatrixText(text);
-      if (!parsed.ok) {
-        state.applyErrors[field] = parseErrorMessage(field, parsed.error);
-        render();
-        return true;
-      }
-      if (r === 0 && c === 0) return applyText(field, parsed.rows, parsed.texts);
-      pasteBlock(state.model, field, r, c, parsed.rows);
-      delete state.applyErrors[field];
-      update();
-      return true;
-    },
-    onHold: hold,
-    onApply(text) {
-      const parsed = parseMatrixText(text);
-      if (!parsed.ok) {
-        state.applyErrors[field] = parseErrorMessage(field, parsed.error);
-        render();
-        return false;
-      }
-      return applyText(field, parsed.rows, parsed.texts);
-    },
-  };
-}
-
-const PARSE_KEYS = {
-  empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
-};
-
-function parseErrorMessage(field, error) {
-  const tokens = field === 'c' ? state.model.contextTokens : state.model.tokens;
-  // a bad cell in the grid's words; an empty one in a text box is between two commas (errEmptyCell)
-  if (!PARSE_KEYS[error.code]) return cellMessage(field, error, tokens);
-  const params = locate(field, error.row, error.column, tokens);
-  for (const name of ['text', 'count', 'expected']) if (error[name] !== undefined) params[name] = error[name];
-  return { key: PARSE_KEYS[error.code], params };
-}
-
-function applyText(field, rows, texts) {
-  const error = applyMatrix(state.model, field, rows, texts);
-  if (error) state.applyErrors[field] = error;
-  else delete state.applyErrors[field];
-  update();
-  return !error;
-}
-
-function onDimInput(dim) {
-  const parsed = parseDim($(`dim-${dim}`).value);
-  if (parsed.ok) {
-    state.model.dims[dim] = parsed.value;
-    delete state.dimErrors[dim];
-  } else {
-    state.dimErrors[dim] = parsed.message;
-  }
-  scheduleUpdate();
-}
-
-// The seed of "fill randomly", also used for the matrices of a new head, W_O and C.
-function currentSeed() {
-  const seed = Number($('seed').value);
-  return Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff ? seed : null;
-}
-
-// Cells a matrix does not have yet come from its own random stream, so a new
-// head (or W_O, or C) starts with numbers, not zeros; typed cells stay.
-function fillMissing(field, matrix) {
-  const store = state.model.cells[field] ||= [];
-  matrix.forEach((row, r) => row.forEach((value, c) => {
-    if (!store[r] || store[r][c] === undefined) setCell(store, r, c, String(value));
-  }));
-}
-
-function fillNewMatrices(seed = currentSeed() ?? 1) {
-  const { model } = state;
-  const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
-  for (let h = 1; h < model.options.heads; h++) {
-    const head = randomHead(seed, h, model.dims, kvRows);
-    for (const base of HEAD_EDITORS) fillMissing(headField(base, h), head[base]);
-  }
-  if (usesWo(model)) fillMissing('wo', randomStream(seed, STREAM_WO, ...shapeOf('wo', model)));
-  if (model.options.cross) fillMissing('c', randomStream(seed, STREAM_CONTEXT, ...shapeOf('c', model)));
-}
-
-function onHeadsInput() {
-  const parsed = parseHeads($('heads').value);
-  if (parsed.ok) {
-    state.model.options.heads = parsed.value;
-    state.head = Math.min(state.head, parsed.value - 1);
-    delete state.dimErrors.heads;
-    fillNewMatrices();
-  } else {
-    state.dimErrors.heads = parsed.message;
-  }
-  scheduleUpdate();
-}
-
-function onCheck(id) {
-  const key = CHECKS[id];
-  const { model } = state;
-  if (key === 'scale' || key === 'causal') noteComparedChange(key);
-  model.options[key] = $(id).checked;
-  if (key === 'cross' && model.options.cross && model.contextTokens.length === 0) {
-    const sentence = translate(state.lang, 'defaultContext');
-    $('context-sentence').value = sentence;
-    setTokens(model, tokenize(sentence, defaultMode(sentence)), 'context');
-    model.dims.dCtx = model.dims.dModel;
-  }
-  if (key === 'cross') state.compareBase = null; // the keys changed
-  fillNewMatrices();
-  update();
-}
-
-function onTemperatureInput() {
-  noteComparedChange('temperature');
-  state.model.options.temperature = $('temperature').value;
-  scheduleUpdate();
-}
-
-// The slider sets the text box too (the exact T, still typeable there).
-function onTemperatureSlider() {
-  noteComparedChange('temperature');
-  const text = String(temperatureAt(Number($('temperature-slider').value)));
-  state.model.options.temperature = text;
-  $('temperature').value = text;
-  scheduleUpdate();
-}
-
 // A drag (of the slider, of a number) updates every step as it goes but is
 // one edit: the URL, storage and undo history take its end. An update still
 // waiting (large inputs) records it when it is done.
 function hold(on) {
   state.holding = on;
+  store.hold(on);
   const waiting = updates.frame || updates.timer || updates.running;
   if (!on && state.lastGood && !waiting) scheduleHash();
-}
-
-function fillRandomly() {
-  const seed = currentSeed();
-  if (seed === null) {
-    showError('seed-error', { key: 'errSeed', params: {} });
-    return;
-  }
-  showError('seed-error', null);
-  const { model } = state;
-  if (model.tokens.length === 0) return;
-  // In cross-attention W_K and W_V have d_context rows.
-  const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
-  const numbers = randomInputs(seed, model.tokens.length, model.dims, kvRows);
-  model.cells = Object.fromEntries(['x', 'wq', 'wk', 'wv'].map((field) => [field, textsFromNumbers(numbers[field])]));
-  fillNewMatrices(seed);
-  state.applyErrors = {};
-  update();
-}
-
-// The preset on screen: its button marked, its note under the buttons.
-function renderPresetNote(name) {
-  for (const button of document.querySelectorAll('[data-preset]')) {
-    if (button.dataset.preset === name) button.setAttribute('aria-current', 'true');
-    else button.removeAttribute('aria-current');
-  }
-  $('preset-note').textContent = name ? translate(state.lang, `presetNote_${name}`) : '';
-}
-
-function loadPreset(name) {
-  const preset = PRESETS[name];
-  state.mode = preset.mode;
-  $('token-mode').value = preset.mode;
-  $('sentence').value = preset.sentence;
-  $('context-sentence').value = '';
-  state.model = createModel({ tokens: tokenize(preset.sentence, preset.mode), ...preset });
-  state.head = 0;
-  showNewModel();
 }
 
 // ---- start ----
@@ -1094,20 +756,8 @@ function loadEngine() {
   return create();
 }
 
-function fillDecimals() {
-  const select = $('decimals');
-  for (let d = MIN_DECIMALS; d <= MAX_DECIMALS; d++) {
-    const option = el('option', '', String(d));
-    option.value = String(d);
-    select.append(option);
-  }
-  select.value = String(state.decimals);
-}
-
 function start() {
-  setUpTemperatureSlider($('temperature-slider')); // its range first: a position set outside it would be clamped
   applyStaticStrings();
-  fillDecimals();
   restoreAtStart();
   window.addEventListener('pagehide', flushHash);
   document.addEventListener('visibilitychange', () => {
@@ -1126,25 +776,6 @@ function start() {
     tools.importFiles([...event.dataTransfer.files]);
   });
 
-  $('sentence').addEventListener('input', () => retokenize('query'));
-  $('context-sentence').addEventListener('input', () => retokenize('context'));
-  $('token-mode').addEventListener('change', () => {
-    state.mode = $('token-mode').value;
-    retokenize('query');
-  });
-  $('add-token').addEventListener('click', () => appendToken('query'));
-  $('add-context-token').addEventListener('click', () => appendToken('context'));
-  for (const dim of DIM_FIELDS) $(`dim-${dim}`).addEventListener('input', () => onDimInput(dim));
-  $('heads').addEventListener('input', onHeadsInput);
-  $('temperature').addEventListener('input', onTemperatureInput);
-  $('temperature-slider').addEventListener('input', onTemperatureSlider);
-  holdWhilePressed($('temperature-slider'), hold);
-  for (const id of Object.keys(CHECKS)) $(id).addEventListener('change', () => onCheck(id));
-  $('decimals').addEventListener('change', () => {
-    state.decimals = Number($('decimals').value);
-    renderSteps();
-  });
-  $('fill-random').addEventListener('click', fillRandomly);
   $('edit-toggle').addEventListener('click', toggleEditor);
   // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
   // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
@@ -1152,12 +783,10 @@ function start() {
     document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
     if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
   }).observe($('steps-toolbar'));
-  for (const button of document.querySelectorAll('[data-preset]')) {
-    button.addEventListener('click', () => replaceWork(() => loadPreset(button.dataset.preset)));
-  }
   $('lang-toggle').addEventListener('click', () => {
-    state.lang = state.lang === 'zh' ? 'en' : 'zh';
-    storeLanguage(state.lang);
+    const lang = view().lang === 'zh' ? 'en' : 'zh';
+    storeLanguage(lang);
+    store.dispatch('view', { lang });
     applyStaticStrings();
     render();
   });
@@ -1171,18 +800,17 @@ function start() {
   $('play').addEventListener('click', togglePlay);
   $('overview').addEventListener('click', () => {
     stopPlay();
-    state.overview = !state.overview;
+    const steps = currentSteps();
+    store.dispatch('view', { step: overview() ? steps[currentIndex(steps)].id : 'all' });
     renderNav();
     renderSteps();
   });
   document.addEventListener('keydown', onKeydown);
-  $('undo').addEventListener('click', () => undoEdit());
-  $('redo').addEventListener('click', () => redoEdit());
   document.addEventListener('keydown', (event) => {
     const action = undoKey(event);
     if (!action) return;
     event.preventDefault();
-    if (action === 'undo') undoEdit();
+    if (action === 'undo') editor.undo();
     else redoEdit();
   });
 

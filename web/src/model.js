@@ -10,6 +10,7 @@
 
 import { parseNumber, MAX_CELL_CHARS } from './parse.js';
 import { excerpt } from './quote.js';
+import { MAX_TOKENS } from './share.js'; // the engine's limit (share.js imports this module too: read at call time)
 
 export const MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv'];
 export const MIN_DIM = 1;
@@ -174,6 +175,7 @@ export function readMatrix(model, field) {
 
 export function tokenErrors(tokens) {
   if (tokens.length === 0) return { key: 'errSentenceEmpty', params: {} };
+  if (tokens.length > MAX_TOKENS) return { key: 'errTooManyTokens', params: { n: tokens.length, max: MAX_TOKENS } };
   const blank = tokens.findIndex((t) => t.trim() === '');
   if (blank >= 0) return { key: 'errTokenEmpty', params: { n: blank + 1 } };
   const long = tokens.findIndex((t) => t.length > MAX_TOKEN_CHARS);

@@ -2,7 +2,7 @@
 // or float32 array, in C or Fortran order, little- or big-endian, into rows
 // of numbers. The header is a Python dict literal; it is matched field by
 // field, never evaluated.
-// Returns {ok: true, rows} or {ok: false, message: {key, params}} (i18n-embed).
+// Returns {ok: true, rows} or {ok: false, message: {key, params}} (i18n.js).
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const DTYPES = { f8: 8, f4: 4 };

@@ -30,8 +30,7 @@
 // (saved before marks) reads as a state of an unknown writer.
 
 import { parseStateJson } from './share.js';
-import { sayMessage } from './i18n-embed.js';
-import { translate } from './i18n.js';
+import { translate, describe } from './i18n.js';
 import { inputsOf } from './history.js';
 import { el, button, download } from './dom.js';
 
@@ -269,7 +268,7 @@ export function renderStorageNotice(container, lang, store, { restore, linked })
   }
   if (store.damaged) {
     const { key, text, message } = store.damaged;
-    const detail = sayMessage(lang, message);
+    const detail = describe(lang, message);
     const p = el('p', 'status-error', key ? translate(lang, 'storageDamaged', { detail, key })
       : translate(lang, 'storageDamagedKept', { detail, key: STATE_KEY }));
     p.append(' ', downloadButton(lang, 'storageDamagedDownload', 'attention-state-damaged.json', text));

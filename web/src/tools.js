@@ -6,8 +6,7 @@
 // state file replaces everything (the full page sets the work it replaces aside).
 // Every export either saves (or copies) its file or says in the panel why not.
 
-import { translate } from './i18n.js';
-import { say, sayMessage } from './i18n-embed.js';
+import { translate, describe } from './i18n.js';
 import { el, button, download } from './dom.js';
 import { dimLabel, headName } from './work.js';
 import { parseMatrixText } from './parse.js';
@@ -162,7 +161,7 @@ export function embedCode(form, state, config, scriptUrl, pageUrl) {
   if (form === 'iframe') {
     const query = new URLSearchParams(config);
     const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
-    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(say(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
+    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(translate(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
   }
   const attrs = [['tokens', JSON.stringify(state.tokens)], ['x', JSON.stringify(state.x)]];
   if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push([w, JSON.stringify(state.heads[0][w])]);
@@ -201,31 +200,31 @@ export class Tools {
     const details = el('details', 'av-tools');
     details.open = this.open === true;
     details.addEventListener('toggle', () => { this.open = details.open; });
-    const summary = el('summary', '', say(lang, 'toolsLabel'));
+    const summary = el('summary', '', translate(lang, 'toolsLabel'));
     summary.dataset.focusId = 'tools';
     details.append(summary);
     const body = el('div', 'av-tools-body');
     const row = (labelKey, ...nodes) => {
       const node = el('div', 'av-row');
-      node.append(el('span', 'av-row-label', say(lang, labelKey)), ...nodes);
+      node.append(el('span', 'av-row-label', translate(lang, labelKey)), ...nodes);
       return node;
     };
     const matrices = exportables(this.host.ctx(lang));
     const names = Object.keys(matrices);
     const matrix = el('select');
-    matrix.setAttribute('aria-label', say(lang, 'matrixLabel'));
+    matrix.setAttribute('aria-label', translate(lang, 'matrixLabel'));
     matrix.dataset.focusId = 'export-matrix';
     for (const name of names) matrix.append(Object.assign(el('option', '', name), { value: name }));
     matrix.value = names.includes(this.exportName) ? this.exportName : 'Weights';
     matrix.addEventListener('change', () => { this.exportName = matrix.value; });
     const format = el('select');
-    format.setAttribute('aria-label', say(lang, 'formatLabel'));
+    format.setAttribute('aria-label', translate(lang, 'formatLabel'));
     format.dataset.focusId = 'export-format';
-    for (const f of FORMATS) format.append(Object.assign(el('option', '', say(lang, FORMAT_KEYS[f])), { value: f }));
+    for (const f of FORMATS) format.append(Object.assign(el('option', '', translate(lang, FORMAT_KEYS[f])), { value: f }));
     format.value = this.exportFormat || 'csv';
     format.addEventListener('change', () => { this.exportFormat = format.value; });
     // the current numbers when clicked (the page does not rebuild this panel on every edit)
-    const exportButton = (key, copy) => button(say(lang, key), () => {
+    const exportButton = (key, copy) => button(translate(lang, key), () => {
       this.exportMatrix(exportables(this.host.ctx(lang))[matrix.value], matrix.value, format.value, copy);
     });
     body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
@@ -236,11 +235,11 @@ export class Tools {
       ['stateJson', () => this.attempt('attention-state.json', () => this.save('attention-state.json', stateToJson(this.host.state()), 'application/json'))],
       ['numpyScript', () => this.attempt('attention.py', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python'))],
     ];
-    body.append(row('wholeExample', ...whole.map(([key, action]) => button(say(lang, key), action))));
+    body.append(row('wholeExample', ...whole.map(([key, action]) => button(translate(lang, key), action))));
     body.append(row('shareTitle',
-      button(say(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
-      button(say(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI))),
-      button(say(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
+      button(translate(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
+      button(translate(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI))),
+      button(translate(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
     const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
     message.setAttribute('role', 'status');
@@ -258,7 +257,7 @@ export class Tools {
   renderImport(lang, row) {
     const targets = importTargets(this.host.state());
     const into = el('select');
-    into.setAttribute('aria-label', say(lang, 'importInto'));
+    into.setAttribute('aria-label', translate(lang, 'importInto'));
     into.dataset.focusId = 'import-into';
     for (const target of targets) into.append(Object.assign(el('option', '', target.label), { value: target.id }));
     into.value = targets.some((t) => t.id === this.importTarget) ? this.importTarget : 'x';
@@ -270,15 +269,15 @@ export class Tools {
     input.accept = '.json,.csv,.tsv,.txt,.npy';
     input.dataset.focusId = 'import-file';
     input.addEventListener('change', () => this.importFiles([...input.files]));
-    picker.append(input, el('span', '', say(lang, 'importChoose')));
+    picker.append(input, el('span', '', translate(lang, 'importChoose')));
     const wrap = el('div', 'av-field');
-    const line = row('importTitle', el('span', 'av-row-label', say(lang, 'importInto')), into, picker);
-    wrap.append(line, el('p', 'hint', say(lang, 'importHint')));
+    const line = row('importTitle', el('span', 'av-row-label', translate(lang, 'importInto')), into, picker);
+    wrap.append(line, el('p', 'hint', translate(lang, 'importHint')));
     return wrap;
   }
 
   showMessage(message, error = false) {
-    this.message = { error, text: (lang) => sayMessage(lang, message) };
+    this.message = { error, text: (lang) => describe(lang, message) };
     this.open = true;
     this.host.rerender();
   }
