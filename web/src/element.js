@@ -28,11 +28,11 @@ import ELEMENT_CSS from '../element.css';
 import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
-import { engineInput } from './variant.js';
+import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
 import { plainResult, typedResult, resultRowViews } from './rows.js';
-import { sameNumbers, cellMessage } from './model.js';
-import { TUTORIAL } from './presets.js';
+import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.js';
+import { TUTORIAL, presetOf } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt } from './quote.js';
@@ -44,6 +44,7 @@ import { Editor } from './editor.js';
 import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
+import { FullView } from './full.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -52,6 +53,8 @@ export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend
 const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
   'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
 const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
+// The engine's operands as the editor's fields.
+const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
 // ---- styles: one set of sheets for every element ----
 
@@ -201,6 +204,9 @@ function refusal(descriptor) {
   return error;
 }
 
+const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
+  && options.scale && options.temperature === 1 && !options.pe && !options.cross;
+
 // ---- the host page's colours ----
 
 let probe = null;
@@ -229,11 +235,9 @@ export class AttentionVisualizer extends HTMLElement {
 
   constructor() {
     super();
-    this.attachShadow({ mode: 'open' });
-    this.shadowRoot.adoptedStyleSheets = styleSheets();
-    this._root = el('div', 'av');
-    this._root.setAttribute('role', 'group');
-    this.shadowRoot.append(this._root);
+    this._root = null; // made when first connected (_mount): the mode decides where
+    this._full = false; // mode="full": the page's layout, in the light DOM (full.js)
+    this._fullView = null;
     // The state (store.js): set by the attributes, the `state` property and the edits;
     // _onStore() computes and renders what it holds. _handled: the state it last saw.
     this._store = new StateStore();
@@ -253,7 +257,16 @@ export class AttentionVisualizer extends HTMLElement {
       start: (engine) => {
         const state = this._state;
         const { matrices, options } = readState(state);
-        return engine.compute(engineInput(matrices, options)).then((typed) => () => this._take(state, rowsOf(typed)));
+        const base = this._comparisonBase(options);
+        const main = engine.compute(engineInput(matrices, options));
+        const before = base && engine.compute(engineInput(matrices, base)).then(
+          (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, options) }),
+          () => {
+            this._compareBase = null; // no comparison then, as in _computeHere()
+            return null;
+          },
+        );
+        return Promise.all([main, before]).then(([typed, compared]) => () => this._take(state, rowsOf(typed), compared));
       },
       waiting: () => this._render(),
       failed: (error) => this._failed(error),
@@ -264,6 +277,13 @@ export class AttentionVisualizer extends HTMLElement {
     this._attributeError = null;
     this._engineErrorMessage = null;
     this._selections = {};
+    this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
+    this._urgent = false; // a whole state loaded: computed at once
+    // The before/after comparison (full mode): the compared options (scale,
+    // temperature, masks) before the latest change, or null; the result before.
+    this._compareBase = null;
+    this._compareOption = null;
+    this._before = null;
     this._shownStep = null; // the step id shown last, or 'all'
     this._editor = null; // "Edit the example" (editor.js), made when first editable
     this._editorBox = null;
@@ -274,10 +294,10 @@ export class AttentionVisualizer extends HTMLElement {
       state: () => this._state,
       ctx: (lang) => this._ctx(lang),
       editable: () => this._editable(),
-      apply: (state) => this._apply(state),
-      rerender: () => this._render(),
+      apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
+      rerender: () => (this._full ? this._fullView.renderTools(true) : this._render()),
       config: () => this._displayAttributes(),
-      baseUrl: () => SCRIPT_URL || location.href,
+      baseUrl: () => (this._full ? location.href : SCRIPT_URL || location.href),
     });
     // "How it learns" (learn.js): trained weights become the state's, of the head trained.
     this._learner = createLearner({
@@ -290,29 +310,52 @@ export class AttentionVisualizer extends HTMLElement {
         });
       },
       setSettings: (learn) => this._apply({ ...this._state, learn }),
-      loadLearned: (name) => this._apply(learnedState(name, { lang: this._state.view.lang, decimals: this._state.view.decimals })),
+      loadLearned: (name) => this._replace(learnedState(name, { lang: this._state.view.lang, decimals: this._state.view.decimals })),
     });
     this._keptKeys = new Set(); // codes of keys whose keydown stayed inside: their keyup stays too
-    for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
-    this._fromAttributes = true;
     this._dark = window.matchMedia('(prefers-color-scheme: dark)');
     this._onScheme = () => this._render();
     // a host page that switches its own theme does it on <html> or <body>
     this._hostTheme = new MutationObserver(() => {
-      if (this._state && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
+      if (this._state && !this._full && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
     });
-    this._root.addEventListener('keydown', (event) => this._onKeydown(event));
+  }
+
+  // Where the element draws, decided when first connected (mode is read then):
+  // in full mode the element's own children, the page's layout (full.js), its
+  // keys and dropped files taken from the whole document; else a shadow root
+  // with adopted stylesheets.
+  _mount() {
+    this._full = this.getAttribute('mode') === 'full';
+    let keys;
+    let drops;
+    if (this._full) {
+      this._root = this;
+      this._fullView = new FullView(this, this);
+      keys = document;
+      drops = document;
+    } else {
+      this.attachShadow({ mode: 'open' });
+      this.shadowRoot.adoptedStyleSheets = styleSheets();
+      this._root = el('div', 'av');
+      this._root.setAttribute('role', 'group');
+      this.shadowRoot.append(this._root);
+      for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
+      keys = this._root;
+      drops = this._root;
+    }
+    keys.addEventListener('keydown', (event) => this._onKeydown(event));
     for (const type of ['dragenter', 'dragover']) {
-      this._root.addEventListener(type, (event) => {
+      drops.addEventListener(type, (event) => {
         if (!this._editable() || !event.dataTransfer || !event.dataTransfer.types.includes('Files')) return;
         event.preventDefault();
         this._root.classList.add('dragging');
       });
     }
-    this._root.addEventListener('dragleave', (event) => {
+    drops.addEventListener('dragleave', (event) => {
       if (!this._root.contains(event.relatedTarget)) this._root.classList.remove('dragging');
     });
-    this._root.addEventListener('drop', (event) => {
+    drops.addEventListener('drop', (event) => {
       this._root.classList.remove('dragging');
       if (!this._editable() || !event.dataTransfer || event.dataTransfer.files.length === 0) return;
       event.preventDefault();
@@ -321,9 +364,11 @@ export class AttentionVisualizer extends HTMLElement {
   }
 
   connectedCallback() {
+    if (!this._root) this._mount();
     this._dark.addEventListener('change', this._onScheme);
     for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
-    this._readAttributes();
+    // in full mode the page that is the element loads the state (load())
+    if (!this._full) this._readAttributes();
     if (!this._engine && !this._engineError) {
       const create = globalThis.createAttentionEngine;
       // missing: a page or bundle with the element's code but without the engine's
@@ -332,7 +377,7 @@ export class AttentionVisualizer extends HTMLElement {
       loading.then(
         (engine) => {
           this._engine = engine;
-          this._updates.update();
+          if (this._state) this._updates.update();
         },
         (error) => {
           this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
@@ -350,7 +395,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (before === after || !this.isConnected) return;
-    if (DATA_ATTRIBUTES.includes(name)) this._readAttributes();
+    if (DATA_ATTRIBUTES.includes(name) && !this._full) this._readAttributes();
     this._render();
   }
 
@@ -380,6 +425,28 @@ export class AttentionVisualizer extends HTMLElement {
     const { heads } = this._result;
     return heads.length * heads[0].weights.length * heads[0].weights[0].length >= WORKER_CELLS
       ? resultRowViews(typedResult(this._result, { copy: true })) : plainResult(this._result);
+  }
+
+  // Full mode, for the page that is this element (main.js): a whole state as a
+  // link or a state file brings it (the engine's refusal shown over the last
+  // result, not thrown); the store (store.js: its history, for storage); a
+  // message over the steps (a descriptor, as i18n.js describe() reads it) until
+  // the next whole state, or null.
+  load(state) {
+    this._apply(state);
+  }
+
+  get store() {
+    return this._full ? this._store : null;
+  }
+
+  get statusMessage() {
+    return this._statusMessage;
+  }
+
+  set statusMessage(descriptor) {
+    this._statusMessage = descriptor;
+    this._render();
   }
 
   get computing() {
@@ -448,11 +515,23 @@ export class AttentionVisualizer extends HTMLElement {
   _apply(next, { strict = false } = {}) {
     const state = fitLearn(next); // an edit of the tokens may leave the goal of "How it learns" behind
     const kept = strict && [this._store.snapshot(), this._handled, this._result, this._resultState, this._engineErrorMessage];
-    // computed (when small) and rendered now; what was typed gives way to it
-    this._quietly(() => {
-      this._store.dispatch('load', state);
-      this._editor?.reset(this._state);
-    });
+    if (this._full) {
+      // nothing of the work before stays: its selections, comparison, a damaged link's message
+      this._fullView.stopPlay();
+      this._selections = {};
+      this._compareBase = null;
+      this._statusMessage = null;
+    }
+    // computed (when small; at once in full mode) and rendered now; what was typed gives way to it
+    this._urgent = this._full;
+    try {
+      this._quietly(() => {
+        this._store.dispatch('load', state);
+        this._editor?.reset(this._state);
+      });
+    } finally {
+      this._urgent = false;
+    }
     if (strict && !this._waiting && this._engineErrorMessage) {
       const message = this._engineErrorMessage;
       let snapshot;
@@ -463,6 +542,14 @@ export class AttentionVisualizer extends HTMLElement {
       throw refusal(message);
     }
     this._changed();
+  }
+
+  // A whole state chosen in the element (a preset, a state file, a learned
+  // example) replaces the work on screen: event `replace` first (the page keeps
+  // the work it replaces: main.js), then the state.
+  _replace(state) {
+    this.dispatchEvent(new CustomEvent('replace', { detail: { state: structuredClone(state) } }));
+    this._apply(state);
   }
 
   // A change by the user: told now, or (a drag under way) when let go.
@@ -496,27 +583,74 @@ export class AttentionVisualizer extends HTMLElement {
   // (updates.js; once the engine has loaded), and shown at once.
   _edited() {
     this._waiting = true;
-    if (this._engine) this._updates.schedule();
+    if (this._engine && (this._urgent || (this._full && this._editor.urgent))) this._updates.update();
+    else if (this._engine) this._updates.schedule();
     if (this._waiting) this._render(); // else rendered with its result
   }
 
   _computeHere() {
     const { matrices, options } = readState(this._state);
+    const compute = (opts) => rowsOf(this._engine.compute(engineInput(matrices, opts), { typed: true }));
+    let result;
     try {
-      this._take(this._state, rowsOf(this._engine.compute(engineInput(matrices, options), { typed: true })));
+      result = compute(options);
     } catch (error) {
       this._failed(error);
+      return;
     }
+    const base = this._comparisonBase(options);
+    let before = null;
+    if (base) {
+      try {
+        before = { result: compute(base), changes: optionChanges(base, options) };
+      } catch {
+        this._compareBase = null; // e.g. overflow without the scaling: no comparison then
+      }
+    }
+    this._take(this._state, result, before);
   }
 
-  _take(state, result) {
+  _take(state, result, before = null) {
     this._resultState = state;
     this._result = result;
+    this._before = before;
     this._engineErrorMessage = null;
   }
 
+  // The engine's refusal, naming the field, row and column (the token) it is about.
   _failed(error) {
-    this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params: { name: error.operand, message: error.message } };
+    const base = ENGINE_FIELDS[error.operand];
+    const field = base && (['wq', 'wk', 'wv'].includes(base) ? headField(base, error.head || 0) : base);
+    const tokens = field === 'c' ? this._state.context.tokens : this._state.tokens;
+    const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
+    this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
+  }
+
+  // The options compared with the current ones (full mode), or null.
+  _comparisonBase(options) {
+    if (!this._full || !this._compareBase) return null;
+    const base = { ...options, ...this._compareBase };
+    if (base.keyPadding.length !== options.keyPadding.length) {
+      this._compareBase = null; // the keys changed: the old padding no longer applies
+      return null;
+    }
+    return optionChanges(base, options).length > 0 ? base : null;
+  }
+
+  // Called before a compared option changes: the settings so far become "before",
+  // unless the same control is still being changed (typing a temperature).
+  _noteComparedChange(option) {
+    if (!this._resultState || (this._compareBase && this._compareOption === option)) return;
+    const { options } = readState(this._resultState);
+    this._compareBase = Object.fromEntries(COMPARED.map((key) => [key, options[key]]));
+    this._compareOption = option;
+  }
+
+  _closeComparison() {
+    this._compareBase = null;
+    this._before = null;
+    this._updates.update();
+    this._fullView.closedComparison();
   }
 
   // The newest edit's result (or its error) is on screen.
@@ -541,7 +675,7 @@ export class AttentionVisualizer extends HTMLElement {
   }
 
   _editable() {
-    return isOn(this.getAttribute('editable'));
+    return this._full || isOn(this.getAttribute('editable'));
   }
 
   // The steps of the result on screen (those of the newest edit once it is computed).
@@ -560,7 +694,12 @@ export class AttentionVisualizer extends HTMLElement {
   // ---- rendering ----
 
   _render() {
-    if (!this._state) return;
+    if (!this._state || !this._root) return;
+    if (this._full) {
+      if (!this._editor) this._makeEditor();
+      this._fullView.render();
+      return;
+    }
     const lang = this._lang();
     const config = this._config();
     const root = this._root;
@@ -678,6 +817,7 @@ export class AttentionVisualizer extends HTMLElement {
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
     if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
+    if (this._statusMessage) add('error', describe(lang, this._statusMessage));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
     if (this._editable() && this._editor.hasErrors()) add('stale', translate(lang, 'staleNote'));
     return box;
@@ -701,15 +841,20 @@ export class AttentionVisualizer extends HTMLElement {
   _ctx(lang) {
     const view = this._view(lang, this._resultState);
     const { options, tokens, matrices, head } = view;
-    const plain = options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
-      && options.scale && options.temperature === 1 && !options.pe && !options.cross;
+    const before = this._full && this._before;
     return {
       ...view,
       result: this._result.heads[head], full: this._result,
-      tutorial: plain && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
-      compare: null,
-      onCloseCompare: () => {},
-      onOpenHead: (h) => this._setView({ head: h, step: 'softmax' }),
+      tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+      // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
+      preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
+      compare: before && before.changes.length > 0 ? {
+        before: { weights: before.result.heads[head].weights, masked: before.result.masked },
+        after: { weights: this._result.heads[head].weights, masked: this._result.masked },
+        changes: before.changes,
+      } : null,
+      onCloseCompare: () => this._closeComparison(),
+      onOpenHead: (h) => (this._full ? this._fullView.openHead(h) : this._setView({ head: h, step: 'softmax' })),
       learn: this._learner,
       learnSettings: this._state.learn || null,
     };
@@ -753,23 +898,34 @@ export class AttentionVisualizer extends HTMLElement {
 
   // "Edit the example" (editor.js), as on the full page; made once, kept in place.
   _renderEditor() {
-    if (!this._editor) {
-      this._editor = new Editor({
-        store: this._store,
-        lang: () => this._lang(),
-        replace: (state) => this._apply(state),
-        undo: () => this._undoRedo('undo'),
-        redo: () => this._undoRedo('redo'),
-        hold: (on) => this._hold(on),
-        optionChanged: () => {}, // the element shows no before/after comparison
-        changed: () => this._render(),
-      });
+    if (!this._editor) this._makeEditor();
+    this._editor.render();
+  }
+
+  _makeEditor() {
+    this._editor = new Editor({
+      store: this._store,
+      lang: () => this._lang(),
+      replace: (state) => (this._full ? this._replace(state) : this._apply(state)),
+      undo: () => this._undoRedo('undo'),
+      redo: () => this._undoRedo('redo'),
+      hold: (on) => this._hold(on),
+      // the before/after comparison is the full mode's
+      optionChanged: (key) => {
+        if (!this._full) return;
+        if (key === 'cross') this._compareBase = null; // the keys change
+        else this._noteComparedChange(key);
+      },
+      changed: () => this._render(),
+    });
+    if (this._full) {
+      this._fullView.mountEditor(this._editor.panel);
+    } else {
       this._editorBox = el('section', 'panel inputs av-editor');
       this._editorBox.setAttribute('aria-labelledby', 'inputs-title');
       this._editorBox.append(this._editor.panel);
-      this._editor.reset(this._state);
     }
-    this._editor.render();
+    this._editor.reset(this._state);
   }
 
   _onKeydown(event) {
@@ -778,6 +934,10 @@ export class AttentionVisualizer extends HTMLElement {
       event.preventDefault();
       if (undo === 'undo') this._editor.undo(); // input that does not read goes back to the last that did first
       else this._undoRedo('redo');
+      return;
+    }
+    if (this._full) {
+      this._fullView.onKeydown(event);
       return;
     }
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this._state.view.step === 'all') return;
@@ -793,6 +953,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   // The display attributes present (an iframe's query takes editable only when on).
   _displayAttributes() {
+    if (this._full) return []; // the page's embed code shows the steps as an element's defaults do
     return CONFIG_ATTRIBUTES.filter((name) => this.hasAttribute(name) && (name !== 'editable' || this._editable()))
       .map((name) => [name, this.getAttribute(name)]);
   }

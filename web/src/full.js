@@ -1,0 +1,357 @@
+// The full mode of <attention-visualizer> (mode="full", element.js): the
+// whole page's layout, in the element's light DOM (one per document: it
+// carries the page's ids, and it is styled by the page's style.css). The
+// example above the steps with the "Edit the example" toggle, the editor
+// beside the steps (wide) or above them (narrow), the sticky toolbar
+// (Previous/Next, the pipeline diagram), play, "show all steps", the head
+// tabs, the colour legend, the status, the steps (with the before/after
+// comparison and "How it learns") and the share tools.
+//
+// The element computes and holds the state; this view reads it (av._state,
+// av._result, av._ctx()) and changes the view through av._setView().
+
+import { translate, describe, describeLoadFailure } from './i18n.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
+import { showPipeline, revealCurrent } from './pipeline.js';
+import { el, setDisabled } from './dom.js';
+import { applyStrings } from './editor.js';
+import { headField } from './model.js';
+import { readState } from './share.js';
+
+const PLAY_INTERVAL_MS = 3000;
+const HEAD_EDITORS = ['wq', 'wk', 'wv'];
+// The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
+const EXAMPLE_TOKENS = 24;
+
+// The layout, as index.html held it: strings by data-i18n (editor.js applyStrings).
+const LAYOUT = `
+<section class="example-bar" data-i18n-aria-label="exampleLabel">
+  <div class="example-sentences">
+    <p class="example-line"><span class="example-label" data-i18n="sentenceLabel"></span> <span id="example-tokens" class="example-tokens"></span></p>
+    <p class="example-line" id="example-context-line" hidden><span class="example-label" data-i18n="contextSentenceLabel"></span> <span id="example-context" class="example-tokens"></span></p>
+  </div>
+  <button type="button" id="edit-toggle" class="edit-toggle" aria-expanded="false" aria-controls="edit-panel"><span class="edit-toggle-mark" aria-hidden="true"></span><span data-i18n="editToggle"></span></button>
+</section>
+<div id="workspace" class="workspace">
+  <section id="edit-panel" class="panel inputs" aria-labelledby="inputs-title" hidden></section>
+  <section class="steps-section" aria-labelledby="steps-title">
+    <h2 id="steps-title" class="visually-hidden" data-i18n="stepsTitle"></h2>
+    <div class="steps-toolbar" id="steps-toolbar">
+      <div class="step-controls" id="step-controls" role="group" aria-labelledby="steps-title" tabindex="-1">
+        <button type="button" id="prev" data-i18n="prev"></button>
+        <span id="step-position" class="step-position" aria-live="polite"></span>
+        <button type="button" id="next" data-i18n="next"></button>
+      </div>
+      <nav id="pipeline" class="pipeline-box" data-i18n-aria-label="stepNavLabel"></nav>
+    </div>
+    <div class="step-options">
+      <button type="button" id="play" aria-pressed="false"></button>
+      <button type="button" id="overview" aria-pressed="false"></button>
+      <div id="view-heads" class="head-tabs" role="group" aria-labelledby="view-heads-label" hidden>
+        <span id="view-heads-label" class="head-tabs-label" data-i18n="viewHeadLabel"></span>
+      </div>
+      <span class="hint keys-hint" data-i18n="keysHint"></span>
+    </div>
+    <div id="signed-legend" class="signed-legend"></div>
+    <div id="status" class="status" role="status" aria-live="polite"></div>
+    <ol id="steps" class="steps"></ol>
+  </section>
+</div>
+<section id="share-tools" class="share-tools"></section>`;
+
+export class FullView {
+  // av: the element; host: where the layout goes (the element itself).
+  constructor(av, host) {
+    this.av = av;
+    this.host = host;
+    // The layout is the page's own markup (no data in it): parsed once.
+    host.append(document.createRange().createContextualFragment(LAYOUT));
+    const $ = (id) => host.querySelector(`#${id}`);
+    this.$ = $;
+    this.lang = null; // the language the static strings are in
+    this.playTimer = null;
+    this.stepIndex = 4; // where to go when the step in view disappears
+    this.toolsKey = '';
+    this.arrival = null; // {from}: the step shown next is reached from another (goTo)
+
+    $('edit-toggle').addEventListener('click', () => this.toggleEditor());
+    $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
+    $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
+    $('play').addEventListener('click', () => this.togglePlay());
+    $('overview').addEventListener('click', () => {
+      this.stopPlay();
+      const steps = this.steps();
+      this.av._setView({ step: this.overview() ? steps[this.currentIndex(steps)].id : 'all' });
+    });
+    // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
+    // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
+    new ResizeObserver(() => {
+      document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
+      if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
+    }).observe($('steps-toolbar'));
+  }
+
+  // The editor's panel (editor.js), built by the element, goes into #edit-panel.
+  mountEditor(panel) {
+    this.$('edit-panel').append(panel);
+  }
+
+  view() {
+    return this.av._state.view;
+  }
+
+  overview() {
+    return this.view().step === 'all';
+  }
+
+  // The steps of the result on screen (the six plain ones before any).
+  steps() {
+    return stepsFor(readState(this.av._resultState || this.av._state).options);
+  }
+
+  currentIndex(steps) {
+    const i = steps.findIndex((step) => step.id === this.view().step);
+    return i >= 0 ? i : Math.min(this.stepIndex, steps.length - 1);
+  }
+
+  // Everything, from the element's state and result.
+  render() {
+    const arrival = this.arrival;
+    this.arrival = null;
+    const { lang } = this.view();
+    if (lang !== this.lang) {
+      this.lang = lang;
+      applyStrings(this.host, lang);
+      this.$('steps').dataset.staleLabel = translate(lang, 'staleLabel');
+      this.$('signed-legend').replaceChildren(signedLegend(lang));
+    }
+    this.av._editor.render();
+    this.renderExample();
+    this.renderStatus();
+    this.renderNav();
+    this.renderSteps(arrival);
+    // each full render counts itself in <html data-render-count> (for tests and the page-latency benchmark)
+    const root = document.documentElement;
+    root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+  }
+
+  renderExample() {
+    const { tokens, context, view: { lang } } = this.av._state;
+    showTokens(this.$('example-tokens'), tokens, lang);
+    this.$('example-context-line').hidden = !context;
+    if (context) showTokens(this.$('example-context'), context.tokens, lang);
+  }
+
+  // The edit panel: closed at first; beside the steps on a wide screen, above them on a narrow one.
+  toggleEditor() {
+    const toggle = this.$('edit-toggle');
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    this.$('edit-panel').hidden = !open;
+    this.$('workspace').classList.toggle('editing', open);
+  }
+
+  renderStatus() {
+    const av = this.av;
+    const { lang } = this.view();
+    const messages = [];
+    if (av._attributeError) messages.push(['error', describe(lang, av._attributeError)]);
+    if (av._engineError) messages.push(['error', describeLoadFailure(lang, av._engineError)]);
+    else if (!av._engine) messages.push(['loading', translate(lang, 'loading')]);
+    const running = Boolean(av._updates.running);
+    if (running) messages.push(['loading', translate(lang, 'computing')]);
+    if (av._engineErrorMessage) messages.push(['error', describe(lang, av._engineErrorMessage)]);
+    if (av._statusMessage) messages.push(['error', describe(lang, av._statusMessage)]);
+    const stale = av._editor.hasErrors() && av._result;
+    if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
+    this.$('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
+    this.$('steps').classList.toggle('stale', Boolean(stale) || running);
+    document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench
+  }
+
+  renderNav() {
+    const { lang } = this.view();
+    const $ = this.$;
+    const steps = this.steps();
+    const index = this.currentIndex(steps);
+    const overview = this.overview();
+    this.renderPipeline();
+    setDisabled([[$('prev'), overview || index === 0], [$('next'), overview || index === steps.length - 1],
+      [$('play'), overview], [$('overview'), false]]);
+    $('play').textContent = translate(lang, this.playTimer ? 'pause' : 'play');
+    $('play').setAttribute('aria-pressed', this.playTimer ? 'true' : 'false');
+    $('overview').setAttribute('aria-pressed', overview ? 'true' : 'false');
+    $('overview').textContent = translate(lang, overview ? 'guided' : 'overview');
+    $('step-position').textContent = overview ? translate(lang, 'allSteps')
+      : translate(lang, 'stepOf', { n: index + 1, total: steps.length });
+    this.renderHeadTabs();
+  }
+
+  // The diagram of the last computed variant, its current step lit (none in the overview).
+  renderPipeline() {
+    const box = this.$('pipeline');
+    if (!this.av._result) {
+      box.replaceChildren();
+      return;
+    }
+    const steps = this.steps();
+    const current = this.overview() ? null : steps[this.currentIndex(steps)].id;
+    revealCurrent(showPipeline(box, this.av._ctx(this.view().lang), { current, onOpen: (id) => this.openStep(id) }));
+  }
+
+  // The head buttons above the steps; they choose the head in view (as the
+  // editor's do). A head with a bad cell (in the editor) is marked.
+  renderHeadTabs() {
+    const container = this.$('view-heads');
+    const { lang } = this.view();
+    const h = this.av._resultState ? this.av._resultState.heads.length : 1;
+    container.hidden = h === 1;
+    const key = `${lang}|${h}`;
+    if (container.dataset.key !== key) {
+      container.dataset.key = key;
+      const label = container.querySelector('.head-tabs-label');
+      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => {
+        const tab = el('button', 'head-tab', String(i + 1));
+        tab.type = 'button';
+        tab.dataset.head = i;
+        tab.setAttribute('aria-label', translate(lang, 'headN', { n: i + 1 }));
+        tab.addEventListener('click', () => {
+          this.av._setView({ head: i });
+          tab.focus();
+        });
+        return tab;
+      }));
+    }
+    const errors = this.av._editor.errors;
+    container.querySelectorAll('.head-tab').forEach((tab, i) => {
+      tab.setAttribute('aria-pressed', i === this.view().head ? 'true' : 'false');
+      tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, i)]));
+    });
+  }
+
+  // A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
+  openStep(id) {
+    this.stopPlay();
+    const i = this.steps().findIndex((step) => step.id === id);
+    if (!this.overview()) {
+      this.goTo(i);
+      return;
+    }
+    this.scrollUnder(this.$('steps').children[i]);
+  }
+
+  // Scrolls `node` to just under the sticky toolbar (the page's scroll padding):
+  // always, or (passed) only when the reader is already below its top.
+  scrollUnder(node, passed = false) {
+    if (!passed || node.getBoundingClientRect().top < this.$('steps-toolbar').getBoundingClientRect().bottom) node.scrollIntoView({ block: 'start' });
+  }
+
+  // arrival: {from} when the one step shown is reached from another (steps.js renderStep).
+  renderSteps(arrival) {
+    const av = this.av;
+    const container = this.$('steps');
+    if (!av._result) {
+      container.replaceChildren();
+      this.renderTools();
+      return;
+    }
+    const ctx = av._ctx(this.view().lang);
+    const steps = this.steps();
+    const overview = this.overview();
+    const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
+    // Steps of the same layout as those on screen get the new numbers in place.
+    const shown = [...container.children];
+    const nodes = indices.map((i, k) => {
+      const options = {
+        selection: av._selections[steps[i].id] || null,
+        onSelection: (selection) => { av._selections[steps[i].id] = selection; },
+      };
+      if (!arrival && shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
+      return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: overview ? null : arrival });
+    });
+    if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
+    this.renderTools();
+  }
+
+  // The panel reads the inputs and results when used, so it is rebuilt only
+  // when its lists (matrices to export, import targets) or language change.
+  renderTools(force = false) {
+    const panel = this.$('share-tools');
+    if (!this.av._result) {
+      this.toolsKey = '';
+      panel.replaceChildren();
+      return;
+    }
+    const { heads, usesWo, cross, pe } = readState(this.av._resultState).options;
+    const { lang, head } = this.view();
+    const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
+    if (key === this.toolsKey && !force) return;
+    this.toolsKey = key;
+    const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
+    panel.replaceChildren(this.av._tools.render(lang));
+    if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
+  }
+
+  // A head of the "all heads" grid: its steps, from its weights.
+  openHead(h) {
+    this.stepIndex = this.steps().findIndex((step) => step.id === 'softmax');
+    this.av._setView({ head: h, step: 'softmax' });
+    this.scrollUnder(this.$('steps').querySelector('[data-step="softmax"]'));
+    this.$('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
+  }
+
+  // The comparison closed: the steps without it, the weights' step focused.
+  closedComparison() {
+    this.$('steps').querySelector('[data-step="softmax"]')?.focus();
+  }
+
+  goTo(i) {
+    const steps = this.steps();
+    const from = this.overview() ? null : shownCell(this.$('steps').firstElementChild);
+    this.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
+    this.arrival = { from };
+    this.av._setView({ step: steps[this.stepIndex].id });
+    this.scrollUnder(this.$('steps'), true); // deep in a long step, the next one starts at its top
+  }
+
+  stopPlay() {
+    if (this.playTimer) clearInterval(this.playTimer);
+    this.playTimer = null;
+  }
+
+  togglePlay() {
+    if (this.playTimer) {
+      this.stopPlay();
+      this.renderNav();
+      return;
+    }
+    const last = this.steps().length - 1;
+    if (this.currentIndex(this.steps()) === last) this.goTo(0);
+    this.playTimer = setInterval(() => {
+      const index = this.currentIndex(this.steps()) + 1;
+      if (index >= this.steps().length - 1) this.stopPlay();
+      this.goTo(index);
+    }, PLAY_INTERVAL_MS);
+    this.renderNav();
+  }
+
+  // Left/Right walk the steps unless the key belongs to a field or a matrix.
+  onKeydown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this.overview()) return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const target = event.target;
+    if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
+    event.preventDefault();
+    this.stopPlay();
+    this.goTo(this.currentIndex(this.steps()) + (event.key === 'ArrowRight' ? 1 : -1));
+  }
+}
+
+function showTokens(box, tokens, lang) {
+  const shown = tokens.slice(0, EXAMPLE_TOKENS);
+  const more = tokens.length > shown.length ? translate(lang, 'moreTokens', { n: tokens.length }) : '';
+  const key = JSON.stringify([shown, more]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...shown.map((token) => el('span', 'example-token', token)), ...(more ? [el('span', 'example-more', more)] : []));
+}
