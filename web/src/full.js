@@ -156,7 +156,7 @@ export class FullView {
     const { lang } = this.view();
     const messages = [];
     if (av._attributeError) messages.push(['error', describe(lang, av._attributeError)]);
-    if (av._engineError) messages.push(['error', describeLoadFailure(lang, av._engineError)]);
+    if (av._engineError) messages.push(['error', loadFailure(lang, av._engineError)]);
     else if (!av._engine) messages.push(['loading', translate(lang, 'loading')]);
     const running = Boolean(av._updates.running);
     if (running) messages.push(['loading', translate(lang, 'computing')]);
@@ -345,6 +345,14 @@ export class FullView {
     this.stopPlay();
     this.goTo(this.currentIndex(this.steps()) + (event.key === 'ArrowRight' ? 1 : -1));
   }
+}
+
+// Why the engine did not load, on the page: its own script named when it is
+// missing (the element's words for that are for an author's page).
+function loadFailure(lang, failure) {
+  if (failure.code === 'missing') return translate(lang, 'loadFailed', { detail: 'attention-engine.js did not load' });
+  if (failure.code === 'load') return translate(lang, 'loadFailed', { detail: failure.message });
+  return describeLoadFailure(lang, failure);
 }
 
 function showTokens(box, tokens, lang) {
