@@ -23,49 +23,70 @@ const HEAD_EDITORS = ['wq', 'wk', 'wv'];
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
 const EXAMPLE_TOKENS = 24;
 
-// The layout, as index.html held it: strings by data-i18n (editor.js applyStrings).
-const LAYOUT = `
-<section class="example-bar" data-i18n-aria-label="exampleLabel">
-  <div class="example-sentences">
-    <p class="example-line"><span class="example-label" data-i18n="sentenceLabel"></span> <span id="example-tokens" class="example-tokens"></span></p>
-    <p class="example-line" id="example-context-line" hidden><span class="example-label" data-i18n="contextSentenceLabel"></span> <span id="example-context" class="example-tokens"></span></p>
-  </div>
-  <button type="button" id="edit-toggle" class="edit-toggle" aria-expanded="false" aria-controls="edit-panel"><span class="edit-toggle-mark" aria-hidden="true"></span><span data-i18n="editToggle"></span></button>
-</section>
-<div id="workspace" class="workspace">
-  <section id="edit-panel" class="panel inputs" aria-labelledby="inputs-title" hidden></section>
-  <section class="steps-section" aria-labelledby="steps-title">
-    <h2 id="steps-title" class="visually-hidden" data-i18n="stepsTitle"></h2>
-    <div class="steps-toolbar" id="steps-toolbar">
-      <div class="step-controls" id="step-controls" role="group" aria-labelledby="steps-title" tabindex="-1">
-        <button type="button" id="prev" data-i18n="prev"></button>
-        <span id="step-position" class="step-position" aria-live="polite"></span>
-        <button type="button" id="next" data-i18n="next"></button>
-      </div>
-      <nav id="pipeline" class="pipeline-box" data-i18n-aria-label="stepNavLabel"></nav>
-    </div>
-    <div class="step-options">
-      <button type="button" id="play" aria-pressed="false"></button>
-      <button type="button" id="overview" aria-pressed="false"></button>
-      <div id="view-heads" class="head-tabs" role="group" aria-labelledby="view-heads-label" hidden>
-        <span id="view-heads-label" class="head-tabs-label" data-i18n="viewHeadLabel"></span>
-      </div>
-      <span class="hint keys-hint" data-i18n="keysHint"></span>
-    </div>
-    <div id="signed-legend" class="signed-legend"></div>
-    <div id="status" class="status" role="status" aria-live="polite"></div>
-    <ol id="steps" class="steps"></ol>
-  </section>
-</div>
-<section id="share-tools" class="share-tools"></section>`;
+// One node of the layout: attributes (data-i18n* name its strings: editor.js
+// applyStrings) and children.
+function node(tag, attributes = {}, children = []) {
+  const made = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) made.setAttribute(name, '');
+    else made.setAttribute(name, value);
+  }
+  made.append(...children);
+  return made;
+}
+
+// The layout, as index.html held it before it was this element.
+function layout() {
+  const exampleLine = (id, label, lineId) => node('p', { class: 'example-line', ...(lineId ? { id: lineId, hidden: true } : {}) }, [
+    node('span', { class: 'example-label', 'data-i18n': label }), ' ', node('span', { id, class: 'example-tokens' })]);
+  const example = node('section', { class: 'example-bar', 'data-i18n-aria-label': 'exampleLabel' }, [
+    node('div', { class: 'example-sentences' }, [
+      exampleLine('example-tokens', 'sentenceLabel'),
+      exampleLine('example-context', 'contextSentenceLabel', 'example-context-line'),
+    ]),
+    node('button', { type: 'button', id: 'edit-toggle', class: 'edit-toggle', 'aria-expanded': 'false', 'aria-controls': 'edit-panel' }, [
+      node('span', { class: 'edit-toggle-mark', 'aria-hidden': 'true' }), node('span', { 'data-i18n': 'editToggle' })]),
+  ]);
+  const toolbar = node('div', { class: 'steps-toolbar', id: 'steps-toolbar' }, [
+    node('div', { class: 'step-controls', id: 'step-controls', role: 'group', 'aria-labelledby': 'steps-title', tabindex: '-1' }, [
+      node('button', { type: 'button', id: 'prev', 'data-i18n': 'prev' }),
+      node('span', { id: 'step-position', class: 'step-position', 'aria-live': 'polite' }),
+      node('button', { type: 'button', id: 'next', 'data-i18n': 'next' }),
+    ]),
+    node('nav', { id: 'pipeline', class: 'pipeline-box', 'data-i18n-aria-label': 'stepNavLabel' }),
+  ]);
+  const options = node('div', { class: 'step-options' }, [
+    node('button', { type: 'button', id: 'play', 'aria-pressed': 'false' }),
+    node('button', { type: 'button', id: 'overview', 'aria-pressed': 'false' }),
+    node('div', { id: 'view-heads', class: 'head-tabs', role: 'group', 'aria-labelledby': 'view-heads-label', hidden: true }, [
+      node('span', { id: 'view-heads-label', class: 'head-tabs-label', 'data-i18n': 'viewHeadLabel' })]),
+    node('span', { class: 'hint keys-hint', 'data-i18n': 'keysHint' }),
+  ]);
+  const steps = node('section', { class: 'steps-section', 'aria-labelledby': 'steps-title' }, [
+    node('h2', { id: 'steps-title', class: 'visually-hidden', 'data-i18n': 'stepsTitle' }),
+    toolbar, // stays in view (sticky) while a long step scrolls
+    options,
+    node('div', { id: 'signed-legend', class: 'signed-legend' }),
+    node('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' }),
+    node('ol', { id: 'steps', class: 'steps' }),
+  ]);
+  return [
+    example,
+    node('div', { id: 'workspace', class: 'workspace' }, [
+      // "Edit the example": the editor (editor.js) goes into it
+      node('section', { id: 'edit-panel', class: 'panel inputs', 'aria-labelledby': 'inputs-title', hidden: true }),
+      steps,
+    ]),
+    node('section', { id: 'share-tools', class: 'share-tools' }),
+  ];
+}
 
 export class FullView {
   // av: the element; host: where the layout goes (the element itself).
   constructor(av, host) {
     this.av = av;
     this.host = host;
-    // The layout is the page's own markup (no data in it): parsed once.
-    host.append(document.createRange().createContextualFragment(LAYOUT));
+    host.append(...layout());
     const $ = (id) => host.querySelector(`#${id}`);
     this.$ = $;
     this.lang = null; // the language the static strings are in
