@@ -93,7 +93,8 @@ async function showState(page, state) {
 const openAllDetails = (page) => page.evaluate(() => {
   const open = (root) => {
     for (const details of root.querySelectorAll('details')) details.open = true;
-    for (const host of root.querySelectorAll('attention-visualizer')) open(host.shadowRoot);
+    // an element in full mode (index.html) has no shadow root: its details are in the document
+    for (const host of root.querySelectorAll('attention-visualizer')) if (host.shadowRoot) open(host.shadowRoot);
   };
   open(document);
 });
