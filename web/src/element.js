@@ -291,7 +291,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
     this._tools = new Tools({
-      state: () => this._state,
+      state: () => (this._full ? this._fullView.shownState() : this._state),
       ctx: (lang) => this._ctx(lang),
       editable: () => this._editable(),
       apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
@@ -399,8 +399,10 @@ export class AttentionVisualizer extends HTMLElement {
     this._render();
   }
 
+  // (In full mode the step is one of the steps on screen: a step the inputs no longer have is not shared.)
   get state() {
-    return this._state ? structuredClone(this._state) : null;
+    if (!this._state) return null;
+    return structuredClone(this._full ? this._fullView.shownState() : this._state);
   }
 
   // A whole state or some of its fields (merged into the current one); key

@@ -135,6 +135,15 @@ export class FullView {
     return i >= 0 ? i : Math.min(this.stepIndex, steps.length - 1);
   }
 
+  // The state with the step on screen (the step in view may be one the last
+  // computed inputs do not have: the one shown instead).
+  shownState() {
+    const current = this.av._state;
+    const steps = this.steps();
+    const step = this.overview() ? 'all' : steps[this.currentIndex(steps)].id;
+    return step === current.view.step ? current : { ...current, view: { ...current.view, step } };
+  }
+
   // Everything, from the element's state and result.
   render() {
     const arrival = this.arrival;
@@ -287,7 +296,7 @@ export class FullView {
         selection: av._selections[steps[i].id] || null,
         onSelection: (selection) => { av._selections[steps[i].id] = selection; },
       };
-      if (!arrival && shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
+      if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
       return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: overview ? null : arrival });
     });
     if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);

@@ -7,9 +7,8 @@
 
 import './element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from './i18n.js';
-import { stepsFor } from './steps.js';
 import { applyStrings } from './editor.js';
-import { decodeHash, encodeHash, fitLearn, readState, tutorialState } from './share.js';
+import { decodeHash, encodeHash, fitLearn, tutorialState } from './share.js';
 import { Store as Storage, renderStorageNotice } from './persist.js';
 import { inputsOf } from './history.js';
 
@@ -60,13 +59,9 @@ function applyStaticStrings() {
 
 // ---- share: the state in the URL hash ----
 
-// What is on screen as a state (share.js): the computed inputs and the view,
-// its step one of the steps of these inputs.
+// What is on screen as a state (share.js): the inputs and the view (the element's `state`).
 function shareState() {
   const shared = av.state;
-  const steps = stepsFor(readState(shared).options);
-  const { step } = shared.view;
-  if (step !== 'all' && !steps.some((s) => s.id === step)) shared.view.step = steps[Math.min(4, steps.length - 1)].id;
   return shared.learn ? fitLearn(shared) : shared;
 }
 
