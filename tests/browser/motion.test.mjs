@@ -22,10 +22,11 @@ const DV = REFERENCE.V[0].length;
 
 const local = browserAndServer(DIST);
 
-// Every running animation, the element's shadow root's too (document.getAnimations() leaves them out).
+// Every running animation, the elements' shadow roots' too (document.getAnimations() leaves them
+// out); an element in full mode (index.html) has none: its animations are the document's.
 const countAnimations = () => {
   window.allAnimations = () => [document, ...[...document.querySelectorAll('attention-visualizer')].map((v) => v.shadowRoot)]
-    .flatMap((root) => root.getAnimations());
+    .filter(Boolean).flatMap((root) => root.getAnimations());
 };
 
 async function newContext(options) {
