@@ -26,7 +26,7 @@
 import PAGE_CSS from '../style.css';
 import ELEMENT_CSS from '../element.css';
 import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from './i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell } from './steps.js';
+import { stepsFor, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput, optionChanges, COMPARED } from './variant.js';
 import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
@@ -44,7 +44,7 @@ import { Editor } from './editor.js';
 import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
-import { FullView } from './full.js';
+import { FullView, showSteps, loadFailure } from './full.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -268,7 +268,7 @@ export class AttentionVisualizer extends HTMLElement {
         );
         return Promise.all([main, before]).then(([typed, compared]) => () => this._take(state, rowsOf(typed), compared));
       },
-      waiting: () => this._render(),
+      waiting: () => this._renderWaiting(),
       failed: (error) => this._failed(error),
       done: () => this._computed(),
     });
@@ -587,7 +587,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._waiting = true;
     if (this._engine && (this._urgent || (this._full && this._editor.urgent))) this._updates.update();
     else if (this._engine) this._updates.schedule();
-    if (this._waiting) this._render(); // else rendered with its result
+    if (this._waiting) this._renderWaiting(); // else rendered with its result
   }
 
   _computeHere() {
@@ -658,7 +658,7 @@ export class AttentionVisualizer extends HTMLElement {
   // The newest edit's result (or its error) is on screen.
   _computed() {
     this._waiting = false;
-    this._render();
+    this._render({ counted: true });
     if (!this._readySent && this._engine) {
       this._readySent = true;
       this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
@@ -695,11 +695,17 @@ export class AttentionVisualizer extends HTMLElement {
 
   // ---- rendering ----
 
-  _render() {
+  // counted: a result (or an input that does not read) is shown: full mode
+  // counts it in <html data-render-count> (for tests and the page-latency benchmark).
+  _render({ counted = false } = {}) {
     if (!this._state || !this._root) return;
     if (this._full) {
       if (!this._editor) this._makeEditor();
       this._fullView.render();
+      if (counted) {
+        const root = document.documentElement;
+        root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+      }
       return;
     }
     const lang = this._lang();
@@ -734,6 +740,14 @@ export class AttentionVisualizer extends HTMLElement {
     // (scrollIntoView would scroll the host page too).
     const pipeline = root.querySelector('.pipeline');
     if (pipeline) revealCurrent(pipeline);
+  }
+
+  // While the newest edit computes: in full mode the edit and the status show
+  // at once, the steps keep the last result, marked, until the new one (their
+  // render at n = 512 would cost as much as the computation).
+  _renderWaiting() {
+    if (this._full && this._editor) this._fullView.renderWaiting();
+    else this._render();
   }
 
   // theme="auto" follows what the element sits on: the nearest ancestor background that is
@@ -813,16 +827,23 @@ export class AttentionVisualizer extends HTMLElement {
 
   _renderStatus(lang) {
     const box = el('div', 'status');
-    const add = (kind, text) => box.append(el('p', `status-${kind}`, text));
+    box.append(...this._statusMessages(lang).map(([kind, text]) => el('p', `status-${kind}`, text)));
+    return box;
+  }
+
+  // The status over the steps, full and compact alike: [kind, text] of each message.
+  _statusMessages(lang) {
+    const messages = [];
+    const add = (kind, text) => messages.push([kind, text]);
     if (this._attributeError) add('error', describe(lang, this._attributeError));
-    if (this._engineError) add('error', describeLoadFailure(lang, this._engineError));
+    if (this._engineError) add('error', this._full ? loadFailure(lang, this._engineError) : describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
     if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
     if (this._statusMessage) add('error', describe(lang, this._statusMessage));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
-    if (this._editable() && this._editor.hasErrors()) add('stale', translate(lang, 'staleNote'));
-    return box;
+    if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
+    return messages;
   }
 
   // The inputs of `state` as the views read them (all the pipeline diagram needs;
@@ -873,26 +894,13 @@ export class AttentionVisualizer extends HTMLElement {
     list.dataset.staleLabel = translate(lang, 'staleLabel');
     const ctx = this._ctx(lang);
     const steps = this._visibleSteps();
-    const all = stepsFor(ctx.options);
     const current = this._state.view.step === 'all' ? 'all' : steps[this._currentIndex(steps)].id;
     const indices = current === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
     // one step reached from another: its arrival plays (steps.js)
     const left = this._shownStep;
     const arrival = current !== 'all' && left && left !== 'all' && left !== current ? { from: shownCell(list.querySelector(':scope > .step')) } : null;
     this._shownStep = current;
-    const shown = [...list.children];
-    // Numbered within the whole sequence: "step 3 of 6" even when only step 3 is shown.
-    const nodes = indices.map((i, k) => {
-      const options = {
-        selection: this._selections[steps[i].id] || null,
-        onSelection: (selection) => { this._selections[steps[i].id] = selection; },
-        arrival,
-      };
-      const n = all.indexOf(steps[i]);
-      if (!arrival && shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
-      return renderStep(steps[i], n, all.length, ctx, options);
-    });
-    if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);
+    showSteps(list, this, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
     return list;
   }
 
@@ -918,7 +926,7 @@ export class AttentionVisualizer extends HTMLElement {
         if (key === 'cross') this._compareBase = null; // the keys change
         else this._noteComparedChange(key);
       },
-      changed: () => this._render(),
+      changed: () => this._render({ counted: true }),
     });
     if (this._full) {
       this._fullView.mountEditor(this._editor.panel);

@@ -10,7 +10,7 @@
 // The element computes and holds the state; this view reads it (av._state,
 // av._result, av._ctx()) and changes the view through av._setView().
 
-import { translate, describe, describeLoadFailure } from './i18n.js';
+import { translate, describeLoadFailure } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { el, setDisabled } from './dom.js';
@@ -160,9 +160,12 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
-    // each full render counts itself in <html data-render-count> (for tests and the page-latency benchmark)
-    const root = document.documentElement;
-    root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+  }
+
+  // While a computation runs: the edit and the status (the steps keep the last result, marked).
+  renderWaiting() {
+    this.av._editor.render();
+    this.renderStatus();
   }
 
   renderExample() {
@@ -182,20 +185,10 @@ export class FullView {
   }
 
   renderStatus() {
-    const av = this.av;
-    const { lang } = this.view();
-    const messages = [];
-    if (av._attributeError) messages.push(['error', describe(lang, av._attributeError)]);
-    if (av._engineError) messages.push(['error', loadFailure(lang, av._engineError)]);
-    else if (!av._engine) messages.push(['loading', translate(lang, 'loading')]);
-    const running = Boolean(av._updates.running);
-    if (running) messages.push(['loading', translate(lang, 'computing')]);
-    if (av._engineErrorMessage) messages.push(['error', describe(lang, av._engineErrorMessage)]);
-    if (av._statusMessage) messages.push(['error', describe(lang, av._statusMessage)]);
-    const stale = av._editor.hasErrors() && av._result;
-    if (stale) messages.push(['stale', translate(lang, 'staleNote')]);
+    const messages = this.av._statusMessages(this.view().lang);
     this.$('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
-    this.$('steps').classList.toggle('stale', Boolean(stale) || running);
+    const running = Boolean(this.av._updates.running);
+    this.$('steps').classList.toggle('stale', messages.some(([kind]) => kind === 'stale') || running);
     document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench
   }
 
@@ -285,21 +278,10 @@ export class FullView {
       this.renderTools();
       return;
     }
-    const ctx = av._ctx(this.view().lang);
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
-    // Steps of the same layout as those on screen get the new numbers in place.
-    const shown = [...container.children];
-    const nodes = indices.map((i, k) => {
-      const options = {
-        selection: av._selections[steps[i].id] || null,
-        onSelection: (selection) => { av._selections[steps[i].id] = selection; },
-      };
-      if (shown[k] && updateStep(shown[k], steps[i], i, steps.length, ctx, options)) return shown[k];
-      return renderStep(steps[i], i, steps.length, ctx, { ...options, arrival: overview ? null : arrival });
-    });
-    if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) container.replaceChildren(...nodes);
+    showSteps(container, av, { steps, indices, all: steps, ctx: av._ctx(this.view().lang), arrival: overview ? null : arrival });
     this.renderTools();
   }
 
@@ -377,9 +359,29 @@ export class FullView {
   }
 }
 
+// The steps `indices` of `steps` (a compact element may offer some of them)
+// in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
+// offered), for the element av (its selections); arrival: {from} when the one
+// step shown is reached from another (steps.js renderStep). Steps of the same
+// layout as those on screen get the new numbers in place. Full and compact alike.
+export function showSteps(list, av, { steps, indices, all, ctx, arrival }) {
+  const shown = [...list.children];
+  const nodes = indices.map((i, k) => {
+    const id = steps[i].id;
+    const options = {
+      selection: av._selections[id] || null,
+      onSelection: (selection) => { av._selections[id] = selection; },
+    };
+    const n = all.indexOf(steps[i]);
+    if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
+    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
+  });
+  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);
+}
+
 // Why the engine did not load, on the page: its own script named when it is
 // missing (the element's words for that are for an author's page).
-function loadFailure(lang, failure) {
+export function loadFailure(lang, failure) {
   if (failure.code === 'missing') return translate(lang, 'loadFailed', { detail: 'attention-engine.js did not load' });
   if (failure.code === 'load') return translate(lang, 'loadFailed', { detail: failure.message });
   return describeLoadFailure(lang, failure);

@@ -79,7 +79,8 @@ const numbersOf = (s) => [s.x, s.wo, s.context && s.context.x, ...s.heads.flatMa
 // the last change for a larger one (at d = 64 the link is some 100 KB, and
 // encoding and replacing it takes 15–25 ms, more than a frame), and before
 // the page is hidden or left, so a copied address is never behind. Nothing is
-// written before the first result, while a drag is under way, nor while the
+// written before the first result, while a drag is under way or the newest
+// edit computes (encoding a large state would hold the page), nor while the
 // engine refuses the newest edit (the steps show the last good result).
 const HASH_AT_ONCE_NUMBERS = 1024;
 const HASH_PAUSE_MS = 400;
@@ -87,7 +88,7 @@ let hashTimer = 0;
 function scheduleHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
-  if (store.holding || !av.result || av.error) return;
+  if (store.holding || av.computing || !av.result || av.error) return; // 'computed' comes later
   if (numbersOf(store.state) <= HASH_AT_ONCE_NUMBERS) writeHash();
   else hashTimer = setTimeout(writeHash, HASH_PAUSE_MS);
 }
