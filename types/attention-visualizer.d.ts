@@ -66,6 +66,8 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   change: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each edit, once its result (or the engine's refusal of it) is on screen. */
   computed: Event;
+  /** Full mode: before a whole state chosen in the element (a preset, a state file) replaces the one on screen. */
+  replace: CustomEvent<AttentionVisualizerEventDetail>;
 }
 
 /** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */
@@ -95,6 +97,8 @@ export interface AttentionVisualizerAttributes {
   editable?: boolean | '' | 'true' | 'false';
   decimals?: number | string;
   theme?: Theme;
+  /** `full`: the whole page (index.html), in the element's own children; read when first connected. */
+  mode?: 'full';
 }
 
 export declare class AttentionVisualizer extends HTMLElement {
@@ -115,6 +119,12 @@ export declare class AttentionVisualizer extends HTMLElement {
   readonly error: { zh: string; en: string } | null;
   /** The markup that shows exactly this: a script tag and the element, or an iframe. */
   embedCode(form: 'element' | 'iframe'): string;
+  /** Full mode: loads a whole state as a link does (the engine's refusal is shown, not thrown). */
+  load(state: AttentionVisualizerState): void;
+  /** Full mode: the element's store (its state and undo history), for the page's storage; else null. */
+  readonly store: object | null;
+  /** A message over the steps ({key, params} of the string table), until the next whole state; or null. */
+  statusMessage: { key: string; params?: Record<string, unknown> } | null;
 
   addEventListener<K extends keyof AttentionVisualizerEventMap>(type: K, listener: (this: AttentionVisualizer, event: AttentionVisualizerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
