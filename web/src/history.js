@@ -8,6 +8,15 @@ const MAX_CHARS = 32 * 1024 * 1024;
 
 export const inputsOf = (state) => JSON.stringify({ ...state, view: null });
 
+// inputsOf(state) from text = JSON.stringify(state), without a second pass over
+// its numbers (at n = 4096, 20–40 ms): the view, written after every matrix and
+// followed only by `learn` (no strings of the user's), replaced by null in place.
+function inputsOfText(state, text) {
+  const view = `,"view":${JSON.stringify(state.view)}`;
+  const at = text.lastIndexOf(view);
+  return state.view === undefined || at < 0 ? inputsOf(state) : `${text.slice(0, at)},"view":null${text.slice(at + view.length)}`;
+}
+
 export class History {
   constructor() {
     this.entries = []; // {inputs, text}
@@ -16,7 +25,7 @@ export class History {
 
   // text: JSON.stringify(state), when the caller has it already.
   record(state, text = JSON.stringify(state)) {
-    const inputs = inputsOf(state);
+    const inputs = inputsOfText(state, text);
     const current = this.entries[this.index];
     if (current && current.inputs === inputs) {
       current.text = text; // the same inputs, seen with another view

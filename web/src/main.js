@@ -73,7 +73,7 @@ const state = {
   holding: false, // a drag of the slider or of a number is under way: it becomes one edit when let go
   learn: null, // the goal of "How it learns" (share.js `learn`), once chosen or loaded
 };
-const store = new Store(); // the state kept in localStorage (persist.js)
+const store = new Store(undefined, undefined, () => showStorageNotice()); // the state kept in localStorage (persist.js)
 const edits = new History(); // undo and redo (history.js)
 
 function storedLanguage() {

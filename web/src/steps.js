@@ -17,7 +17,6 @@ import { el, headerRow } from './dom.js';
 import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
-import { difference } from './variant.js';
 import { TUTORIAL_PRINTED } from './presets.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
@@ -437,15 +436,15 @@ function comparison(ctx) {
   close.addEventListener('click', ctx.onCloseCompare);
   head.append(el('h4', 'compare-title', t('compareTitle')), close);
   box.append(head, el('p', 'compare-changes', changes.map((change) => describeChange(lang, change, tokens, keyTokens)).join('; ')));
-  const square = (name, data, kind, masked) => createMatrixView({
-    lang, name, data, kind, masked, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
+  const square = (name, data, kind, masked, minus = null) => createMatrixView({
+    lang, name, data, minus, kind, masked, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
     label: t(`compareLabel_${name}`), interactive: false,
   }).element;
   const body = el('div', 'step-body');
   body.append(
     square('Before', before.weights, 'weights', before.masked),
     square('After', after.weights, 'weights', after.masked),
-    square('Difference', difference(before.weights, after.weights), 'signed', null),
+    square('Difference', after.weights, 'signed', null, before.weights), // after − before
   );
   box.append(body, el('p', 'hint', t('compareHint')));
   return box;
