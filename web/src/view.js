@@ -88,15 +88,25 @@ function tableView(opts, rows, cols) {
     if (last[3] !== backgroundCss) td.style.backgroundColor = last[3] = backgroundCss;
     if (last[4] !== color) td.style.color = last[4] = color;
   };
+  // A cell whose value, mask and colour scale stay is skipped before its text
+  // and colour are worked out (a dragged temperature changes a few of the
+  // matrices shown: the others are read, not formatted again).
+  const seen = [];
+  let seenMagnitude = null;
   const fill = (values, mask) => {
     const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
+    const sameScale = magnitude === seenMagnitude;
+    seenMagnitude = magnitude;
     values.forEach((row, r) => {
       row.forEach((value, c) => {
         const isMasked = Boolean(mask && mask[r][c]);
+        const k = r * cols + c;
+        if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked) return;
+        seen[k] = [value, isMasked];
         const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals);
         const background = isMasked ? null : cellColor(kind, value, magnitude);
         const color = background ? textColorFor(background) : '';
-        write(cells[r][c], r * cols + c, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
+        write(cells[r][c], k, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
       });
       if (rowSums) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
     });
