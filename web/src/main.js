@@ -57,7 +57,7 @@ const state = {
 const firstState = tutorialState(storedLanguage() || detectLanguage(navigator.languages));
 const store = new StateStore({ ...firstState, view: { ...firstState.view, step: 'softmax' } });
 const view = () => store.state.view;
-const storage = new Storage(); // the state kept in localStorage (persist.js)
+const storage = new Storage(undefined, undefined, () => showStorageNotice()); // the state kept in localStorage (persist.js); a deferred write that fails shows the notice
 
 const editor = new Editor({
   store,
