@@ -5,7 +5,8 @@
 // Ratios come from the same run, since absolute times on shared machines drift.
 // Then a second table: the page's latency from an edit to every panel updated (pageLatency),
 // and a third: each frame's work while a number or the temperature is dragged (dragLatency).
-//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only]
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only] [--large-only]
+// --large-only prints the page's n = 4096 scenarios alone (docs/performance.md is not written).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -207,6 +208,23 @@ const fmt = (ms) => (ms === undefined ? '–' : ms < 1 ? ms.toFixed(3) : ms < 10
 const PAGE_WARMUP = 3;
 const PAGE_RUNS = 15;
 
+// dist/index.html in a new page of its own (a fresh context: nothing stored), its steps shown,
+// the edit panel open, the page's long tasks collected in globalThis.longTasks; errors: the
+// page's uncaught errors, for the caller to report.
+async function openPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+  await waitForSteps(page);
+  await openEditor(page);
+  await page.evaluate(() => {
+    globalThis.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  return { page, errors };
+}
+
 // The longest task of the page's main thread while `action` runs: in thread CPU time from a
 // Chromium trace (on a loaded machine wall time also counts the waits for a core), and in wall
 // time as the page saw it (PerformanceObserver 'longtask', which reports only tasks over
@@ -230,19 +248,11 @@ async function longestTask(browser, page, action) {
   return { value, cpu: cpu / 1000, wall };
 }
 
-async function pageLatency() {
+// largeOnly: the n = 4096 scenarios alone.
+async function pageLatency({ largeOnly = false } = {}) {
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
-    await waitForSteps(page);
-    await openEditor(page);
-    await page.evaluate(() => {
-      globalThis.longTasks = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.longTasks.push(e.duration); }).observe({ type: 'longtask' });
-    });
+    let { page, errors } = await openPage(browser);
     const rendered = () => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
     // every heatmap painted (large ones are painted in slices, each canvas data-painting
     // meanwhile), then the next frame
@@ -263,9 +273,14 @@ async function pageLatency() {
       await action();
       return performance.now() - t0;
     };
-    const setUp = async (n, { openX = true } = {}) => {
-      for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, String(D));
-      await page.fill('#sentence', Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+    const sentence = (n, from) => Array.from({ length: n }, (_, i) => String.fromCodePoint(from + i)).join('');
+    // n tokens, d = D, filled randomly (timed: until painted); cross: the keys from a second
+    // sentence of n tokens (cross-attention, d_context = D)
+    const setUp = async (n, { openX = true, cross = false } = {}) => {
+      if (cross && !(await page.isChecked('#cross'))) await page.click('#cross');
+      for (const dim of ['dModel', 'dk', 'dv', ...(cross ? ['dCtx'] : [])]) await page.fill(`#dim-${dim}`, String(D));
+      await page.fill('#sentence', sentence(n, 0x4e00));
+      if (cross) await page.fill('#context-sentence', sentence(n, 0x3400));
       await page.fill('#seed', '1');
       const before = await rendered();
       const ms = await timed(async () => {
@@ -304,7 +319,7 @@ async function pageLatency() {
     }, overview);
 
     const out = {};
-    for (const n of SIZES.filter((size) => size <= 512)) {
+    for (const n of largeOnly ? [] : SIZES.filter((size) => size <= 512)) {
       await setUp(n);
       out[n] = {};
       for (const overview of [false, true]) {
@@ -362,28 +377,38 @@ async function pageLatency() {
       ]);
       await download.path();
     });
-    const drawn = await page.evaluate(() => {
+    const drawn = () => page.evaluate(() => {
       const canvas = document.querySelector('#steps canvas[data-matrix="Weights"]');
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       return data.some((v, i) => i % 4 === 3 && v > 0);
     });
-    if (errors.length > 0 || !drawn) throw new Error(`n = 4096: ${errors.join('; ') || 'no heatmap drawn'}`);
+    if (errors.length > 0 || !(await drawn())) throw new Error(`n = 4096: ${errors.join('; ') || 'no heatmap drawn'}`);
+    // cross-attention, 4096 queries × 4096 keys, in a new page (nothing stored from the one before)
+    await page.close();
+    ({ page, errors } = await openPage(browser));
+    await setUp(4096, { openX: false, cross: true }); // the sentences' recomputes first, as above
+    await scenario('cross-attention, 4096 queries × 4096 keys: "fill randomly"', () => setUp(4096, { openX: false, cross: true }));
+    await scenario('cross-attention, 4096 × 4096: scaling by √d_k off (before, after and their difference shown)', recompute(() => page.click('#scale')));
+    if (errors.length > 0 || !(await drawn())) throw new Error(`n = 4096, cross-attention: ${errors.join('; ') || 'no heatmap drawn'}`);
     return { sizes: out, large };
   } finally {
     await browser.close();
   }
 }
 
-async function pageSection() {
-  const { sizes, large } = await pageLatency();
+async function pageSection({ largeOnly = false } = {}) {
+  const { sizes, large } = await pageLatency({ largeOnly });
   const lines = [];
-  lines.push(`Page latency from an edit (X's text, Apply) to every panel updated, d = ${D}; medians of ${PAGE_RUNS} edits, in ms;`
-    + ' "longest task": the longest main-thread task over those edits, in CPU time (a Chromium trace) and in wall time'
-    + ' (the page\'s long-task observer, which sees only tasks over 50 ms: 0 means none):', '');
-  const header = ['n', ...['one step', 'all steps'].flatMap((shown) => ['script', 'main thread', 'painted', 'longest task CPU', 'longest task wall'].map((what) => `${shown}: ${what}`))];
-  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
-  for (const [n, { one, all }] of Object.entries(sizes)) lines.push(`| ${[n, ...one, ...all].map((v, i) => (i === 0 ? v : fmt(v))).join(' | ')} |`);
-  lines.push('', `n = 4096, d = ${D} (softmax step shown, engine in its worker): each action's wall time until its result is painted,`
+  if (!largeOnly) {
+    lines.push(`Page latency from an edit (X's text, Apply) to every panel updated, d = ${D}; medians of ${PAGE_RUNS} edits, in ms;`
+      + ' "longest task": the longest main-thread task over those edits, in CPU time (a Chromium trace) and in wall time'
+      + ' (the page\'s long-task observer, which sees only tasks over 50 ms: 0 means none):', '');
+    const header = ['n', ...['one step', 'all steps'].flatMap((shown) => ['script', 'main thread', 'painted', 'longest task CPU', 'longest task wall'].map((what) => `${shown}: ${what}`))];
+    lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
+    for (const [n, { one, all }] of Object.entries(sizes)) lines.push(`| ${[n, ...one, ...all].map((v, i) => (i === 0 ? v : fmt(v))).join(' | ')} |`);
+    lines.push('');
+  }
+  lines.push(`n = 4096, d = ${D} (softmax step shown, engine in its worker): each action's wall time until its result is painted,`
     + ' and the longest main-thread task meanwhile (CPU time from a trace; wall time as the page saw it, over 50 ms only), in ms:', '');
   const largeHeader = ['action', 'until painted', 'longest task CPU', 'longest task wall'];
   lines.push(`| ${largeHeader.join(' | ')} |`, `|${largeHeader.map(() => ' --- ').join('|')}|`);
@@ -427,7 +452,8 @@ function writeSection(section, lines) {
 // (its requestAnimationFrame callback to a task after it): "main thread", which must fit in 16 ms.
 // Medians and maxima over the moves, with one step shown (softmax) and with all steps; each
 // drag is made DRAG_ROUNDS times after one for warm-up, and each figure is the least of the
-// rounds' (slow spells of a shared machine only ever add time).
+// rounds' (slow spells of a shared machine only ever add time); and the longest main-thread
+// task over all those rounds (longestTask: trace CPU time, long-task wall time).
 const DRAG_SIZES = [16, 64];
 const DRAG_D = 16;
 const DRAG_MOVES = 40;
@@ -436,12 +462,7 @@ const DRAG_ROUNDS = 3;
 async function dragLatency() {
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
-    await waitForSteps(page);
-    await openEditor(page);
+    const { page, errors } = await openPage(browser);
     // the marks around every event of `type` (see above), and the frame after it
     await page.evaluate(() => {
       globalThis.dragSamples = [];
@@ -487,9 +508,12 @@ async function dragLatency() {
     };
     const dragRounds = async (selector, type) => {
       await drag(selector, type);
-      const rounds = [];
-      for (let r = 0; r < DRAG_ROUNDS; r++) rounds.push(await drag(selector, type));
-      return rounds[0].map((_, k) => Math.min(...rounds.map((times) => times[k])));
+      const { value: rounds, cpu, wall } = await longestTask(browser, page, async () => {
+        const all = [];
+        for (let r = 0; r < DRAG_ROUNDS; r++) all.push(await drag(selector, type));
+        return all;
+      });
+      return [...rounds[0].map((_, k) => Math.min(...rounds.map((times) => times[k]))), cpu, wall];
     };
     const out = [];
     for (const n of DRAG_SIZES) {
@@ -517,8 +541,10 @@ async function dragLatency() {
 async function dragSection() {
   const rows = await dragLatency();
   const lines = [`Each move of a drag (a number of W_Q, the temperature slider), d = ${DRAG_D}, ${DRAG_MOVES} moves;`
-    + ` ms, the least of ${DRAG_ROUNDS} drags:`, ''];
-  const header = ['n', 'steps shown', 'dragged', 'script: median', 'script: max', 'main thread: median', 'main thread: max'];
+    + ` ms, the least of ${DRAG_ROUNDS} drags; the longest main-thread task over the ${DRAG_ROUNDS} drags (CPU time from a trace;`
+    + ' wall time as the page saw it, over 50 ms only):', ''];
+  const header = ['n', 'steps shown', 'dragged', 'script: median', 'script: max', 'main thread: median', 'main thread: max',
+    'longest task CPU', 'longest task wall'];
   lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
   for (const { n, shown, what, times } of rows) lines.push(`| ${[n, shown, what, ...times.map(fmt)].join(' | ')} |`);
   return lines;
@@ -528,6 +554,10 @@ bootstrap({ purpose: 'bench' });
 await buildDist();
 const MACHINE = await machine(); // the load average before anything here runs
 console.log(MACHINE);
+if (process.argv.includes('--large-only')) {
+  console.log(`\n${(await pageSection({ largeOnly: true })).join('\n')}`);
+  process.exit(0);
+}
 if (process.argv.includes('--drag-only')) {
   console.log(`\n${(await dragSection()).join('\n')}`);
   process.exit(0);

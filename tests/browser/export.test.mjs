@@ -242,6 +242,25 @@ test('element: every export of the same state is numpy\'s file, well-formed and 
   }
 });
 
+test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the clipboard (written from the slices\' Blobs)', async () => {
+  const opened = await fullPage();
+  const { context, page, tools, problems } = opened;
+  try {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: at('') });
+    for (const [format, cells] of [['csv', csvCells], ['json', JSON.parse]]) {
+      await page.evaluate(() => navigator.clipboard.writeText(''));
+      await choose(tools, 'Weights', format);
+      await click(tools, 'Copy');
+      await page.waitForFunction(() => /Copied/.test(document.querySelector('#share-tools .av-message')?.textContent));
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      assertNumbersClose(cells(text), cells(fixture(`Weights.${format}`)), `copied Weights.${format}`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 // viridis(t) from its stops (color.js's VIRIDIS), as sRGB integers.
 function viridis(t) {
   const position = t * (VIRIDIS_STOPS.length - 1);

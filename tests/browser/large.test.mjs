@@ -229,11 +229,37 @@ test('startWorker(): the engine in a worker gives bit for bit the page engine\'s
       syncError = fields(error);
     }
     const workerError = await worker.compute(bad).then(() => null, fields);
+    // inputs the worker's caller sends as typed rows, and others it sends as they are: the same Errors
+    const heads = (wq) => ({ x: input.x, heads: [{ wq: input.wq, wk: input.wk, wv: input.wv }, { wq, wk: input.wk, wv: input.wv }] });
+    const others = [
+      { ...input, x: [[1, 0, 2], [0, 1, '2'], [1, 1, 0.5], [3, -2, 1]] },
+      { ...input, x: [[1, 0, 2], [0, 1, NaN], [1, 1, 0.5], [3, -2, 1]] },
+      { ...input, x: [[1, 0, 2], [0, 1], [1, 1, 0.5], [3, -2, 1]] },
+      { ...input, x: [[1, 0, 2], null, [1, 1, 0.5], [3, -2, 1]] },
+      { ...input, context: [[1, 2, 3], [4, Infinity, 6]] },
+      heads([[1, 0], [0, 1], [1, 1, 7]]),
+      heads([[1, 0], [0, 1], [1, undefined]]),
+    ];
+    const sameErrors = [];
+    for (const other of others) {
+      let expected = null;
+      try {
+        engine.compute(other);
+      } catch (error) {
+        expected = fields(error);
+      }
+      const got = await worker.compute(other).then(() => null, fields);
+      sameErrors.push(expected !== null && JSON.stringify(got) === JSON.stringify(expected) ? true : [expected, got]);
+    }
+    const twoHeads = heads([[0.5, 1], [2, 0], [1, -1]]);
+    const twoHeadsSame = same(engine.compute(twoHeads, { typed: true }).heads[1].weights.data, (await worker.compute(twoHeads)).heads[1].weights.data);
     const afterError = await worker.compute(input);
     worker.terminate();
     const stopped = await worker.compute(input).then(() => null, (error) => error.code);
-    return { keys, equal, syncError, workerError, recovered: same(afterError.weights.data, inPage.weights.data), stopped };
+    return { keys, equal, syncError, workerError, sameErrors, twoHeadsSame, recovered: same(afterError.weights.data, inPage.weights.data), stopped };
   });
+  assert.deepEqual(out.sameErrors, out.sameErrors.map(() => true));
+  assert.equal(out.twoHeadsSame, true);
   assert.deepEqual(out.keys.sort(), ['fullyMasked', 'k', 'masked', 'output', 'pe', 'q', 'scaled', 'scores', 'v', 'weights', 'xWithPe']);
   assert.equal(out.equal, true);
   assert.equal(out.workerError.code, 'shape');

@@ -266,6 +266,13 @@ test('temperature and the √d_k switch: values, arithmetic, errors and the comp
   await page.fill('#temperature', '2');
   assertClose(await readMatrix('Weights'), CASES.tutorial_temperature2['h0.weights'], 'T = 2');
   assert.match(await page.textContent('#steps .compare-changes'), /temperature: 1 → 2/, 'the "before" stays while typing');
+  // the comparison and the lines kept from T = 0.5 (updated in place) show T = 2's numbers
+  const after = CASES.tutorial_temperature2['h0.weights'];
+  assertClose(await readMatrix('Before', '#steps .compare'), TUTORIAL_EXPECTED.weights, 'Before, T = 2');
+  assertClose(await readMatrix('After', '#steps .compare'), after, 'After, T = 2');
+  assertClose(await readMatrix('Difference', '#steps .compare'), after.map((row, i) => row.map((v, j) => v - TUTORIAL_EXPECTED.weights[i][j])), 'Difference, T = 2');
+  const opacities = await page.locator('#steps [data-step="softmax"] .weight-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke-opacity')));
+  assert.deepEqual(opacities, after.flat().map((w) => w.toFixed(4)));
 
   await page.fill('#temperature', '1');
   await page.uncheck('#scale');

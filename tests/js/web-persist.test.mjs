@@ -1,7 +1,7 @@
 // Nothing lost (issue 6): the stored state (persist.js) and undo/redo (history.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX } from '../../web/src/persist.js';
+import { Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX, DEFER_CHARS } from '../../web/src/persist.js';
 import { History, undoKey } from '../../web/src/history.js';
 import { tutorialState } from '../../web/src/share.js';
 
@@ -52,6 +52,71 @@ test('a state too large for the quota is reported as full; a smaller one is kept
   assert.equal(store.problem, 'full');
   assert.equal(store.save('{"small":1}', true), true);
   assert.equal(store.problem, null);
+});
+
+// A page's window for Store's deferred writes (node has none): its events, and its timers run by hand.
+function withPage(run) {
+  const page = new EventTarget();
+  const timers = [];
+  const saved = { addEventListener: globalThis.addEventListener, removeEventListener: globalThis.removeEventListener, setTimeout: globalThis.setTimeout };
+  Object.assign(globalThis, {
+    addEventListener: page.addEventListener.bind(page),
+    removeEventListener: page.removeEventListener.bind(page),
+    setTimeout: (fn) => timers.push(fn),
+  });
+  try {
+    return run({ fire: (type) => page.dispatchEvent(new Event(type)), runTimers: () => timers.splice(0).forEach((fn) => fn()) });
+  } finally {
+    Object.assign(globalThis, saved);
+  }
+}
+
+test('a large state is written in a task of its own, the latest of a burst once; at once when the page is left', () => {
+  withPage(({ fire, runTimers }) => {
+    const big = (digit) => `{"x":"${digit.repeat(DEFER_CHARS)}"}`;
+    const storage = new MemoryStorage();
+    let writes = 0;
+    const setItem = storage.setItem.bind(storage);
+    storage.setItem = (key, value) => {
+      writes += 1;
+      setItem(key, value);
+    };
+    const store = new Store(() => storage, 'w');
+    assert.equal(store.save(big('1'), true), true);
+    assert.equal(store.save(big('2'), true), true);
+    assert.equal(storage.getItem(STATE_KEY), null, 'not yet written');
+    runTimers();
+    assert.equal(writes, 1);
+    assert.ok(storage.getItem(STATE_KEY).endsWith(big('2')));
+    assert.match(storage.getItem(STATE_KEY), /"rev":2/);
+    store.save(big('3'), true);
+    fire('pagehide'); // a reload: written before the page goes
+    assert.ok(storage.getItem(STATE_KEY).endsWith(big('3')));
+    runTimers();
+    assert.equal(writes, 2, 'nothing left to write');
+    store.save(big('4'), true);
+    store.save('{"small":1}', true); // a small state is written at once, the large one waiting is older
+    runTimers();
+    assert.ok(storage.getItem(STATE_KEY).endsWith('{"small":1}'));
+    store.save(big('5'), true);
+    assert.equal(store.previousWork().length, 0); // reading storage writes what waits first
+    assert.ok(storage.getItem(STATE_KEY).endsWith(big('5')));
+  });
+});
+
+test('a large state too large for the quota: the problem is reported when its write fails', () => {
+  withPage(({ runTimers }) => {
+    const storage = new MemoryStorage({}, DEFER_CHARS);
+    let told = 0;
+    const store = new Store(() => storage, 'w', () => { told += 1; });
+    store.save(`"${'x'.repeat(DEFER_CHARS)}"`, true);
+    assert.equal(store.problem, null);
+    runTimers();
+    assert.equal(store.problem, 'full');
+    assert.equal(told, 1);
+    store.save('{"small":1}', true);
+    assert.equal(store.problem, null);
+  });
 });
 
 const stateText = (causal, temperature = 1) => JSON.stringify({ ...tutorialState('en'), causal, temperature });

@@ -505,7 +505,8 @@ export class AttentionVisualizer extends HTMLElement {
     const before = this._handled;
     this._handled = state;
     this._editor?.sync(state);
-    if (sameInputs(before, state)) this._render();
+    // (a whole state loaded in full mode is a result shown, even with the same inputs)
+    if (sameInputs(before, state)) this._render({ counted: this._urgent });
     else this._edited();
     if (!this._quiet) this._changed();
   }
@@ -522,6 +523,7 @@ export class AttentionVisualizer extends HTMLElement {
       this._fullView.stopPlay();
       this._selections = {};
       this._compareBase = null;
+      this._before = null;
       this._statusMessage = null;
     }
     // computed (when small; at once in full mode) and rendered now; what was typed gives way to it

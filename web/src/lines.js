@@ -10,6 +10,18 @@ import { el, svg, labelNode } from './dom.js';
 export const LINES_LIMIT = 40;
 const ROW = 28; // px per token; the CSS gives the labels the same height
 
+const updates = new WeakMap(); // a view's element → its update(weights)
+
+// New weights of the same shape into a view createLinesView made (the same
+// tokens, language and decimals), in place: a dragged slider moves its lines
+// without building them again. False when it cannot (it shows no lines).
+export function updateLinesView(element, weights) {
+  const update = updates.get(element);
+  if (!update) return false;
+  update(weights);
+  return true;
+}
+
 export function createLinesView({ lang, tokens, keyTokens = tokens, weights, decimals }) {
   const n = tokens.length;
   const m = keyTokens.length;
@@ -28,16 +40,20 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
   const width = 160;
   const height = Math.max(n, m) * ROW;
   const drawing = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, 'aria-hidden': 'true', class: 'lines-svg' });
+  let shown = weights;
   const lines = [];
+  const strokes = (w) => [w.toFixed(4), (0.5 + 4 * w).toFixed(2)];
+  const drawn = []; // [opacity, width] of each line, as written
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
-      const w = weights[i][j];
+      const [opacity, strokeWidth] = strokes(weights[i][j]);
       const line = svg('line', {
         x1: 0, y1: (i + 0.5) * ROW, x2: width, y2: (j + 0.5) * ROW,
-        'stroke-opacity': w.toFixed(4), 'stroke-width': (0.5 + 4 * w).toFixed(2), 'data-q': i, 'data-k': j, class: 'weight-line',
+        'stroke-opacity': opacity, 'stroke-width': strokeWidth, 'data-q': i, 'data-k': j, class: 'weight-line',
       });
       drawing.append(line);
       lines.push(line);
+      drawn.push([opacity, strokeWidth]);
     }
   }
   const keyValues = [];
@@ -67,12 +83,24 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
     element.classList.toggle('has-focus', i !== null);
     for (const line of lines) line.classList.toggle('active', Number(line.dataset.q) === i);
     for (const button of queries.querySelectorAll('button')) button.classList.toggle('active', Number(button.dataset.q) === i);
-    keyValues.forEach((node, j) => { node.textContent = i === null ? '' : formatNumber(weights[i][j], decimals); });
+    keyValues.forEach((node, j) => { node.textContent = i === null ? '' : formatNumber(shown[i][j], decimals); });
     readout.textContent = i === null ? '' : translate(lang, 'linesReadout', {
       token: tokens[i],
-      list: keyTokens.map((t, j) => `${t} ${formatNumber(weights[i][j], decimals)}`).join(', '),
+      list: keyTokens.map((t, j) => `${t} ${formatNumber(shown[i][j], decimals)}`).join(', '),
     });
   };
+  updates.set(element, (next) => {
+    shown = next;
+    lines.forEach((line, k) => {
+      const [opacity, strokeWidth] = strokes(next[Math.floor(k / m)][k % m]);
+      if (drawn[k][0] !== opacity) line.setAttribute('stroke-opacity', (drawn[k][0] = opacity));
+      if (drawn[k][1] !== strokeWidth) line.setAttribute('stroke-width', (drawn[k][1] = strokeWidth));
+    });
+    if (focused === null) return;
+    const row = focused;
+    focused = null;
+    focusRow(row); // its numbers written again
+  });
   const rowOf = (target) => (target instanceof Element && target.closest('button[data-q]') ? Number(target.closest('button[data-q]').dataset.q) : null);
   queries.addEventListener('mouseover', (event) => {
     const i = rowOf(event.target);

@@ -18,7 +18,7 @@ const LANG_KEY = 'attention-visualizer.lang';
 const av = document.querySelector('attention-visualizer');
 const store = av.store; // the element's state and history (store.js)
 const view = () => store.state.view;
-const storage = new Storage(); // the state kept in localStorage (persist.js)
+const storage = new Storage(undefined, undefined, () => showStorageNotice()); // the state kept in localStorage (persist.js); a deferred write that fails shows the notice
 
 const state = {
   writtenHash: '', // the hash this page wrote last (a different one comes from the user)

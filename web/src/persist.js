@@ -24,6 +24,10 @@
 //   and the notice says so.
 // - Storage may be unavailable (blocked, private mode, full): the page works
 //   on without it and says so once.
+// - A large state (over DEFER_CHARS) is written in a task of its own, the
+//   latest of a burst only (setItem of 1.5 MB takes 30–90 ms, apart from the
+//   encoding that made it); it is written at once before the page is hidden or
+//   left and before anything else reads or writes storage, so no order changes.
 //
 // The stored value: `${MARK_PREFIX}{"writer","rev","made"}\n` + the state's JSON
 // (made: the user edited it since it arrived). A value without the mark line
@@ -39,6 +43,7 @@ export const DAMAGED_KEY = 'attention-visualizer.state.damaged';
 export const PREVIOUS_KEY = 'attention-visualizer.state.previous';
 export const SHELF_SIZE = 10;
 export const MARK_PREFIX = 'av-mark ';
+export const DEFER_CHARS = 1 << 16;
 
 // The keys one kind of set-aside state may take: base, base.2, … base.SHELF_SIZE.
 export const shelfKeys = (base) => Array.from({ length: SHELF_SIZE }, (_, i) => (i === 0 ? base : `${base}.${i + 1}`));
@@ -64,9 +69,13 @@ const randomWriter = () => `${Date.now().toString(36)}${Math.random().toString(3
 
 export class Store {
   // storage: a function returning the Storage (it may throw when blocked).
-  constructor(storage = () => globalThis.localStorage, writer = randomWriter()) {
+  // onProblem(): called when a deferred write changed `problem`.
+  constructor(storage = () => globalThis.localStorage, writer = randomWriter(), onProblem = () => {}) {
     this.storage = storage;
     this.writer = writer;
+    this.onProblem = onProblem;
+    this.pending = null; // a large value waiting for its own task
+    this.flushNow = () => this.flush();
     this.rev = 0; // the revision of the latest state given to save()
     this.latest = null; // that state's JSON
     this.problem = null; // null | 'unavailable' | 'full' | 'damaged'
@@ -80,6 +89,7 @@ export class Store {
 
   // The stored state, or null (nothing stored, storage blocked, or damaged).
   load() {
+    this.flush();
     let storage;
     let value;
     try {
@@ -126,7 +136,8 @@ export class Store {
   }
 
   // Keeps `text` (a state as JSON); made: the user edited it since it arrived.
-  // Returns false when it could not be kept.
+  // Returns false when it could not be kept (a large state is kept later: a
+  // problem writing it is told through onProblem).
   save(text, made) {
     if (text !== this.latest) {
       this.rev += 1;
@@ -135,7 +146,38 @@ export class Store {
     this.made = made;
     const value = `${MARK_PREFIX}${JSON.stringify({ writer: this.writer, rev: this.rev, made })}\n${text}`;
     if (this.readOnly || this.problem === 'unavailable') return false;
-    if (value === this.saved) return true;
+    if (value === this.saved) {
+      this.pending = null;
+      return true;
+    }
+    if (value.length <= DEFER_CHARS) {
+      this.pending = null;
+      return this.write(value);
+    }
+    if (this.pending === null && globalThis.addEventListener) {
+      setTimeout(this.flushNow, 0);
+      // before the page is hidden or left (a reload) the write cannot wait
+      globalThis.addEventListener('pagehide', this.flushNow);
+      globalThis.addEventListener('visibilitychange', this.flushNow);
+    }
+    this.pending = value;
+    if (!globalThis.addEventListener) this.flush(); // no page to keep responsive (node)
+    return true;
+  }
+
+  // Writes the value waiting, if any; onProblem() when that changed `problem`.
+  flush() {
+    if (this.pending === null) return;
+    const value = this.pending;
+    this.pending = null;
+    globalThis.removeEventListener?.('pagehide', this.flushNow);
+    globalThis.removeEventListener?.('visibilitychange', this.flushNow);
+    const problem = this.problem;
+    if (!this.readOnly && problem !== 'unavailable') this.write(value);
+    if (this.problem !== problem) this.onProblem();
+  }
+
+  write(value) {
     try {
       this.storage().setItem(STATE_KEY, value);
       this.saved = value;
@@ -152,6 +194,7 @@ export class Store {
   // that holds it already (or, given same(held, text), an older copy of it).
   // Returns the key, or null when it could not be kept.
   shelve(base, text, same = () => false) {
+    this.flush();
     try {
       const storage = this.storage();
       let free = null;
@@ -186,6 +229,7 @@ export class Store {
 
   // The work set aside on earlier replacements: [{key, state}], readable ones only.
   previousWork() {
+    this.flush();
     try {
       const storage = this.storage();
       return shelfKeys(PREVIOUS_KEY).flatMap((key) => {
@@ -202,6 +246,7 @@ export class Store {
   // one). Work waiting for room on the shelf takes the freed key, and the
   // latest state is saved again.
   forget(key) {
+    this.flush();
     if (key !== null) {
       try {
         this.storage().removeItem(key);

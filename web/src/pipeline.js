@@ -244,8 +244,20 @@ export function showPipeline(container, view, options) {
   return next;
 }
 
-// Scrolls a narrow diagram sideways so that the lit stage is in sight.
+// Scrolls a narrow diagram sideways so that the lit stage is in sight, in the
+// next frame before its layout: measuring now would lay the page out twice
+// when a render goes on changing it (at n = 4096, 50–70 ms each time).
+const revealing = new WeakSet();
 export function revealCurrent(element) {
+  if (revealing.has(element)) return;
+  revealing.add(element);
+  requestAnimationFrame(() => {
+    revealing.delete(element);
+    if (element.isConnected) reveal(element);
+  });
+}
+
+function reveal(element) {
   const lit = element.querySelector('.pipeline-stage.lit rect');
   if (!lit || element.scrollWidth <= element.clientWidth) return;
   const x = Number(lit.getAttribute('x'));

@@ -15,9 +15,8 @@ import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
 import { el, headerRow } from './dom.js';
 import { createMatrixView, paintOnce, walkCells } from './view.js';
-import { createLinesView } from './lines.js';
+import { createLinesView, updateLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
-import { difference } from './variant.js';
 import { TUTORIAL_PRINTED } from './presets.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
@@ -207,16 +206,25 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     li.append(flowNote, work);
   }
   // The notes before the matrices (leads) and the notes, legends and views
-  // after them (extras) are small: built again on each update.
+  // after them (extras) are built again on each update, except an extra that
+  // gives back the node it made before (extra(ctx, previous)): updated in
+  // place (the comparison's matrices), it stays where it is.
   const leadsAt = li.querySelector('.plain').nextSibling;
-  let extras = [];
+  let leads = [];
+  let extras = []; // [{extra, node}]
   const renderExtras = () => {
-    for (const node of extras) node.remove();
-    const leads = (step.leads || []).map((lead) => lead(current)).filter(Boolean);
+    for (const node of leads) node.remove();
+    leads = (step.leads || []).map((lead) => lead(current)).filter(Boolean);
     for (const node of leads) li.insertBefore(node, leadsAt);
-    const after = (step.extras || []).map((extra) => extra(current)).filter(Boolean);
-    li.append(...after);
-    extras = [...leads, ...after];
+    const before = new Map(extras.map(({ extra, node }) => [extra, node]));
+    const after = (step.extras || []).map((extra) => ({ extra, node: extra(current, before.get(extra) || null) })).filter(({ node }) => node);
+    for (const { node } of extras) if (!after.some((kept) => kept.node === node)) node.remove();
+    after.forEach(({ node }, i) => {
+      if (node.parentNode === li) return;
+      const next = after.slice(i + 1).find((kept) => kept.node.parentNode === li);
+      li.insertBefore(node, next ? next.node : null);
+    });
+    extras = after;
   };
   renderExtras();
   // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
@@ -423,31 +431,45 @@ export function signedLegend(lang) {
 }
 
 // Before and after a change of scaling, temperature or a mask, and after − before.
-function comparison(ctx) {
+// The comparison of the update before (previous, in a step of the same layout:
+// the same tokens, language and decimals) gets the new numbers in place, so
+// that a dragged slider does not build three matrices again on every move.
+const comparisons = new WeakMap(); // box → {views, changes, ctx}
+function comparison(ctx, previous) {
   if (!ctx.compare) return null;
   const { lang, tokens, decimals } = ctx;
   const keyTokens = ctx.keyTokens || tokens;
   const t = (key, params) => translate(lang, key, params);
   const { before, after, changes } = ctx.compare;
+  const said = changes.map((change) => describeChange(lang, change, tokens, keyTokens)).join('; ');
+  const squares = [
+    { name: 'Before', data: before.weights, kind: 'weights', masked: before.masked, minus: null },
+    { name: 'After', data: after.weights, kind: 'weights', masked: after.masked, minus: null },
+    { name: 'Difference', data: after.weights, kind: 'signed', masked: null, minus: before.weights }, // after − before
+  ];
+  const kept = previous && comparisons.get(previous);
+  if (kept) {
+    kept.ctx = ctx;
+    kept.changes.textContent = said;
+    kept.views.forEach((view, i) => view.update(squares[i]));
+    return previous;
+  }
   const box = el('section', 'compare');
   box.setAttribute('aria-label', t('compareTitle'));
   const head = el('div', 'compare-head');
   const close = el('button', 'button-small compare-close', t('compareClose'));
   close.type = 'button';
-  close.addEventListener('click', ctx.onCloseCompare);
+  const record = { ctx, changes: el('p', 'compare-changes', said) };
+  close.addEventListener('click', (event) => record.ctx.onCloseCompare(event));
   head.append(el('h4', 'compare-title', t('compareTitle')), close);
-  box.append(head, el('p', 'compare-changes', changes.map((change) => describeChange(lang, change, tokens, keyTokens)).join('; ')));
-  const square = (name, data, kind, masked) => createMatrixView({
-    lang, name, data, kind, masked, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
+  record.views = squares.map(({ name, ...square }) => createMatrixView({
+    lang, name, ...square, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
     label: t(`compareLabel_${name}`), interactive: false,
-  }).element;
+  }));
   const body = el('div', 'step-body');
-  body.append(
-    square('Before', before.weights, 'weights', before.masked),
-    square('After', after.weights, 'weights', after.masked),
-    square('Difference', difference(before.weights, after.weights), 'signed', null),
-  );
-  box.append(body, el('p', 'hint', t('compareHint')));
+  body.append(...record.views.map((view) => view.element));
+  box.append(head, record.changes, body, el('p', 'hint', t('compareHint')));
+  comparisons.set(box, record);
   return box;
 }
 
@@ -533,7 +555,8 @@ function headsGrid(ctx) {
   return box;
 }
 
-function linesView(ctx) {
+function linesView(ctx, previous) {
+  if (previous && updateLinesView(previous, ctx.result.weights)) return previous;
   return createLinesView({
     lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
   });

@@ -329,11 +329,10 @@ export class Tools {
       }
       if ((format === 'latex' || format === 'markdown') && tooLarge('errExportTextLarge', TEXT_CELL_LIMIT)) return;
       if (format === 'csv' || format === 'json') {
-        // saved: each slice's text as a Blob, so that it is encoded to UTF-8 in its own slice
-        // (as one Blob of strings, 300 MB at n = 4096 took a second in one task)
-        const part = copy ? (text) => text : (text) => new Blob([text]);
-        const parts = await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, part);
-        if (copy) this.copy(parts.join(''));
+        // each slice's text as a Blob, so that it is encoded to UTF-8 in its own slice (as one
+        // Blob of strings, 300 MB at n = 4096 took a second in one task; joining them to copy, as long)
+        const parts = await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => new Blob([text]));
+        if (copy) this.copy(new Blob(parts, { type: 'text/plain' }));
         else this.save(`${file}.${ext}`, parts, TEXT_FORMATS[format].type);
         return;
       }
@@ -380,13 +379,15 @@ export class Tools {
     });
   }
 
+  // text: a string, or a Blob of plain text (a large export: the browser reads it; no string is made of it here).
   async copy(text) {
     try {
-      await navigator.clipboard.writeText(text);
+      if (typeof text === 'string') await navigator.clipboard.writeText(text);
+      else await navigator.clipboard.write([new ClipboardItem({ 'text/plain': text })]);
       this.copyFallback = null;
       this.showMessage({ key: 'copied', params: {} });
     } catch {
-      this.copyFallback = text;
+      this.copyFallback = typeof text === 'string' ? text : await text.text();
       this.showMessage({ key: 'copyFallback', params: {} });
     }
   }

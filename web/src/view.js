@@ -3,12 +3,16 @@
 // be a quarter of a million DOM cells). Both colour cells by value, report
 // the cell under the pointer or keyboard focus through onSelect(name, r, c),
 // and show highlight marks from "show the work". update({data, masked})
-// writes new numbers of the same shape into the view in place.
+// writes new numbers of the same shape into the view in place. With `minus`
+// (rows of the same shape) a view shows data − minus, element by element:
+// a table from difference() (variant.js), a heatmap straight from both
+// matrices, so that n = 4096 makes no third matrix of 16.7 M numbers.
 
 import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData } from './rows.js';
+import { difference } from './variant.js';
 import { el, headerRow, labelNode } from './dom.js';
 
 export const TABLE_LIMIT = 24;
@@ -29,7 +33,9 @@ function captionNodes(name, label, rows, cols) {
 }
 
 function tableView(opts, rows, cols) {
-  const { lang, name, label, data, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked } = opts;
+  const { lang, name, label, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked } = opts;
+  const shown = (next) => (next.minus ? difference(next.minus, next.data) : next.data);
+  const data = shown(opts);
   const table = el('table', `matrix ${kind}`);
   table.dataset.matrix = name;
   const caption = el('caption');
@@ -72,25 +78,35 @@ function tableView(opts, rows, cols) {
   table.append(head, body);
   // Writes the numbers; a cell or sum whose text and colour stay is not touched.
   // What each cell shows is remembered here (reading it back from the DOM costs
-  // more than writing it): shown[r * cols + c] = [text, title, masked, background, color].
-  const shown = [];
+  // more than writing it): written[r * cols + c] = [text, title, masked, background, color].
+  const written = [];
   const write = (td, k, text, title, isMasked, backgroundCss, color) => {
-    const last = shown[k] || (shown[k] = []);
+    const last = written[k] || (written[k] = []);
     if (last[0] !== text) td.textContent = last[0] = text;
     if (last[1] !== title) td.title = last[1] = title;
     if (last[2] !== isMasked) td.classList.toggle('masked', (last[2] = isMasked));
     if (last[3] !== backgroundCss) td.style.backgroundColor = last[3] = backgroundCss;
     if (last[4] !== color) td.style.color = last[4] = color;
   };
+  // A cell whose value, mask and colour scale stay is skipped before its text
+  // and colour are worked out (a dragged temperature changes a few of the
+  // matrices shown: the others are read, not formatted again).
+  const seen = [];
+  let seenMagnitude = null;
   const fill = (values, mask) => {
     const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
+    const sameScale = magnitude === seenMagnitude;
+    seenMagnitude = magnitude;
     values.forEach((row, r) => {
       row.forEach((value, c) => {
         const isMasked = Boolean(mask && mask[r][c]);
+        const k = r * cols + c;
+        if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked) return;
+        seen[k] = [value, isMasked];
         const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals);
         const background = isMasked ? null : cellColor(kind, value, magnitude);
         const color = background ? textColorFor(background) : '';
-        write(cells[r][c], r * cols + c, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
+        write(cells[r][c], k, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
       });
       if (rowSums) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
     });
@@ -136,7 +152,7 @@ function tableView(opts, rows, cols) {
     name,
     element,
     update(next) {
-      fill(next.data, next.masked);
+      fill(shown(next), next.masked);
     },
     setMarks(marks) {
       for (const [td, cls] of marked) td.classList.remove(cls);
@@ -216,7 +232,9 @@ export const heatmapBin = (rows, cols) => [Math.ceil(rows / MAX_HEATMAP_PIXELS),
 // diagonal hatching (a block only when all its cells are masked; the mean is of
 // the others); the stripes need room, so with masked cells the canvas has
 // `cell` pixels a cell. Reads the rows' typed array directly when they are row
-// views (rows.js). Also the heads' thumbnails and the PNG export use it.
+// views (rows.js); with `minus`, each value is data's less minus's, the same
+// float64 subtraction as difference(), so the picture is the same bits as one
+// of the difference matrix. Also the heads' thumbnails and the PNG export use it.
 export function paintHeatmap(canvas, options) {
   const steps = heatmapSteps(canvas, options);
   while (!steps.next().done);
@@ -229,10 +247,11 @@ const STEP_CELLS = 1 << 18;
 // so (binned heatmaps only: up to 1024² cells it runs in one go), the canvas
 // changed only at the end, so that a large heatmap can be painted in slices
 // (paintOnce) while the last picture stays on screen.
-function* heatmapSteps(canvas, { data, kind, masked, cell }) {
+function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
   const rows = data.length;
   const cols = data[0].length;
   const values = flatData(data);
+  const less = minus ? flatData(minus) : null;
   const mask = masked ? flatData(masked) : null;
   const [binRows, binCols] = heatmapBin(rows, cols);
   const binned = binRows * binCols > 1;
@@ -255,7 +274,7 @@ function* heatmapSteps(canvas, { data, kind, masked, cell }) {
     const step = binned ? STEP_CELLS : values.length;
     for (let from = 0; from < values.length; from += step) {
       for (let k = from, end = Math.min(values.length, from + step); k < end; k++) {
-        const v = Math.abs(values[k]);
+        const v = Math.abs(less === null ? values[k] : values[k] - less[k]);
         if (v > largest && v !== Infinity) largest = v;
       }
       if (binned) yield;
@@ -273,7 +292,7 @@ function* heatmapSteps(canvas, { data, kind, masked, cell }) {
   if (!binned) {
     for (let k = 0; k < values.length; k++) {
       if (mask !== null && mask[k] !== 0) hatch(k % cols, (k / cols) | 0);
-      else pixels[k] = colorOf(values[k]);
+      else pixels[k] = colorOf(less === null ? values[k] : values[k] - less[k]);
     }
   } else {
     const sums = new Float64Array(width);
@@ -288,12 +307,14 @@ function* heatmapSteps(canvas, { data, kind, masked, cell }) {
           const end = Math.min(k + binCols, (r + 1) * cols);
           let sum = 0;
           let count = 0;
-          if (mask === null) {
+          if (mask === null && less === null) {
             for (count = end - k; k < end; k++) sum += values[k];
+          } else if (mask === null) {
+            for (count = end - k; k < end; k++) sum += values[k] - less[k];
           } else {
             for (; k < end; k++) {
               if (mask[k] === 0) {
-                sum += values[k];
+                sum += less === null ? values[k] : values[k] - less[k];
                 count++;
               }
             }
@@ -355,32 +376,44 @@ function hatchPattern(context) {
   return context.createPattern(source, 'repeat');
 }
 
-// The last heatmap painted of each matrix (by identity): the same result
+// The last heatmaps painted of each matrix (by identity, one per look: the
+// After and Difference of a comparison both read the weights): the same result
 // shown again (in two steps of the overview, after a step change or a
-// language switch) is copied from it, not painted again. A binned (large)
+// language switch, a comparison built again) is copied from it, not painted again. A binned (large)
 // heatmap is painted in slices of about SLICE_MS, one task each, so that the
 // page never stops for long (16.7 M cells at n = 4096); meanwhile its canvas
 // has data-painting (tests and the bench wait for it), keeps its last picture,
 // and a newer paint of the same canvas replaces the unfinished one. The
 // heads' thumbnails (steps.js) use it too.
-const painted = new WeakMap(); // data → {kind, masked, cell, canvas}
-const painting = new WeakMap(); // canvas → {data, kind, masked, cell, steps}
+const painted = new WeakMap(); // data → [{data, minus, kind, masked, cell, canvas}]
+const painting = new WeakMap(); // canvas → {data, minus, kind, masked, cell, steps}
+const showing = new WeakMap(); // canvas → the look it shows (an entry of painted)
 const SLICE_MS = 25;
 
-const sameLook = (a, b) => a.data === b.data && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
+const sameLook = (a, b) => a.data === b.data && a.minus === b.minus && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
 
-export function paintOnce(canvas, { data, kind, masked = null, cell }) {
-  const wanted = { data, kind, masked, cell };
+// A finished painting of `look` on `canvas`, kept while that canvas shows it.
+function keep(look, canvas) {
+  const entry = { ...look, canvas };
+  delete entry.steps;
+  const looks = (painted.get(look.data) || []).filter((other) => !sameLook(other, look) && showing.get(other.canvas) === other);
+  painted.set(look.data, [...looks, entry]);
+  showing.set(canvas, entry);
+}
+
+export function paintOnce(canvas, { data, minus = null, kind, masked = null, cell }) {
+  const wanted = { data, minus, kind, masked, cell };
   const job = painting.get(canvas);
   if (job && sameLook(job, wanted)) return; // on its way
-  const last = painted.get(data);
-  if (last && sameLook({ ...last, data }, wanted)) {
+  const last = (painted.get(data) || []).find((look) => sameLook(look, wanted) && showing.get(look.canvas) === look);
+  if (last) {
     painting.delete(canvas);
     canvas.removeAttribute('data-painting');
     if (last.canvas === canvas) return; // showing it already (resizing would clear it)
     canvas.width = last.canvas.width;
     canvas.height = last.canvas.height;
     canvas.getContext('2d').drawImage(last.canvas, 0, 0);
+    showing.set(canvas, last);
     return;
   }
   const [binRows, binCols] = heatmapBin(data.length, data[0].length);
@@ -388,7 +421,7 @@ export function paintOnce(canvas, { data, kind, masked = null, cell }) {
     painting.delete(canvas);
     canvas.removeAttribute('data-painting');
     paintHeatmap(canvas, wanted);
-    painted.set(data, { kind, masked, cell, canvas });
+    keep(wanted, canvas);
     return;
   }
   const steps = heatmapSteps(canvas, wanted);
@@ -405,7 +438,7 @@ export function paintOnce(canvas, { data, kind, masked = null, cell }) {
       if (steps.next().done) {
         painting.delete(canvas);
         canvas.removeAttribute('data-painting');
-        painted.set(data, { kind, masked, cell, canvas });
+        keep(wanted, canvas);
         return;
       }
     }
@@ -418,11 +451,11 @@ export function paintOnce(canvas, { data, kind, masked = null, cell }) {
 // narrower when the width available is less. Marks are boxes laid over it in percentages.
 function canvasView(opts, rows, cols) {
   const { lang, name, label, rowLabels, colLabels, kind, interactive, onSelect } = opts;
-  let { data } = opts;
+  let { data, minus } = opts;
   const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
   const canvas = el('canvas', 'heat-canvas');
   canvas.dataset.matrix = name;
-  paintOnce(canvas, { data, kind, masked: opts.masked, cell });
+  paintOnce(canvas, { data, minus, kind, masked: opts.masked, cell });
 
   const description = translate(lang, 'canvasDescription', { name, rows, cols });
   canvas.setAttribute('role', 'img');
@@ -450,7 +483,8 @@ function canvasView(opts, rows, cols) {
   element.append(caption, hint, box, readout);
 
   const readOut = (r, c) => {
-    const text = data[r][c] === -Infinity ? '−∞' : fullNumber(data[r][c]);
+    const value = minus ? data[r][c] - minus[r][c] : data[r][c];
+    const text = value === -Infinity ? '−∞' : fullNumber(value);
     readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
   };
   const cursor = walkCells(box, canvas, rows, cols, description, (r, c) => {
@@ -468,8 +502,8 @@ function canvasView(opts, rows, cols) {
     name,
     element,
     update(next) {
-      data = next.data;
-      paintOnce(canvas, { data, kind, masked: next.masked, cell });
+      ({ data, minus } = next);
+      paintOnce(canvas, { data, minus, kind, masked: next.masked, cell });
       if (cursor()) readOut(...cursor());
     },
     setMarks(marks) {
