@@ -596,3 +596,30 @@ test('loading state while the engine loads, bilingual error when it fails', asyn
     await context.close();
   }
 });
+
+test('the page is one <attention-visualizer mode="full">: its layout in the document, its state the link\'s, replace before a preset', onFreshPage(async (page) => {
+  const shape = await page.evaluate(() => {
+    const elements = document.querySelectorAll('attention-visualizer');
+    const v = elements[0];
+    return {
+      count: elements.length, mode: v.getAttribute('mode'), shadow: v.shadowRoot === null,
+      inside: ['steps', 'pipeline', 'edit-toggle', 'edit-panel', 'share-tools'].every((id) => v.contains(document.getElementById(id))),
+      chrome: ['storage-notice', 'lang-toggle', 'skip-link'].every((id) => !v.contains(document.getElementById(id))),
+      step: v.state.view.step, x: v.state.x, hash: location.hash.startsWith('#av1.'),
+    };
+  });
+  assert.deepEqual(shape, { count: 1, mode: 'full', shadow: true, inside: true, chrome: true, step: 'input', x: TUTORIAL.x, hash: true });
+  // a preset chosen in the element: `replace` comes first, with the preset's state, while the tutorial is still on screen
+  await openEditor(page);
+  const seen = await page.evaluate(() => new Promise((resolve) => {
+    const v = document.querySelector('attention-visualizer');
+    v.addEventListener('replace', (event) => resolve({ shown: v.state.tokens, coming: event.detail.state.tokens }), { once: true });
+    document.querySelector('[data-preset="english"]').click();
+  }));
+  assert.deepEqual(seen, { shown: ['我', '爱', '你'], coming: PRESETS.english.sentence.split(' ') });
+  // a message over the steps until the next whole state
+  await page.evaluate(() => { document.querySelector('attention-visualizer').statusMessage = { key: 'errStateHash', params: {} }; });
+  assert.equal(await page.locator('#status .status-error').count(), 1);
+  await page.click('[data-preset="tutorial"]');
+  assert.equal(await page.locator('#status .status-error').count(), 0);
+}));
