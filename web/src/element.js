@@ -44,7 +44,7 @@ import { Editor } from './editor.js';
 import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
-import { FullView, showSteps, loadFailure } from './full.js';
+import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -241,7 +241,7 @@ export class AttentionVisualizer extends HTMLElement {
     // The state (store.js): set by the attributes, the `state` property and the edits;
     // _onStore() computes and renders what it holds. _handled: the state it last saw.
     this._store = new StateStore();
-    this._store.subscribe((state) => this._onStore(state));
+    this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
@@ -501,12 +501,12 @@ export class AttentionVisualizer extends HTMLElement {
 
   // The store's state changed: computed when its inputs did, rendered; an
   // edit made in the editor is told (event change).
-  _onStore(state) {
+  _onStore(state, types) {
     const before = this._handled;
     this._handled = state;
     this._editor?.sync(state);
-    // (a whole state loaded in full mode is a result shown, even with the same inputs)
-    if (sameInputs(before, state)) this._render({ counted: this._urgent });
+    // (in full mode an edit or a whole state is a result shown, even with the same inputs, as the page counted it)
+    if (sameInputs(before, state)) this._render({ counted: this._full && [...types].some((type) => type !== 'view' && type !== 'learn') });
     else this._edited();
     if (!this._quiet) this._changed();
   }
@@ -817,11 +817,10 @@ export class AttentionVisualizer extends HTMLElement {
     const box = el('div', 'av-heads');
     box.setAttribute('role', 'group');
     box.append(el('span', 'head-tabs-label', translate(lang, 'viewHeadLabel')));
+    const errors = this._editable() && this._editor ? this._editor.errors : {};
     this._state.heads.forEach((_, h) => {
-      const tab = button(String(h + 1), () => this._setView({ head: h }), 'head-tab');
-      tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
-      tab.setAttribute('aria-pressed', h === this._state.view.head ? 'true' : 'false');
-      tab.dataset.focusId = `head-${h}`;
+      const tab = headTab(lang, h, () => this._setView({ head: h }));
+      markHeadTab(tab, h, this._state.view.head, errors);
       box.append(tab);
     });
     return box;

@@ -13,7 +13,7 @@
 import { translate, describeLoadFailure } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
-import { el, setDisabled } from './dom.js';
+import { el, button, setDisabled } from './dom.js';
 import { applyStrings } from './editor.js';
 import { headField } from './model.js';
 import { readState } from './share.js';
@@ -233,23 +233,12 @@ export class FullView {
     if (container.dataset.key !== key) {
       container.dataset.key = key;
       const label = container.querySelector('.head-tabs-label');
-      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => {
-        const tab = el('button', 'head-tab', String(i + 1));
-        tab.type = 'button';
-        tab.dataset.head = i;
-        tab.setAttribute('aria-label', translate(lang, 'headN', { n: i + 1 }));
-        tab.addEventListener('click', () => {
-          this.av._setView({ head: i });
-          tab.focus();
-        });
-        return tab;
-      }));
+      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => headTab(lang, i, (tab) => {
+        this.av._setView({ head: i });
+        tab.focus();
+      })));
     }
-    const errors = this.av._editor.errors;
-    container.querySelectorAll('.head-tab').forEach((tab, i) => {
-      tab.setAttribute('aria-pressed', i === this.view().head ? 'true' : 'false');
-      tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, i)]));
-    });
+    container.querySelectorAll('.head-tab').forEach((tab, i) => markHeadTab(tab, i, this.view().head, this.av._editor.errors));
   }
 
   // A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
@@ -377,6 +366,21 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival }) {
     return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);
+}
+
+// The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.
+export function headTab(lang, h, onChoose) {
+  const tab = button(String(h + 1), () => onChoose(tab), 'head-tab');
+  tab.dataset.head = h;
+  tab.dataset.focusId = `head-${h}`;
+  tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
+  return tab;
+}
+
+// Whether head h is the one in view, and marked when the editor holds a bad cell of it.
+export function markHeadTab(tab, h, current, errors) {
+  tab.setAttribute('aria-pressed', h === current ? 'true' : 'false');
+  tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, h)]));
 }
 
 // Why the engine did not load, on the page: its own script named when it is
