@@ -152,7 +152,7 @@ function restoreAtStart() {
     loadState(stored);
   } else {
     state.arriving = true;
-    loadState(firstState);
+    loadState(firstState());
   }
   if (!link.ok) av.statusMessage = link.message;
   showStorageNotice();
@@ -214,12 +214,15 @@ function restoreHash() {
 
 // ---- start ----
 
-function start() {
-  // A first visit opens on the attention weights: the one picture of attention
-  // (who listens to whom, each row summing to 1), with the diagram above it
-  // saying where they come from and where they go.
+// A first visit opens on the attention weights: the one picture of attention
+// (who listens to whom, each row summing to 1), with the diagram above it
+// saying where they come from and where they go.
+function firstState() {
   const first = tutorialState(storedLanguage() || detectLanguage(navigator.languages));
-  firstState = { ...first, view: { ...first.view, step: 'softmax' } };
+  return { ...first, view: { ...first.view, step: 'softmax' } };
+}
+
+function start() {
   restoreAtStart();
   applyStaticStrings();
   av.addEventListener('change', () => {
@@ -252,5 +255,4 @@ function start() {
   });
 }
 
-let firstState = null;
 start();
