@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { browserAndServer } from './local.mjs';
-import { waitForSteps, openEditor, openStep } from './ui.mjs';
+import { openStep, ready, typeCell, newPage } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const STATE_KEY = 'attention-visualizer.state';
@@ -17,29 +17,6 @@ const local = browserAndServer(DIST);
 const { at } = local;
 
 const x00 = '#editor-x input[data-r="0"][data-c="0"]';
-const renders = (page) => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
-
-async function ready(page) {
-  await waitForSteps(page);
-  await openEditor(page);
-}
-
-// Types into a cell and waits for the recompute it causes.
-async function typeCell(page, selector, text) {
-  const count = await renders(page);
-  await page.fill(selector, text);
-  await page.waitForFunction((n) => Number(document.documentElement.dataset.renderCount) > n, count);
-}
-
-async function newPage(context, url) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-  await page.goto(url);
-  await ready(page);
-  return { page, problems };
-}
 
 test('an edit survives a reload and a closed tab; a link opens its own state over the stored one', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });

@@ -10,7 +10,7 @@ import { encodeHash, decodeHash, tutorialState } from '../../web/src/share.js';
 import { chromium } from 'playwright-core';
 import { browserAndServer } from './local.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';
-import { waitForSteps, openEditor } from './ui.mjs';
+import { ready, typeCell, newPage } from './ui.mjs';
 
 const DIST = path.resolve('dist');
 const STATE_KEY = 'attention-visualizer.state';
@@ -20,30 +20,8 @@ const local = browserAndServer(DIST);
 const { at } = local;
 
 const x00 = '#editor-x input[data-r="0"][data-c="0"]';
-const renders = (page) => page.evaluate(() => Number(document.documentElement.dataset.renderCount || 0));
 const stored = (page, key) => page.evaluate((k) => localStorage.getItem(k), key);
 const LINK_STATE = { ...tutorialState('en'), tokens: ['a', 'b', 'c'], causal: true };
-
-async function ready(page) {
-  await waitForSteps(page);
-  await openEditor(page);
-}
-
-async function typeCell(page, selector, text) {
-  const count = await renders(page);
-  await page.fill(selector, text);
-  await page.waitForFunction((n) => Number(document.documentElement.dataset.renderCount) > n, count);
-}
-
-async function newPage(context, url) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-  await page.goto(url);
-  await ready(page);
-  return { page, problems };
-}
 
 // A context whose page has the user's work (x[0][0] = 7) stored.
 async function withWork(locale = 'en-US', viewport = { width: 1280, height: 900 }) {
