@@ -8,8 +8,6 @@
 const MAX_ENTRIES = 200;
 const MAX_NUMBERS = 4 * 1024 * 1024;
 
-export const inputsOf = (state) => JSON.stringify({ ...state, view: null });
-
 // Whether two states have the same inputs (their views may differ).
 export function sameInputs(a, b) {
   if (!a || !b) return false;
@@ -29,8 +27,8 @@ function sameValue(a, b) {
   return keys.length === Object.keys(b).length && keys.every((key) => sameValue(a[key], b[key]));
 }
 
-// The matrix numbers of a state: what an entry costs.
-function numbersOf(state) {
+// The matrix numbers of a state: what an entry costs (and whether the page writes its link at once).
+export function numbersOf(state) {
   const size = (m) => (Array.isArray(m) && m.length > 0 ? m.length * m[0].length : 0);
   let n = size(state.x) + size(state.wo) + (state.context ? size(state.context.x) : 0);
   for (const head of state.heads || []) n += size(head.wq) + size(head.wk) + size(head.wv);

@@ -10,7 +10,7 @@ import { detectLanguage, htmlLang, translate, LANGUAGES } from './i18n.js';
 import { applyStrings } from './editor.js';
 import { decodeHash, encodeHash, fitLearn, tutorialState } from './share.js';
 import { Store as Storage, renderStorageNotice } from './persist.js';
-import { inputsOf } from './history.js';
+import { sameInputs, numbersOf } from './history.js';
 
 const $ = (id) => document.getElementById(id);
 const LANG_KEY = 'attention-visualizer.lang';
@@ -70,10 +70,6 @@ function loadState(restored) {
   av.load(restored);
   if (document.documentElement.dataset.lang !== view().lang) applyStaticStrings();
 }
-
-// The numbers of a state's matrices.
-const numbersOf = (s) => [s.x, s.wo, s.context && s.context.x, ...s.heads.flatMap((h) => [h.wq, h.wk, h.wv])]
-  .filter(Boolean).reduce((sum, m) => sum + m.length * m[0].length, 0);
 
 // The hash follows the screen: at once for a small state, HASH_PAUSE_MS after
 // the last change for a larger one (at d = 64 the link is some 100 KB, and
@@ -143,7 +139,7 @@ function restoreAtStart() {
   if (link.ok && origin !== 'stored-newer') {
     if (stored && origin === 'link') {
       store.history.record(stored); // undo brings it back
-      if (storage.storedMade() && inputsOf(stored) !== inputsOf(link.state)) storage.setAsideWork(storage.stored.text);
+      if (storage.storedMade() && !sameInputs(stored, link.state)) storage.setAsideWork(storage.stored.text);
     }
     state.arriving = origin === 'link';
     loadState(link.state);

@@ -12,7 +12,6 @@ import { parseNumber, MAX_CELL_CHARS } from './parse.js';
 import { excerpt } from './quote.js';
 import { MAX_TOKENS } from './share.js'; // the engine's limit (share.js imports this module too: read at call time)
 
-export const MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv'];
 export const MIN_DIM = 1;
 export const MAX_DIM = 64;
 export const MAX_HEADS = 8;

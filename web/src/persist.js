@@ -35,7 +35,7 @@
 
 import { parseStateJson } from './share.js';
 import { translate, describe } from './i18n.js';
-import { inputsOf } from './history.js';
+import { sameInputs } from './history.js';
 import { el, button, download } from './dom.js';
 
 export const STATE_KEY = 'attention-visualizer.state';
@@ -264,7 +264,7 @@ export class Store {
 // Two states' JSON hold the same work: the same inputs (the view aside).
 function sameWork(a, b) {
   const [x, y] = [parseStateJson(a), parseStateJson(b)];
-  return x.ok && y.ok && inputsOf(x.state) === inputsOf(y.state);
+  return x.ok && y.ok && sameInputs(x.state, y.state);
 }
 
 const SENTENCE_CHARS = 40;

@@ -4,8 +4,6 @@
 //   'word'  words and punctuation as Intl.Segmenter finds them.
 // Array.from walks code points, so an emoji stays one character.
 
-export const TOKEN_MODES = ['char', 'space', 'word'];
-
 export function defaultMode(text) {
   return /\s/u.test(text.trim()) ? 'space' : 'char';
 }

@@ -96,7 +96,7 @@ export function importTargets(state) {
 }
 
 // A matrix as text (a file, a paste, the text box) that parse.js could not read, as a message.
-export function textProblem(error) {
+function textProblem(error) {
   const { code, row, column, text } = error;
   if (code === 'not_number' || code === 'not_finite') return { key: 'errCsv', params: { row: row + 1, col: column + 1, text } };
   if (CELL_CODES.includes(code)) return cellMessage(null, error, []);
