@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   tutorialState, validateState, encodeHash, decodeHash, stateToJson, parseStateJson, readState, modelFromState,
-  stateFromRead, STATE_VERSION,
+  stateFromRead, copyState, jsonInSlices, STATE_VERSION,
 } from '../../web/src/share.js';
 import { readModel, MAX_TOKEN_CHARS } from '../../web/src/model.js';
 import { describe } from '../../web/src/i18n.js';
@@ -204,4 +204,52 @@ test('a token longer than 100 characters is refused, whatever its path (state, h
   assert.equal(describe('zh', huge.message), '状态无效：“tokens” 的词元最多 100 个字符：第 2 个有 5000000 个。');
   const context = validateState({ ...tutorialState('en'), context: { tokens: ['k'.repeat(101)], x: [[1, 0]] }, keyPadding: [false] });
   assert.match(describe('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);
+});
+
+// A state at n = 4096, d = 64 (some 5 MB of JSON) with the shapes a state has.
+const largeState = () => {
+  const random = (rows, cols) => Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() - 0.5));
+  return {
+    ...tutorialState('zh'),
+    tokens: Array.from({ length: 4096 }, (_, i) => String.fromCodePoint(0x4e00 + i)),
+    x: random(4096, 64),
+    heads: [{ wq: random(64, 64), wk: random(64, 64), wv: random(64, 64) }],
+    keyPadding: Array.from({ length: 4096 }, (_, i) => i % 7 === 0),
+    view: { step: 'softmax', head: 0, lang: 'zh', decimals: 4 },
+  };
+};
+
+test('copyState is a deep copy: equal, sharing no object or array', () => {
+  for (const state of [tutorialState(), variant(), largeState(), { a: [], b: {}, c: [[], [{}]], d: null }]) {
+    const copy = copyState(state);
+    assert.deepEqual(copy, state);
+    const shared = [];
+    const walk = (a, b) => {
+      if (a === null || typeof a !== 'object') return;
+      if (a === b) shared.push(a);
+      for (const key of Object.keys(a)) walk(a[key], b[key]);
+    };
+    walk(state, copy);
+    assert.equal(shared.length, 0);
+    if (state.view) {
+      copy.view.step = 'output';
+      copy.x[0][0] = 12345;
+      assert.notEqual(state.view.step, 'output');
+      assert.notEqual(state.x[0][0], 12345);
+    }
+  }
+});
+
+test('jsonInSlices gives JSON.stringify\'s text, in more than one task for a large state', async () => {
+  const odd = { z: 1, a: [1, [2, { b: undefined, c: 'x"\n' }], undefined, null], e: {}, f: [[]], g: undefined, 1: true };
+  for (const value of [tutorialState(), variant(), odd, [], {}, 'text', 3.5, null]) {
+    assert.equal(await jsonInSlices(value, () => false), JSON.stringify(value));
+  }
+  const large = largeState();
+  let tasks = 0;
+  const text = await jsonInSlices(large, () => { tasks += 1; return false; });
+  assert.equal(text, JSON.stringify(large));
+  assert.ok(tasks >= 2, `${tasks} tasks between slices`);
+  // cancelled between slices: nothing
+  assert.equal(await jsonInSlices(large, () => true), null);
 });

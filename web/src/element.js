@@ -37,7 +37,7 @@ import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt } from './quote.js';
 import { el, button } from './dom.js';
-import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, MAX_TOKENS } from './share.js';
+import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
 import { StateStore } from './store.js';
 import { Editor } from './editor.js';
@@ -401,8 +401,27 @@ export class AttentionVisualizer extends HTMLElement {
 
   // (In full mode the step is one of the steps on screen: a step the inputs no longer have is not shared.)
   get state() {
+    const shown = this._shownState();
+    return shown && copyState(shown);
+  }
+
+  _shownState() {
     if (!this._state) return null;
-    return structuredClone(this._full ? this._fullView.shownState() : this._state);
+    return this._full ? this._fullView.shownState() : this._state;
+  }
+
+  // An event's detail, whose `state` is a copy of the state shown when the
+  // event was sent, made when first read (at n = 4096 a copy costs ~10 ms, and
+  // the page sends an event for every edit). States are replaced, never changed.
+  _stateDetail() {
+    const shown = this._shownState();
+    let copy;
+    return {
+      get state() {
+        copy ??= shown && copyState(shown);
+        return copy;
+      },
+    };
   }
 
   // A whole state or some of its fields (merged into the current one); key
@@ -552,7 +571,7 @@ export class AttentionVisualizer extends HTMLElement {
   // example) replaces the work on screen: event `replace` first (the page keeps
   // the work it replaces: main.js), then the state.
   _replace(state) {
-    this.dispatchEvent(new CustomEvent('replace', { detail: { state: structuredClone(state) } }));
+    this.dispatchEvent(new CustomEvent('replace', { detail: { state: copyState(state) } }));
     this._apply(state);
   }
 
@@ -563,7 +582,7 @@ export class AttentionVisualizer extends HTMLElement {
   }
 
   _notifyChange() {
-    this.dispatchEvent(new CustomEvent('change', { detail: { state: this.state }, bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent('change', { detail: this._stateDetail(), bubbles: true, composed: true }));
   }
 
   // Undo and redo (editable: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z, Ctrl+Y): the inputs
@@ -663,9 +682,9 @@ export class AttentionVisualizer extends HTMLElement {
     this._render({ counted: true });
     if (!this._readySent && this._engine) {
       this._readySent = true;
-      this.dispatchEvent(new CustomEvent('ready', { detail: { state: this.state } }));
+      this.dispatchEvent(new CustomEvent('ready', { detail: this._stateDetail() }));
     }
-    this.dispatchEvent(new CustomEvent('computed', { detail: { state: this.state } }));
+    this.dispatchEvent(new CustomEvent('computed', { detail: this._stateDetail() }));
   }
 
   _config() {

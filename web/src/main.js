@@ -8,7 +8,7 @@
 import './element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from './i18n.js';
 import { applyStrings } from './editor.js';
-import { decodeHash, encodeHash, fitLearn, tutorialState } from './share.js';
+import { decodeHash, encodeHash, fitLearn, jsonInSlices, tutorialState } from './share.js';
 import { Store as Storage, renderStorageNotice } from './persist.js';
 import { sameInputs, numbersOf } from './history.js';
 
@@ -26,6 +26,7 @@ const state = {
   // preset, the tutorial) while it is the one on screen: not the user's work.
   arrival: null,
   arriving: false, // the next state kept is such an arrival
+  computed: false, // the element has shown a result (its 'computed' event)
 };
 
 function storedLanguage() {
@@ -84,13 +85,30 @@ let hashTimer = 0;
 function scheduleHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
-  if (store.holding || av.computing || !av.result || av.error) return; // 'computed' comes later
+  slicing += 1; // a state being written in slices is no longer the newest
+  if (store.holding || av.computing || !state.computed || av.error) return; // 'computed' comes later
   if (numbersOf(store.state) <= HASH_AT_ONCE_NUMBERS) writeHash();
-  else hashTimer = setTimeout(writeHash, HASH_PAUSE_MS);
+  else hashTimer = setTimeout(writeHashInSlices, HASH_PAUSE_MS);
+}
+
+// A large state's JSON (~5 MB at n = 4096: some 50 ms) is made in slices
+// with tasks between them (share.js jsonInSlices), then written; a change
+// meanwhile drops it (the change schedules its own).
+let slicing = 0; // the latest write started; a slice that finds it moved on stops
+let slicesPending = false;
+async function writeHashInSlices() {
+  hashTimer = 0;
+  const turn = ++slicing;
+  const current = shareState();
+  slicesPending = true;
+  const text = await jsonInSlices(current, () => turn !== slicing);
+  if (turn !== slicing) return;
+  slicesPending = false;
+  writeHash(current, text);
 }
 
 function flushHash() {
-  if (hashTimer) writeHash();
+  if (hashTimer || slicesPending) writeHash();
 }
 
 // A state whose JSON is longer than this gets no link in the address bar: the
@@ -99,11 +117,11 @@ function flushHash() {
 // reload does not bring back an older state; storage still keeps this one.
 const HASH_MAX_JSON_CHARS = 1400000;
 
-function writeHash() {
+function writeHash(current = shareState(), text = JSON.stringify(current)) {
   clearTimeout(hashTimer);
   hashTimer = 0;
-  const current = shareState();
-  const text = JSON.stringify(current);
+  slicing += 1;
+  slicesPending = false;
   keepState(current, text);
   const hash = text.length <= HASH_MAX_JSON_CHARS ? `#${encodeHash(current)}` : '';
   const mark = storage.mark(); // tells a reload that this hash is the page's own (persist.js)
@@ -167,7 +185,7 @@ function replaceWork(next, made = false) {
 // What replacing the work on screen keeps of it (the element's `replace`
 // event says the same of a state chosen in it).
 function beforeReplace(made = false) {
-  if (av.result) {
+  if (state.computed) {
     writeHash(); // the latest edit is recorded and kept first
     if (store.history.current() !== state.arrival) storage.setAsideWork(storage.latest);
   } else if (!state.arriving && storage.stored) {
@@ -225,7 +243,10 @@ function start() {
     if (document.documentElement.dataset.lang !== view().lang) applyStaticStrings();
     scheduleHash();
   });
-  av.addEventListener('computed', scheduleHash);
+  av.addEventListener('computed', () => {
+    state.computed = true;
+    scheduleHash();
+  });
   // a preset, a state file or a learned example chosen in the element
   av.addEventListener('replace', () => {
     beforeReplace();
