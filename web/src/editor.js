@@ -21,7 +21,7 @@ import { translate, describe } from './i18n.js';
 import { MIN_DECIMALS, MAX_DECIMALS } from './format.js';
 import { tokenize, joinTokens, defaultMode } from './tokenize.js';
 import { parseMatrixText } from './parse.js';
-import { randomInputs, randomHead, randomStream, STREAM_WO, STREAM_CONTEXT } from './random.js';
+import { randomInputPieces, randomHead, randomStream, randomStreamPieces, STREAM_WO, STREAM_CONTEXT } from './random.js';
 import { PRESETS, presetOf } from './presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
@@ -580,9 +580,18 @@ export class Editor {
 
   // Cells a matrix does not have yet come from its own random stream, so a new
   // head (or W_O, or C) starts with numbers, not zeros; typed cells stay.
-  fillMissing(field, matrix) {
-    const store = this.model.cells[field] ||= [];
-    matrix.forEach((row, r) => row.forEach((value, c) => {
+  // make() gives the matrix at its current shape, called only when a cell is
+  // missing (an option toggled at n = 4096 would otherwise draw C's 262 144
+  // numbers again).
+  fillMissing(field, make) {
+    const [rows, cols] = shapeOf(field, this.model);
+    const store = this.model.cells[field];
+    if (store && store.length >= rows && store.slice(0, rows).every((row) => row.length >= cols)) return;
+    if (!store || store.length === 0) {
+      this.model.cells[field] = textsFromNumbers(make()); // their parse kept (model.js)
+      return;
+    }
+    make().forEach((row, r) => row.forEach((value, c) => {
       if (!store[r] || store[r][c] === undefined) setCell(store, r, c, String(value));
     }));
   }
@@ -591,11 +600,11 @@ export class Editor {
     const { model } = this;
     const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
     for (let h = 1; h < model.options.heads; h++) {
-      const head = randomHead(seed, h, model.dims, kvRows);
-      for (const base of HEAD_EDITORS) this.fillMissing(headField(base, h), head[base]);
+      let head = null; // W_Q, W_K, W_V of head h come from one stream
+      for (const base of HEAD_EDITORS) this.fillMissing(headField(base, h), () => (head ||= randomHead(seed, h, model.dims, kvRows))[base]);
     }
-    if (usesWo(model)) this.fillMissing('wo', randomStream(seed, STREAM_WO, ...shapeOf('wo', model)));
-    if (model.options.cross) this.fillMissing('c', randomStream(seed, STREAM_CONTEXT, ...shapeOf('c', model)));
+    if (usesWo(model)) this.fillMissing('wo', () => randomStream(seed, STREAM_WO, ...shapeOf('wo', model)));
+    if (model.options.cross) this.fillMissing('c', () => randomStream(seed, STREAM_CONTEXT, ...shapeOf('c', model)));
   }
 
   onHeadsInput() {
@@ -625,7 +634,12 @@ export class Editor {
     this.commit({ now: true });
   }
 
-  fillRandomly() {
+  // X, W_Q, W_K, W_V (and C in cross-attention) drawn from the seed, FILL_ROWS
+  // rows a piece, with a task between pieces once a slice has taken FILL_SLICE_MS
+  // (X and C at n = 4096 are 262 144 numbers each: one task held the page
+  // ~100 ms). Nothing changes until all are drawn; a newer fill, or tokens or
+  // dimensions changed meanwhile, drops this one.
+  async fillRandomly() {
     const seed = this.seed();
     if (seed === null) {
       this.showError('seed-error', { key: 'errSeed', params: {} });
@@ -634,10 +648,29 @@ export class Editor {
     this.showError('seed-error', null);
     const { model } = this;
     if (model.tokens.length === 0) return;
+    const turn = (this.fillTurn = (this.fillTurn || 0) + 1);
+    const shape = () => JSON.stringify([model.tokens.length, model.contextTokens.length, model.dims, model.options.cross]);
+    const drawnFor = shape();
     // In cross-attention W_K and W_V have d_context rows.
     const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
-    const numbers = randomInputs(seed, model.tokens.length, model.dims, kvRows);
-    model.cells = Object.fromEntries(['x', 'wq', 'wk', 'wv'].map((field) => [field, textsFromNumbers(numbers[field])]));
+    const cells = { x: [], wq: [], wk: [], wv: [] };
+    const contextShape = shapeOf('c', model);
+    function* pieces() { // drawn as the loop asks
+      yield* randomInputPieces(seed, model.tokens.length, model.dims, kvRows, FILL_ROWS);
+      if (!cells.c) return;
+      for (const piece of randomStreamPieces(seed, STREAM_CONTEXT, ...contextShape, FILL_ROWS)) yield ['c', piece];
+    }
+    if (model.options.cross) cells.c = [];
+    let start = performance.now();
+    for (const [field, piece] of pieces()) {
+      for (const row of textsFromNumbers(piece)) cells[field].push(row); // their parse kept (model.js)
+      if (performance.now() - start >= FILL_SLICE_MS) {
+        await new Promise((resolve) => { setTimeout(resolve, 0); });
+        if (turn !== this.fillTurn || drawnFor !== shape()) return;
+        start = performance.now();
+      }
+    }
+    model.cells = cells;
     this.fillNewMatrices(seed);
     this.applyErrors = {};
     this.commit({ now: true });
@@ -653,6 +686,9 @@ export class Editor {
     this.host.replace(stateFromRead(model.tokens, [], read.matrices, read.options, { ...view, head: 0 }));
   }
 }
+
+const FILL_ROWS = 256;
+const FILL_SLICE_MS = 12;
 
 const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 

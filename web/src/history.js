@@ -19,7 +19,7 @@ function sameValue(a, b) {
   if (a === b) return true;
   if (Array.isArray(a) || ArrayBuffer.isView(a)) {
     if (!(Array.isArray(b) || ArrayBuffer.isView(b)) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameValue(a[i], b[i])) return false; // (no call per equal number)
     return true;
   }
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;

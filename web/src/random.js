@@ -24,16 +24,27 @@ export function randomMatrix(next, rows, cols) {
   return out;
 }
 
+// A rows × cols matrix from next(), as pieces of at most `step` rows (drawn
+// in the same order as one randomMatrix call), so that a caller can let the
+// page breathe between pieces: X at n = 4096 is 262 144 numbers.
+function* randomPieces(next, rows, cols, step) {
+  for (let r = 0; r < rows; r += step) yield randomMatrix(next, Math.min(step, rows - r), cols);
+}
+
 // X, then W_Q, W_K, W_V, drawn in that order from one generator. kvRows
-// (W_K's and W_V's) is d_model, or d_context in cross-attention.
-export function randomInputs(seed, n, { dModel, dk, dv }, kvRows = dModel) {
+// (W_K's and W_V's) is d_model, or d_context in cross-attention. As
+// [field, piece] pairs (see randomPieces).
+export function* randomInputPieces(seed, n, { dModel, dk, dv }, kvRows = dModel, step = Infinity) {
   const next = mulberry32(seed);
-  return {
-    x: randomMatrix(next, n, dModel),
-    wq: randomMatrix(next, dModel, dk),
-    wk: randomMatrix(next, kvRows, dk),
-    wv: randomMatrix(next, kvRows, dv),
-  };
+  for (const [field, rows, cols] of [['x', n, dModel], ['wq', dModel, dk], ['wk', kvRows, dk], ['wv', kvRows, dv]]) {
+    for (const piece of randomPieces(next, rows, cols, step)) yield [field, piece];
+  }
+}
+
+export function randomInputs(seed, n, dims, kvRows) {
+  const inputs = { x: [], wq: [], wk: [], wv: [] };
+  for (const [field, piece] of randomInputPieces(seed, n, dims, kvRows)) inputs[field] = inputs[field].concat(piece);
+  return inputs;
 }
 
 // The other matrices each have their own generator, so that adding a head
@@ -48,6 +59,8 @@ export function randomHead(seed, head, { dModel, dk, dv }, kvRows = dModel) {
   return { wq: randomMatrix(next, dModel, dk), wk: randomMatrix(next, kvRows, dk), wv: randomMatrix(next, kvRows, dv) };
 }
 
+export const randomStreamPieces = (seed, stream, rows, cols, step = Infinity) => randomPieces(mulberry32(streamSeed(seed, stream)), rows, cols, step);
+
 export function randomStream(seed, stream, rows, cols) {
-  return randomMatrix(mulberry32(streamSeed(seed, stream)), rows, cols);
+  return [...randomStreamPieces(seed, stream, rows, cols)].flat(1);
 }
