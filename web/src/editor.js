@@ -653,14 +653,14 @@ export class Editor {
     const drawnFor = shape();
     // In cross-attention W_K and W_V have d_context rows.
     const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
-    const cells = { x: [], wq: [], wk: [], wv: [] };
+    const { cross } = model.options;
+    const cells = cross ? { x: [], wq: [], wk: [], wv: [], c: [] } : { x: [], wq: [], wk: [], wv: [] };
     const contextShape = shapeOf('c', model);
     function* pieces() { // drawn as the loop asks
       yield* randomInputPieces(seed, model.tokens.length, model.dims, kvRows, FILL_ROWS);
-      if (!cells.c) return;
+      if (!cross) return;
       for (const piece of randomStreamPieces(seed, STREAM_CONTEXT, ...contextShape, FILL_ROWS)) yield ['c', piece];
     }
-    if (model.options.cross) cells.c = [];
     let start = performance.now();
     for (const [field, piece] of pieces()) {
       for (const row of textsFromNumbers(piece)) cells[field].push(row); // their parse kept (model.js)

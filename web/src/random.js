@@ -62,5 +62,5 @@ export function randomHead(seed, head, { dModel, dk, dv }, kvRows = dModel) {
 export const randomStreamPieces = (seed, stream, rows, cols, step = Infinity) => randomPieces(mulberry32(streamSeed(seed, stream)), rows, cols, step);
 
 export function randomStream(seed, stream, rows, cols) {
-  return [...randomStreamPieces(seed, stream, rows, cols)].flat(1);
+  return randomMatrix(mulberry32(streamSeed(seed, stream)), rows, cols);
 }
