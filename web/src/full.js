@@ -97,7 +97,10 @@ export class FullView {
 
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
     // a drag let go (its one change event): the steps out of view get what it left
-    av.addEventListener('change', () => flushSteps($('steps')));
+    av.addEventListener('change', () => {
+      $('steps').classList.toggle('held', Boolean(av._holding));
+      flushSteps($('steps'));
+    });
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
     $('play').addEventListener('click', () => this.togglePlay());
@@ -272,6 +275,7 @@ export class FullView {
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
+    container.classList.toggle('held', Boolean(av._holding));
     showSteps(container, av, { steps, indices, all: steps, ctx: av._ctx(this.view().lang), arrival: overview ? null : arrival, defer: av._holding });
     this.renderTools();
   }
