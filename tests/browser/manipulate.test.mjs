@@ -121,6 +121,25 @@ test('page: dragging the temperature slider updates the weights live and is one 
   await context.close();
 });
 
+// T is not in a step's layout (steps.js layoutKey): its formula is written on each update.
+test('page: the scale step\'s formula names T while the slider is away from 1', async () => {
+  const { context, page, problems } = await openPage(4);
+  const formula = () => page.textContent('#steps [data-step="scale"] .formula');
+  assert.equal(await formula(), 'Scaled = Scores / √d_k');
+  const slider = page.locator('#temperature-slider');
+  const { x, y, box } = await middle(slider);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, y, { steps: 3 });
+  assert.equal(await formula(), 'Scaled = Scores / √d_k / T');
+  await page.mouse.move(x, y, { steps: 3 });
+  assert.equal(await page.inputValue('#temperature'), '1');
+  assert.equal(await formula(), 'Scaled = Scores / √d_k');
+  await page.mouse.up();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('page: the slider from the keyboard, and the text box and slider in step', async () => {
   const { context, page, problems } = await openPage(5);
   const slider = page.locator('#temperature-slider');
