@@ -6,7 +6,8 @@
 // Then a second table: the page's latency from an edit to every panel updated (pageLatency),
 // and a third: each frame's work while a number or the temperature is dragged (dragLatency).
 //   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only] [--large-only]
-// --large-only prints the page's n = 4096 scenarios alone (docs/performance.md is not written).
+// --large-only prints the page's n = 4096 scenarios alone, --drag-only the drag table alone
+// (neither writes docs/performance.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

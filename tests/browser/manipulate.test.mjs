@@ -121,6 +121,25 @@ test('page: dragging the temperature slider updates the weights live and is one 
   await context.close();
 });
 
+// T is not in a step's layout (steps.js layoutKey): its formula is written on each update.
+test('page: the scale step\'s formula names T while the slider is away from 1', async () => {
+  const { context, page, problems } = await openPage(4);
+  const formula = () => page.textContent('#steps [data-step="scale"] .formula');
+  assert.equal(await formula(), 'Scaled = Scores / √d_k');
+  const slider = page.locator('#temperature-slider');
+  const { x, y, box } = await middle(slider);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, y, { steps: 3 });
+  assert.equal(await formula(), 'Scaled = Scores / √d_k / T');
+  await page.mouse.move(x, y, { steps: 3 });
+  assert.equal(await page.inputValue('#temperature'), '1');
+  assert.equal(await formula(), 'Scaled = Scores / √d_k');
+  await page.mouse.up();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('page: the slider from the keyboard, and the text box and slider in step', async () => {
   const { context, page, problems } = await openPage(5);
   const slider = page.locator('#temperature-slider');
@@ -191,6 +210,44 @@ test('page: dragging a number of X changes it and every step live; one drag, one
   await page.mouse.up();
   assert.equal(await cell.inputValue(), '-0.5');
   assertClose(await shown(page, 'Output'), attention(withX00(-0.5)).output, 'output at −0.5');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// With all steps shown, a drag writes only the steps in view on each move
+// (steps.js near): one out of view gets the numbers when scrolled to, or when let go.
+test('page: all steps shown: a drag updates the steps in view live, one scrolled to on the way, and every step when let go', async () => {
+  const { context, page, problems } = await openPage(1, { viewport: { width: 1280, height: 500 } });
+  await page.click('#overview');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const topOf = (step) => page.evaluate((id) => document.querySelector(`#steps [data-step="${id}"]`).getBoundingClientRect().top, step);
+  assert.ok(await topOf('input') < 500, 'the input step is in view');
+  assert.ok(await topOf('output') > 1000, 'the output step is two screens down');
+  const cell = page.locator('#editor-x input[data-r="0"][data-c="0"]');
+  const { x, y } = await middle(cell);
+  // a first drag leaves the tutorial's numbers (the steps are built again without its misprints)
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 10, y, { steps: 2 });
+  await page.mouse.up();
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output after a first drag');
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 20, y, { steps: 2 });
+  assertClose(await shown(page, 'X'), withX00(1.3).x, 'X in view during the drag');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output out of view, not written yet');
+  // scrolled to while the button is still down: written, and live from then on
+  await page.evaluate(() => document.querySelector('#steps [data-step="output"]').scrollIntoView());
+  const expected = attention(withX00(1.3)).output[0][0];
+  await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="output"] table[data-matrix="Output"] td[data-r="0"][data-c="0"]').title) === value, expected);
+  assertClose(await shown(page, 'Output'), attention(withX00(1.3)).output, 'the output once in view');
+  await page.mouse.move(x + 40, y, { steps: 2 });
+  assertClose(await shown(page, 'Output'), attention(withX00(1.5)).output, 'the output in view during the drag');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(x + 60, y, { steps: 2 });
+  await page.mouse.up();
+  assert.equal(await cell.inputValue(), '1.7');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.7)).output, 'the output out of view once let go');
   assert.deepEqual(problems, []);
   await context.close();
 });

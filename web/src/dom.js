@@ -18,6 +18,16 @@ export function labelNode(tag, className, text) {
   return node;
 }
 
+// Writes that change nothing are skipped: the same text written again still
+// replaces the text node, and the page lays itself out again on every move of a drag.
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;

@@ -33,7 +33,7 @@ import { sameInputs } from './history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 import { dimLabel } from './work.js';
-import { el, setDisabled } from './dom.js';
+import { el, setDisabled, setText, setAttr } from './dom.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
@@ -255,12 +255,12 @@ export class Editor {
     const { options } = model;
     const active = this.panel.getRootNode().activeElement;
     renderTokenEditor(this.$('token-list'), lang, model.tokens, this.tokenHandlers('query'), options.cross ? null : model.padding);
-    this.$('token-count').textContent = translate(lang, 'tokenCount', { n: model.tokens.length });
+    setText(this.$('token-count'), translate(lang, 'tokenCount', { n: model.tokens.length }));
     this.showError('tokens-error', this.errors.tokens && this.errors.tokens.message);
     this.$('context-panel').hidden = !options.cross;
     if (options.cross) {
       renderTokenEditor(this.$('context-token-list'), lang, model.contextTokens, this.tokenHandlers('context'), model.contextPadding);
-      this.$('context-token-count').textContent = translate(lang, 'tokenCount', { n: model.contextTokens.length });
+      setText(this.$('context-token-count'), translate(lang, 'tokenCount', { n: model.contextTokens.length }));
     }
     this.showError('contextTokens-error', this.errors.contextTokens && this.errors.contextTokens.message);
     for (const dim of DIM_FIELDS) {
@@ -282,7 +282,7 @@ export class Editor {
   }
 
   showError(id, message) {
-    this.$(id).textContent = message ? describe(this.host.lang(), message) : '';
+    setText(this.$(id), message ? describe(this.host.lang(), message) : '');
   }
 
   renderOptions(active) {
@@ -331,7 +331,7 @@ export class Editor {
     }
     const head = this.head();
     container.querySelectorAll('.head-tab').forEach((button, i) => {
-      button.setAttribute('aria-pressed', i === head ? 'true' : 'false');
+      setAttr(button, 'aria-pressed', i === head ? 'true' : 'false');
       button.classList.toggle('has-error', HEAD_EDITORS.some((base) => this.errors[headField(base, i)]));
     });
   }
@@ -373,8 +373,8 @@ export class Editor {
       badCell: error ? [error.row, error.column] : null,
     }, this.matrixHandlers(field));
     const headNote = container.querySelector('.grid-head');
-    if (headNote) headNote.textContent = model.options.heads > 1 ? `· ${translate(lang, 'headN', { n: this.head() + 1 })}` : '';
-    this.$(`${base}-error`).textContent = this.editorErrorText(base, field);
+    if (headNote) setText(headNote, model.options.heads > 1 ? `· ${translate(lang, 'headN', { n: this.head() + 1 })}` : '');
+    setText(this.$(`${base}-error`), this.editorErrorText(base, field));
   }
 
   // This editor's own error, else the first bad cell of another head's matrix.
@@ -396,10 +396,10 @@ export class Editor {
     const { matrices, options } = readState(state);
     const name = isPlain(options) ? presetOf(state.tokens, matrices) : null;
     for (const button of this.panel.querySelectorAll('[data-preset]')) {
-      if (button.dataset.preset === name) button.setAttribute('aria-current', 'true');
+      if (button.dataset.preset === name) setAttr(button, 'aria-current', 'true');
       else button.removeAttribute('aria-current');
     }
-    this.$('preset-note').textContent = name ? translate(this.host.lang(), `presetNote_${name}`) : '';
+    setText(this.$('preset-note'), name ? translate(this.host.lang(), `presetNote_${name}`) : '');
   }
 
   // ---- editing ----
@@ -693,6 +693,6 @@ const FILL_SLICE_MS = 12;
 const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 
 function setInvalid(input, invalid) {
-  if (invalid) input.setAttribute('aria-invalid', 'true');
+  if (invalid) setAttr(input, 'aria-invalid', 'true');
   else input.removeAttribute('aria-invalid');
 }

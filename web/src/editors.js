@@ -3,7 +3,7 @@
 // rebuilt only when its shape or labels change, so typing never loses focus.
 
 import { translate } from './i18n.js';
-import { el, headerRow, labelNode, LABEL_CHARS } from './dom.js';
+import { el, headerRow, labelNode, setText, setAttr, LABEL_CHARS } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
 import { isBlock } from './parse.js';
 import { makeScrubbable } from './scrub.js';
@@ -50,9 +50,9 @@ export function renderTokenEditor(list, lang, tokens, handlers, padding = null) 
     if (inputs[i].value !== token) inputs[i].value = token;
     const size = chipSize(token);
     if (inputs[i].size !== size) inputs[i].size = size;
-    removes[i].disabled = tokens.length === 1;
+    if (removes[i].disabled !== (tokens.length === 1)) removes[i].disabled = tokens.length === 1;
     if (padding === null) continue;
-    pads[i].setAttribute('aria-pressed', padding[i] ? 'true' : 'false');
+    setAttr(pads[i], 'aria-pressed', padding[i] ? 'true' : 'false');
     pads[i].closest('.token').classList.toggle('is-pad', padding[i]);
   }
 }
@@ -102,7 +102,7 @@ export function renderMatrixEditor(container, spec, handlers) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
   }
-  container.querySelector('.grid-shape').textContent = `${rows} × ${cols}`;
+  setText(container.querySelector('.grid-shape'), `${rows} × ${cols}`);
   if (!large) {
     const { texts } = spec;
     const inputs = container.querySelectorAll('.grid input');
@@ -111,15 +111,15 @@ export function renderMatrixEditor(container, spec, handlers) {
       const c = i % cols;
       if (input.value !== texts[r][c]) input.value = texts[r][c];
       const bad = badCell !== null && badCell[0] === r && badCell[1] === c;
-      if (bad) input.setAttribute('aria-invalid', 'true');
+      if (bad) setAttr(input, 'aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
     });
   }
   const area = container.querySelector('details textarea');
   latestSpec.set(area, spec);
   showText(area);
-  container.dataset.field = field;
-  container.dataset.name = name;
+  setAttr(container, 'data-field', field);
+  setAttr(container, 'data-name', name);
 }
 
 // The text box shows the current matrix unless the user is writing in it

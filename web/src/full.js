@@ -11,9 +11,9 @@
 // av._result, av._ctx()) and changes the view through av._setView().
 
 import { translate, describeLoadFailure } from './i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, signedLegend } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend, flushSteps, forgetStep } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
-import { el, button, setDisabled } from './dom.js';
+import { el, button, setDisabled, setText, setAttr } from './dom.js';
 import { applyStrings } from './editor.js';
 import { headField } from './model.js';
 import { readState } from './share.js';
@@ -96,6 +96,11 @@ export class FullView {
     this.arrival = null; // {from}: the step shown next is reached from another (goTo)
 
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
+    // a drag let go (its one change event): the steps out of view get what it left
+    av.addEventListener('change', () => {
+      $('steps').classList.toggle('held', Boolean(av._holding));
+      flushSteps($('steps'));
+    });
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
     $('play').addEventListener('click', () => this.togglePlay());
@@ -201,12 +206,12 @@ export class FullView {
     this.renderPipeline();
     setDisabled([[$('prev'), overview || index === 0], [$('next'), overview || index === steps.length - 1],
       [$('play'), overview], [$('overview'), false]]);
-    $('play').textContent = translate(lang, this.playTimer ? 'pause' : 'play');
-    $('play').setAttribute('aria-pressed', this.playTimer ? 'true' : 'false');
-    $('overview').setAttribute('aria-pressed', overview ? 'true' : 'false');
-    $('overview').textContent = translate(lang, overview ? 'guided' : 'overview');
-    $('step-position').textContent = overview ? translate(lang, 'allSteps')
-      : translate(lang, 'stepOf', { n: index + 1, total: steps.length });
+    setText($('play'), translate(lang, this.playTimer ? 'pause' : 'play'));
+    setAttr($('play'), 'aria-pressed', this.playTimer ? 'true' : 'false');
+    setAttr($('overview'), 'aria-pressed', overview ? 'true' : 'false');
+    setText($('overview'), translate(lang, overview ? 'guided' : 'overview'));
+    setText($('step-position'), overview ? translate(lang, 'allSteps')
+      : translate(lang, 'stepOf', { n: index + 1, total: steps.length }));
     this.renderHeadTabs();
   }
 
@@ -270,7 +275,8 @@ export class FullView {
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
-    showSteps(container, av, { steps, indices, all: steps, ctx: av._ctx(this.view().lang), arrival: overview ? null : arrival });
+    container.classList.toggle('held', Boolean(av._holding));
+    showSteps(container, av, { steps, indices, all: steps, ctx: av._ctx(this.view().lang), arrival: overview ? null : arrival, defer: av._holding });
     this.renderTools();
   }
 
@@ -352,20 +358,25 @@ export class FullView {
 // in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
 // offered), for the element av (its selections); arrival: {from} when the one
 // step shown is reached from another (steps.js renderStep). Steps of the same
-// layout as those on screen get the new numbers in place. Full and compact alike.
-export function showSteps(list, av, { steps, indices, all, ctx, arrival }) {
+// layout as those on screen get the new numbers in place (defer: a drag is
+// under way, and those out of view get them later: steps.js updateStep). Full and compact alike.
+export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
   const shown = [...list.children];
   const nodes = indices.map((i, k) => {
     const id = steps[i].id;
     const options = {
       selection: av._selections[id] || null,
       onSelection: (selection) => { av._selections[id] = selection; },
+      defer,
     };
     const n = all.indexOf(steps[i]);
     if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
     return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
   });
-  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) list.replaceChildren(...nodes);
+  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
+    for (const node of shown) if (!nodes.includes(node)) forgetStep(node);
+    list.replaceChildren(...nodes);
+  }
 }
 
 // The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.
@@ -379,7 +390,7 @@ export function headTab(lang, h, onChoose) {
 
 // Whether head h is the one in view, and marked when the editor holds a bad cell of it.
 export function markHeadTab(tab, h, current, errors) {
-  tab.setAttribute('aria-pressed', h === current ? 'true' : 'false');
+  setAttr(tab, 'aria-pressed', h === current ? 'true' : 'false');
   tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, h)]));
 }
 

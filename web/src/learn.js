@@ -21,7 +21,7 @@ import { formatNumber, formatCompact } from './format.js';
 import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
 import { el, svg, button, headerRow, labelNode } from './dom.js';
 import { createMatrixView } from './view.js';
-import { createLinesView } from './lines.js';
+import { createLinesView, updateLinesView } from './lines.js';
 import { dimLabel } from './work.js';
 import { engineInput } from './variant.js';
 import { sameNumbers } from './model.js';
@@ -49,19 +49,22 @@ export function defaultSettings(goals) {
 
 export function createLearner(host) {
   let ctx = null;
-  let session = null; // { sig, start, input, losses, adam, steps }
+  let session = null; // { sig (sessionSig), start, input, losses, adam, steps }
   let running = false;
   let frames = 0;
   let lastDraw = 0;
   let error = null; // a descriptor of the engine's refusal of the last step
   let selection = null; // the cell of the backward pass explained { name, r, c }
-  let panel = null; // { sig, node, refs } rebuilt when the layout changes
+  let panel = null; // { sig (layoutSig), node, refs } rebuilt when the layout changes
   let tooMany = null; // the note shown instead beyond LEARN_LIMIT tokens
 
   // ---- the session: what is trained, from where ----
 
-  const layoutSig = (c) => JSON.stringify([c.lang, c.decimals, c.tokens, c.keyTokens, c.options, c.head,
+  // The panel's layout; the temperature is only in its numbers (a dragged slider
+  // updates the panel in place), and in the session's input (sessionSig).
+  const layoutSig = (c) => JSON.stringify([c.lang, c.decimals, c.tokens, c.keyTokens, { ...c.options, temperature: null }, c.head,
     c.inputs.wq.length, c.inputs.wq[0].length, c.inputs.wk.length]);
+  const sessionSig = (c) => JSON.stringify([layoutSig(c), c.options.temperature]);
   const trainedOf = (c) => ({ x: c.inputs.x, c: c.inputs.c, wq: c.inputs.wq, wk: c.inputs.wk });
   const sameWeights = (a, b) => ['x', 'wq', 'wk'].every((f) => sameNumbers(a[f], b[f])) && (!a.c || sameNumbers(a.c, b.c));
 
@@ -88,7 +91,7 @@ export function createLearner(host) {
 
   function sync(next) {
     ctx = next;
-    const sig = layoutSig(next);
+    const sig = sessionSig(next);
     if (session && session.sig === sig && sameWeights(current(), trainedOf(next))) return;
     stop();
     const start = trainedOf(next);
@@ -427,7 +430,11 @@ export function createLearner(host) {
       event.preventDefault();
       event.stopPropagation();
     });
+    let filled = null; // the target the cells show, as JSON
     const fill = (target) => {
+      const key = JSON.stringify(target);
+      if (key === filled) return;
+      filled = key;
       target.forEach((row, r) => {
         const free = row.every((v) => v === 0);
         row.forEach((v, c) => {
@@ -489,7 +496,7 @@ export function createLearner(host) {
       refs.mats[key].now.update({ data: w[key] });
       refs.mats[key].change.update({ data: w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c])) });
     }
-    if (lines) {
+    if (lines && !updateLinesView(refs.lines.firstElementChild, f.result.weights)) {
       refs.lines.replaceChildren(createLinesView({ lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens, weights: f.result.weights, decimals }));
     }
     // the backward pass: the heatmaps keep their last numbers while the engine refuses
@@ -515,7 +522,7 @@ export function createLearner(host) {
       return tooMany;
     }
     sync(next);
-    const sig = session.sig;
+    const sig = layoutSig(next);
     if (!panel || panel.sig !== sig) {
       panel = { sig, ...build() };
       selection = null;

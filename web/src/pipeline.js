@@ -10,7 +10,7 @@
 // steps' ctx has all of these): only sizes are read, never a number.
 
 import { translate } from './i18n.js';
-import { el, svg } from './dom.js';
+import { el, svg, setAttr } from './dom.js';
 import { stepsFor } from './steps.js';
 
 // The stages in columns (a column holds the stages side by side in the data:
@@ -222,7 +222,7 @@ function setCurrent(element, current) {
   for (const node of element.querySelectorAll('.pipeline-stage')) {
     const lit = node.dataset.step === current;
     node.classList.toggle('lit', lit);
-    if (lit && node.hasAttribute('role')) node.setAttribute('aria-current', 'step');
+    if (lit && node.hasAttribute('role')) setAttr(node, 'aria-current', 'step');
     else node.removeAttribute('aria-current');
   }
 }

@@ -6,6 +6,7 @@
 
 import { parseNumber } from './parse.js';
 import { translate } from './i18n.js';
+import { setAttr } from './dom.js';
 
 // ---- the temperature slider ----
 
@@ -42,7 +43,7 @@ export function showTemperature(slider, t, lang) {
   if (!(t > 0 && Number.isFinite(t))) return;
   const position = String(sliderPosition(t));
   if (slider.value !== position) slider.value = position;
-  slider.setAttribute('aria-valuetext', translate(lang, 'temperatureValueText', { n: String(t) }));
+  setAttr(slider, 'aria-valuetext', translate(lang, 'temperatureValueText', { n: String(t) }));
 }
 
 // onHold(true) on pointer down on `element`, onHold(false) when that pointer is up or cancelled.

@@ -13,7 +13,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
-import { el, headerRow } from './dom.js';
+import { el, headerRow, setText } from './dom.js';
 import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
@@ -22,7 +22,7 @@ import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
-  id: 'pe', key: 'stepPe', extras: [peNote],
+  id: 'pe', key: 'stepPe', extras: [kept(peNote)],
   groups: (ctx) => (ctx.options.cross ? [['X', 'PE', 'X+PE'], ['C', 'PE_C', 'C+PE_C']] : [['X', 'PE', 'X+PE']]),
   separator: '+',
 };
@@ -35,10 +35,10 @@ const PROJECT = {
   },
 };
 const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
-const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [scaleNote, maskNote, misprint('scaled', 'Scaled')] };
+const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [kept(scaleNote), kept(maskNote), misprint('scaled', 'Scaled')] };
 const SOFTMAX = {
   id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
-  leads: [presetNote], extras: [weightsLegend, nearUniformNote, fullyMaskedNote, comparison, linesView, misprint('weights', 'Weights')],
+  leads: [kept(presetNote)], extras: [kept(weightsLegend), kept(nearUniformNote), kept(fullyMaskedNote), comparison, linesView, misprint('weights', 'Weights')],
 };
 const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
 // After the output: training the head on screen toward a goal (learn.js);
@@ -112,13 +112,13 @@ function groupItem(symbol) {
 }
 
 // What a step's layout depends on: while it stays, a new result is written
-// into the step on screen (updateStep) instead of building it again. Of the
-// temperature only whether it is 1 (the scale step's formula names T or not):
-// its value is in the notes and the comparison, which every update builds
-// again, so a dragged slider repaints the steps in place.
+// into the step on screen (updateStep) instead of building it again. Not the
+// temperature: it is in the numbers, the notes, the comparison and the scale
+// step's formula (T, or none at 1), all written on each update, so a dragged
+// slider repaints the steps in place (even as it passes 1).
 function layoutKey(step, index, total, ctx, catalog, names) {
   const { lang, decimals, tokens, keyTokens, head, tutorial } = ctx;
-  const options = { ...ctx.options, temperature: ctx.options.temperature !== 1 };
+  const options = { ...ctx.options, temperature: null };
   const shapes = names.map((name) => {
     const { data, label, masked } = catalog[name];
     return [name, data.length, data[0].length, label, Boolean(masked)];
@@ -126,7 +126,42 @@ function layoutKey(step, index, total, ctx, catalog, names) {
   return JSON.stringify([step.id, index, total, lang, decimals, tokens, keyTokens, options, head, tutorial, shapes]);
 }
 
-const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell()}
+const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell(), pending}
+
+// During a drag (updateStep's `defer`) a step out of view keeps its update
+// (record.pending) until it comes near the viewport or the drag ends
+// (flushSteps): with all steps shown, writing thousands of cells off screen
+// on every move cost the drag its frames. near: a step's <li> → whether it
+// is in view or within a quarter of the viewport's height of it (unknown until the observer's first report).
+const near = new WeakMap();
+let observer = null;
+function watch(li) {
+  observer ||= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      near.set(entry.target, entry.isIntersecting);
+      if (entry.isIntersecting) applyPending(entry.target);
+    }
+  }, { rootMargin: '25% 0px' });
+  observer.observe(li);
+}
+
+function applyPending(li) {
+  const record = rendered.get(li);
+  if (!record || !record.pending) return;
+  const [ctx, catalog, selection] = record.pending;
+  record.pending = null;
+  record.update(ctx, catalog, selection);
+}
+
+// The updates steps kept during a drag, written now (the drag has ended).
+export function flushSteps(list) {
+  for (const li of list.children) applyPending(li);
+}
+
+// A step no longer on the page: no longer watched.
+export function forgetStep(li) {
+  observer?.unobserve(li);
+}
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
@@ -142,7 +177,8 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   if (ctx.options.cross) li.dataset.cross = 'true';
   const header = el('header', 'step-head');
   header.append(el('span', 'step-num', t('stepOf', { n: index + 1, total })), el('h3', 'step-title', t(`${step.key}Title`)));
-  li.append(header, el('p', 'formula', formulaOf(step, ctx)), el('p', 'plain', t(`${step.key}Plain`)));
+  const formula = el('p', 'formula', formulaOf(step, ctx));
+  li.append(header, formula, el('p', 'plain', t(`${step.key}Plain`)));
 
   let catalog = matrixCatalog(ctx);
   let current = ctx;
@@ -206,25 +242,27 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     li.append(flowNote, work);
   }
   // The notes before the matrices (leads) and the notes, legends and views
-  // after them (extras) are built again on each update, except an extra that
-  // gives back the node it made before (extra(ctx, previous)): updated in
-  // place (the comparison's matrices), it stays where it is.
+  // after them (extras) are built again on each update, except one that gives
+  // back the node it made before (extra(ctx, previous)): updated in place (the
+  // comparison's matrices) or the same (kept), it stays where it is.
   const leadsAt = li.querySelector('.plain').nextSibling;
   let leads = [];
   let extras = []; // [{extra, node}]
-  const renderExtras = () => {
-    for (const node of leads) node.remove();
-    leads = (step.leads || []).map((lead) => lead(current)).filter(Boolean);
-    for (const node of leads) li.insertBefore(node, leadsAt);
-    const before = new Map(extras.map(({ extra, node }) => [extra, node]));
-    const after = (step.extras || []).map((extra) => ({ extra, node: extra(current, before.get(extra) || null) })).filter(({ node }) => node);
-    for (const { node } of extras) if (!after.some((kept) => kept.node === node)) node.remove();
+  // The nodes of `made` for the step now, in order before `at` (null: the end); those of `was` not kept, removed.
+  const place = (made, was, at) => {
+    const before = new Map(was.map(({ extra, node }) => [extra, node]));
+    const after = (made || []).map((extra) => ({ extra, node: extra(current, before.get(extra) || null) })).filter(({ node }) => node);
+    for (const { node } of was) if (!after.some((kept) => kept.node === node)) node.remove();
     after.forEach(({ node }, i) => {
       if (node.parentNode === li) return;
       const next = after.slice(i + 1).find((kept) => kept.node.parentNode === li);
-      li.insertBefore(node, next ? next.node : null);
+      li.insertBefore(node, next ? next.node : at);
     });
-    extras = after;
+    return after;
+  };
+  const renderExtras = () => {
+    leads = place(step.leads, leads, leadsAt);
+    extras = place(step.extras, extras, null);
   };
   renderExtras();
   // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
@@ -258,11 +296,14 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   };
   showSelection(selection);
   if (arrival) arrive(arrival.from);
+  watch(li);
   rendered.set(li, {
     key: layoutKey(step, index, total, ctx, catalog, names),
+    pending: null,
     update(next, nextCatalog, chosen) {
       current = next;
       catalog = nextCatalog;
+      setText(formula, formulaOf(step, current));
       views.forEach((view) => view.update(catalog[view.name]));
       renderExtras();
       showPanel();
@@ -286,13 +327,19 @@ export function shownCell(li) {
 }
 
 // Writes a new result into a step rendered before when its layout is the
-// same (see layoutKey); false when it has to be rendered again.
-export function updateStep(li, step, index, total, ctx, { selection }) {
+// same (see layoutKey); false when it has to be rendered again. defer: a drag
+// is under way, and a step out of view keeps the result for later (see near).
+export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
   const record = rendered.get(li);
   if (!record) return false;
   const catalog = matrixCatalog(ctx);
   const key = layoutKey(step, index, total, ctx, catalog, step.groups(ctx).flat());
   if (key === null || record.key !== key) return false;
+  if (defer && near.get(li) === false) {
+    record.pending = [ctx, catalog, selection];
+    return true;
+  }
+  record.pending = null;
   record.update(ctx, catalog, selection);
   return true;
 }
@@ -320,6 +367,15 @@ function formulaOf(step, ctx) {
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
   const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
   return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
+}
+
+// A note of text only, built again on each update: the one on the page stays
+// when it reads the same (a drag's every move would otherwise lay it out again).
+function kept(make) {
+  return (ctx, previous) => {
+    const node = make(ctx);
+    return previous && node && previous.isEqualNode(node) ? previous : node;
+  };
 }
 
 function note(ctx, key, params) {
