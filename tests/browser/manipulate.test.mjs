@@ -215,7 +215,7 @@ test('page: dragging a number of X changes it and every step live; one drag, one
 });
 
 // With all steps shown, a drag writes only the steps in view on each move
-// (steps.js near): one out of view gets the numbers when scrolled to, or when let go.
+// (steps.js near): one out of view gets the numbers when scrolled to, or soon after let go.
 test('page: all steps shown: a drag updates the steps in view live, one scrolled to on the way, and every step when let go', async () => {
   const { context, page, problems } = await openPage(1, { viewport: { width: 1280, height: 500 } });
   await page.click('#overview');
@@ -225,17 +225,21 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   assert.ok(await topOf('output') > 1000, 'the output step is two screens down');
   const cell = page.locator('#editor-x input[data-r="0"][data-c="0"]');
   const { x, y } = await middle(cell);
+  // once let go, the steps out of view are written one a task (steps.js settleSteps)
+  const settled = () => page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
   // a first drag leaves the tutorial's numbers (the steps are built again without its misprints)
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x + 10, y, { steps: 2 });
   await page.mouse.up();
+  await settled();
   assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output after a first drag');
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x + 20, y, { steps: 2 });
   assertClose(await shown(page, 'X'), withX00(1.3).x, 'X in view during the drag');
   assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output out of view, not written yet');
+  assert.ok(await page.$('#steps [data-step="output"][data-pending]'), 'the output step says its update waits');
   // scrolled to while the button is still down: written, and live from then on
   await page.evaluate(() => document.querySelector('#steps [data-step="output"]').scrollIntoView());
   const expected = attention(withX00(1.3)).output[0][0];
@@ -247,6 +251,7 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   await page.mouse.move(x + 60, y, { steps: 2 });
   await page.mouse.up();
   assert.equal(await cell.inputValue(), '1.7');
+  await settled();
   assertClose(await shown(page, 'Output'), attention(withX00(1.7)).output, 'the output out of view once let go');
   assert.deepEqual(problems, []);
   await context.close();

@@ -623,3 +623,48 @@ test('the page is one <attention-visualizer mode="full">: its layout in the docu
   await page.click('[data-preset="tutorial"]');
   assert.equal(await page.locator('#status .status-error').count(), 0);
 }));
+
+// An edit of a large input (over 128² attention cells) with all steps shown writes the steps
+// in view at once and each step out of view in a task of its own (steps.js settleSteps): once
+// settled, every step shows what the same input shows when the page opens on it anew (its link).
+test('page: a large input edited with all steps shown: the steps out of view follow, each as a fresh page shows it', async () => {
+  const { context, page, problems } = await openPage(FILE_URL, { viewport: { width: 1280, height: 700 } });
+  const sentence = Array.from({ length: 130 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+  await page.fill('#sentence', sentence);
+  await page.fill('#seed', '7');
+  await page.click('#fill-random');
+  await page.click('#overview');
+  const pending = () => page.evaluate(() => [...document.querySelectorAll('#steps [data-pending]')].map((li) => li.dataset.step));
+  const settled = () => page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+  await settled();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => { document.querySelector('#editor-x details').open = true; });
+  await page.waitForFunction(() => document.getElementById('x-text').value !== '');
+  // X's first number changed through its text box; right after Apply the output step, far
+  // below, still waits
+  const waiting = await page.evaluate(() => {
+    const area = document.getElementById('x-text');
+    area.value = area.value.replace(/^[^\t\n]+/, '2.5');
+    area.closest('details').querySelector('button.apply').click();
+    return [...document.querySelectorAll('#steps [data-pending]')].map((li) => li.dataset.step);
+  });
+  assert.ok(waiting.includes('output'), `the output step waits (pending: ${waiting})`);
+  await settled();
+  assert.deepEqual(await pending(), []);
+  // every heatmap and note of every step, as the page shows them
+  const pictures = (p) => p.evaluate(() => [...document.querySelectorAll('#steps > li')].map((li) => ({
+    step: li.dataset.step,
+    canvases: [...li.querySelectorAll('canvas.heat-canvas')].map((canvas) => `${canvas.dataset.matrix} ${canvas.toDataURL()}`),
+    notes: [...li.querySelectorAll('.step-note, .formula')].map((note) => note.textContent),
+  })));
+  const edited = await pictures(page);
+  assert.ok(edited.find((s) => s.step === 'output').canvases.length > 0, 'the output is a heatmap');
+  const fresh = await context.newPage();
+  await fresh.goto(`${FILE_URL}${await page.evaluate(() => location.hash)}`);
+  await waitForSteps(fresh);
+  await fresh.waitForFunction(() => document.querySelector('#steps [data-step="output"] canvas') !== null
+    && document.querySelector('#steps [data-pending], canvas[data-painting]') === null);
+  assert.deepEqual(edited, await pictures(fresh));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

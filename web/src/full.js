@@ -11,12 +11,13 @@
 // av._result, av._ctx()) and changes the view through av._setView().
 
 import { translate, describeLoadFailure } from './i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, signedLegend, flushSteps, forgetStep } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend, settleSteps, forgetStep } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { el, button, setDisabled, setText, setAttr } from './dom.js';
 import { applyStrings } from './editor.js';
 import { headField } from './model.js';
 import { readState } from './share.js';
+import { COALESCE_CELLS } from './updates.js';
 
 const PLAY_INTERVAL_MS = 3000;
 const HEAD_EDITORS = ['wq', 'wk', 'wv'];
@@ -99,7 +100,7 @@ export class FullView {
     // a drag let go (its one change event): the steps out of view get what it left
     av.addEventListener('change', () => {
       $('steps').classList.toggle('held', Boolean(av._holding));
-      flushSteps($('steps'));
+      settleSteps($('steps'));
     });
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
@@ -276,7 +277,11 @@ export class FullView {
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
     container.classList.toggle('held', Boolean(av._holding));
-    showSteps(container, av, { steps, indices, all: steps, ctx: av._ctx(this.view().lang), arrival: overview ? null : arrival, defer: av._holding });
+    const ctx = av._ctx(this.view().lang);
+    // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
+    const defer = av._holding || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
+    showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
+    if (!av._holding) settleSteps(container);
     this.renderTools();
   }
 
@@ -358,8 +363,8 @@ export class FullView {
 // in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
 // offered), for the element av (its selections); arrival: {from} when the one
 // step shown is reached from another (steps.js renderStep). Steps of the same
-// layout as those on screen get the new numbers in place (defer: a drag is
-// under way, and those out of view get them later: steps.js updateStep). Full and compact alike.
+// layout as those on screen get the new numbers in place (defer: those out of
+// view may get them later, steps.js updateStep). Full and compact alike.
 export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
   const shown = [...list.children];
   const nodes = indices.map((i, k) => {

@@ -128,11 +128,13 @@ function layoutKey(step, index, total, ctx, catalog, names) {
 
 const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell(), pending}
 
-// During a drag (updateStep's `defer`) a step out of view keeps its update
-// (record.pending) until it comes near the viewport or the drag ends
-// (flushSteps): with all steps shown, writing thousands of cells off screen
-// on every move cost the drag its frames. near: a step's <li> → whether it
-// is in view or within a quarter of the viewport's height of it (unknown until the observer's first report).
+// A step out of view may keep its update (updateStep's `defer`: during a drag,
+// and for every edit of a large input) until it comes near the viewport, or a
+// task of its own after the steps in view are painted (settleSteps): with all
+// steps shown, writing thousands of cells off screen cost a drag its frames and
+// an edit at n = 512 its next frame. near: a step's <li> → whether it is in view
+// or within a quarter of the viewport's height of it (unknown until the
+// observer's first report). A step whose update waits has data-pending.
 const near = new WeakMap();
 let observer = null;
 function watch(li) {
@@ -150,12 +152,22 @@ function applyPending(li) {
   if (!record || !record.pending) return;
   const [ctx, catalog, selection] = record.pending;
   record.pending = null;
+  li.removeAttribute('data-pending');
   record.update(ctx, catalog, selection);
 }
 
-// The updates steps kept during a drag, written now (the drag has ended).
-export function flushSteps(list) {
-  for (const li of list.children) applyPending(li);
+// The updates the steps of `list` keep, written one step a task (the page
+// answers in between); a newer call takes over.
+const settling = new WeakMap(); // list → its timer
+export function settleSteps(list) {
+  clearTimeout(settling.get(list));
+  const next = () => {
+    const li = [...list.children].find((child) => rendered.get(child)?.pending);
+    if (!li) return;
+    applyPending(li);
+    settling.set(list, setTimeout(next, 0));
+  };
+  settling.set(list, setTimeout(next, 0));
 }
 
 // A step no longer on the page: no longer watched.
@@ -327,8 +339,8 @@ export function shownCell(li) {
 }
 
 // Writes a new result into a step rendered before when its layout is the
-// same (see layoutKey); false when it has to be rendered again. defer: a drag
-// is under way, and a step out of view keeps the result for later (see near).
+// same (see layoutKey); false when it has to be rendered again. defer: a step
+// out of view may keep the result for later (see near).
 export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
   const record = rendered.get(li);
   if (!record) return false;
@@ -337,9 +349,11 @@ export function updateStep(li, step, index, total, ctx, { selection, defer = fal
   if (key === null || record.key !== key) return false;
   if (defer && near.get(li) === false) {
     record.pending = [ctx, catalog, selection];
+    li.setAttribute('data-pending', '');
     return true;
   }
   record.pending = null;
+  li.removeAttribute('data-pending');
   record.update(ctx, catalog, selection);
   return true;
 }
