@@ -13,7 +13,7 @@ import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData } from './rows.js';
 import { difference } from './variant.js';
-import { el, headerRow, labelNode } from './dom.js';
+import { el, headerRow, labelNode, setText } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -82,7 +82,7 @@ function tableView(opts, rows, cols) {
   const written = [];
   const write = (td, k, text, title, isMasked, backgroundCss, color) => {
     const last = written[k] || (written[k] = []);
-    if (last[0] !== text) td.textContent = last[0] = text;
+    if (last[0] !== text) setText(td, last[0] = text);
     if (last[1] !== title) td.title = last[1] = title;
     if (last[2] !== isMasked) td.classList.toggle('masked', (last[2] = isMasked));
     if (last[3] !== backgroundCss) td.style.backgroundColor = last[3] = backgroundCss;
@@ -170,10 +170,6 @@ function tableView(opts, rows, cols) {
       }
     },
   };
-}
-
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 // A masked weight is exactly 0: written "0", not "0.0000", so it does not read as a small number.
