@@ -87,6 +87,10 @@ function tokenChip(lang, token, i, handlers, withPadding) {
   return li;
 }
 
+// What a small editor's grid shows: {texts: the text written in each input,
+// row by row; bad: the input marked invalid, or null}.
+const gridWritten = new WeakMap();
+
 // One matrix editor. spec: {field, id (the editor's, e.g. 'wq' for every
 // head's W_Q), name, lang, rowLabels, colLabels, texts (rows × cols
 // strings), badCell ([r, c] or null)}. handlers: {onCell(r, c,
@@ -101,19 +105,27 @@ export function renderMatrixEditor(container, spec, handlers) {
   if (container.dataset.key !== key) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
+    gridWritten.set(container, { texts: [], bad: null });
   }
   setText(container.querySelector('.grid-shape'), `${rows} × ${cols}`);
   if (!large) {
     const { texts } = spec;
+    const written = gridWritten.get(container);
     const inputs = container.querySelectorAll('.grid input');
+    // only a cell whose text changed is read and written (reading 1 024 inputs'
+    // values cost a drag's every move); a typed text is the model's already, and left as it is
     inputs.forEach((input, i) => {
-      const r = Math.floor(i / cols);
-      const c = i % cols;
-      if (input.value !== texts[r][c]) input.value = texts[r][c];
-      const bad = badCell !== null && badCell[0] === r && badCell[1] === c;
-      if (bad) setAttr(input, 'aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
+      const text = texts[Math.floor(i / cols)][i % cols];
+      if (written.texts[i] === text) return;
+      written.texts[i] = text;
+      if (input.value !== text) input.value = text;
     });
+    const bad = badCell && inputs[badCell[0] * cols + badCell[1]];
+    if (written.bad !== bad) {
+      written.bad?.removeAttribute('aria-invalid');
+      bad?.setAttribute('aria-invalid', 'true');
+      written.bad = bad;
+    }
   }
   const area = container.querySelector('details textarea');
   latestSpec.set(area, spec);
