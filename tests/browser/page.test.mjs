@@ -406,6 +406,7 @@ test('bad input: a message at the field, the last good result kept and marked', 
     await page.click('[data-preset="tutorial"]');
     assert.equal(await page.textContent(errorId), '');
     assert.equal(await page.locator('.status-stale').count(), 0);
+    assert.equal(await page.locator('[aria-invalid]').count(), 0, 'no field is marked any more');
   }
 }));
 
