@@ -356,6 +356,35 @@ test('dimensions: d_model, d_k and d_v from 1 to 64', onFreshPage(async (page) =
   assert.equal(await page.locator('#step-2 canvas[data-matrix="W_Q"]').count(), 1);
 }));
 
+// A head's W_Q, W_K and W_V too wide for a grid are text boxes, built anew on a head
+// switch and written one a frame: each shows its own head's matrix, and what the
+// user writes into a box before its turn stays.
+test('text boxes of another head: filled with that head\'s matrix, typing before then kept', onFreshPage(async (page) => {
+  await page.fill('#dim-dk', '30');
+  await page.fill('#dim-dv', '30');
+  await page.fill('#heads', '2');
+  const tab = (i) => page.click(`#edit-heads .head-tab >> nth=${i}`);
+  const readArea = async (id) => {
+    await page.waitForFunction((wanted) => document.getElementById(wanted).value !== '', id);
+    return page.evaluate((wanted) => document.getElementById(wanted).value.split('\n').map((line) => line.split('\t').map(Number)), id);
+  };
+  const pad = (row) => [...row, ...Array(28).fill(0)];
+  await tab(1);
+  assert.notDeepEqual(await readArea('wq-text'), TUTORIAL.wq.map(pad), 'head 2 has numbers of its own');
+  await tab(0);
+  assert.deepEqual(await readArea('wq-text'), TUTORIAL.wq.map(pad));
+  assert.deepEqual(await readArea('wk-text'), TUTORIAL.wk.map(pad));
+  // typed into head 2's new W_V box at once (before its turn): kept after the boxes are written
+  await page.evaluate(() => {
+    document.querySelectorAll('#edit-heads .head-tab')[1].click();
+    document.getElementById('wv-text').value = '1 2';
+  });
+  await readArea('wq-text');
+  await readArea('wk-text');
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+  assert.equal(await page.inputValue('#wv-text'), '1 2');
+}));
+
 test('grids: typing, and pasting TSV, CSV or JSON', onFreshPage(async (page) => {
   await page.click('#overview');
   // a spreadsheet block pasted into the first cell replaces the matrix, width included

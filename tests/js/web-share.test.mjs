@@ -240,15 +240,30 @@ test('copyState is a deep copy: equal, sharing no object or array', () => {
   }
 });
 
-test('jsonInSlices gives JSON.stringify\'s text, in more than one task for a large state', async () => {
+test('jsonInSlices gives JSON.stringify\'s text (beyond U+00FF escaped), in more than one task for a large state', async () => {
   const odd = { z: 1, a: [1, [2, { b: undefined, c: 'x"\n' }], undefined, null], e: {}, f: [[]], g: undefined, 1: true };
+  // JSON.stringify's text with every UTF-16 code unit beyond 0xFF as \uXXXX
+  const escaped = (value) => {
+    const json = JSON.stringify(value);
+    let out = '';
+    for (let i = 0; i < json.length; i++) {
+      const unit = json.charCodeAt(i);
+      out += unit > 0xff ? `\\u${unit.toString(16).padStart(4, '0')}` : json[i];
+    }
+    return out;
+  };
   for (const value of [tutorialState(), variant(), odd, [], {}, 'text', 3.5, null]) {
-    assert.equal(await jsonInSlices(value, () => false), JSON.stringify(value));
+    assert.equal(await jsonInSlices(value, () => false), escaped(value));
   }
+  // characters beyond U+00FF as escapes (one byte a character), read back the same
+  const wide = { tokens: ['注意', '😀', 'é'], x: [[0.5]] };
+  const text16 = await jsonInSlices(wide, () => false);
+  assert.equal(text16, '{"tokens":["\\u6ce8\\u610f","\\ud83d\\ude00","é"],"x":[[0.5]]}');
+  assert.deepEqual(JSON.parse(text16), wide);
   const large = largeState();
   let tasks = 0;
   const text = await jsonInSlices(large, () => { tasks += 1; return false; });
-  assert.equal(text, JSON.stringify(large));
+  assert.equal(text, escaped(large));
   assert.ok(tasks >= 2, `${tasks} tasks between slices`);
   // cancelled between slices: nothing
   assert.equal(await jsonInSlices(large, () => true), null);

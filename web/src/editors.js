@@ -102,7 +102,8 @@ export function renderMatrixEditor(container, spec, handlers) {
   const cols = colLabels.length;
   const large = rows > TABLE_LIMIT || cols > TABLE_LIMIT;
   const key = [field, lang, rows, cols, large, ...rowLabels].join('\u0001');
-  if (container.dataset.key !== key) {
+  const built = container.dataset.key !== key;
+  if (built) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
     gridWritten.set(container, { texts: [], bad: null });
@@ -129,7 +130,8 @@ export function renderMatrixEditor(container, spec, handlers) {
   }
   const area = container.querySelector('details textarea');
   latestSpec.set(area, spec);
-  showText(area);
+  if (built) showSoon(area);
+  else if (!waiting.has(area)) showText(area);
   setAttr(container, 'data-field', field);
   setAttr(container, 'data-name', name);
 }
@@ -144,12 +146,39 @@ const latestSpec = new WeakMap(); // textarea → the spec last rendered
 const shown = new WeakMap(); // textarea → {texts, text}: the matrix it last showed, as written there
 
 function showText(area) {
+  waiting.delete(area);
   if (!area.closest('details').open || document.activeElement === area) return;
   const { texts } = latestSpec.get(area);
   const last = shown.get(area);
-  if (last && (sameTexts(last.texts, texts) || area.value !== last.text)) return;
+  // a new box holds nothing until shown, unless the user wrote in it first
+  if (last ? sameTexts(last.texts, texts) || area.value !== last.text : area.value !== '') return;
   area.value = matrixText(texts);
   shown.set(area, { texts: snapshot(texts), text: area.value });
+}
+
+// A text box just built (another head's W_Q, W_K, W_V; a new shape) is
+// written in a frame of its own, one box a frame, empty meanwhile: laying out
+// a 64 × 64 matrix's text takes the browser 15–30 ms, and a head switch
+// wrote three at once.
+const waiting = new Set(); // text boxes built and not yet written, in order
+let nextWrite = 0; // the frame or task that writes the next one
+
+function showSoon(area) {
+  waiting.add(area);
+  if (!nextWrite) writeNext();
+}
+
+function writeNext() {
+  nextWrite = requestAnimationFrame(() => {
+    nextWrite = setTimeout(() => {
+      nextWrite = 0;
+      const [area] = waiting;
+      if (!area) return;
+      if (area.isConnected) showText(area);
+      else waiting.delete(area); // replaced before its turn
+      if (waiting.size > 0) writeNext();
+    }, 0);
+  });
 }
 
 // The texts may be the model's own rows, edited in place later.
@@ -241,7 +270,10 @@ function buildEditor(container, spec, handlers, large) {
   area.rows = 4;
   area.wrap = 'off';
   area.spellcheck = false;
-  details.addEventListener('toggle', () => showText(area));
+  // (setting `open` above fires a toggle too, later: a box waiting for its turn stays waiting)
+  details.addEventListener('toggle', () => {
+    if (!waiting.has(area)) showText(area);
+  });
   const apply = el('button', 'apply', t('pasteApply'));
   apply.type = 'button';
   apply.addEventListener('click', () => {

@@ -286,13 +286,18 @@ const isPlain = (value) => value === null || typeof value !== 'object';
 
 // JSON.stringify(value)'s very text, made in slices of about SLICE_MS with a
 // task between them, for a large state (~5 MB of JSON at n = 4096: 50–60 ms
-// in one task); null when cancelled() turns true between slices.
+// in one task); null when cancelled() turns true between slices. Characters
+// beyond U+00FF are written as \uXXXX escapes (JSON.parse reads the same
+// value): a text of one byte a character is what the page stores, and
+// Chromium's localStorage.setItem of 5 MB takes ~30 ms so, 45–60 ms with
+// the 4096 CJK tokens of a sentence in it (two bytes a character then).
 const SLICE_MS = 8;
+const latin1 = (text) => text.replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 export async function jsonInSlices(value, cancelled) {
   const parts = [];
   let start = performance.now();
   for (const part of jsonParts(value)) {
-    parts.push(part);
+    parts.push(latin1(part));
     if (performance.now() - start >= SLICE_MS) {
       await new Promise((resolve) => { setTimeout(resolve, 0); });
       if (cancelled()) return null;

@@ -42,8 +42,7 @@ function backgroundEngine() {
 //   here()          computes on this thread and renders;
 //   start(engine)   starts the computation on the worker's engine: a promise of
 //                   what to do with its result (a function, called only if no
-//                   edit came meanwhile), or null, after rendering, when there
-//                   is nothing to compute;
+//                   edit came meanwhile);
 //   waiting()       renders while the computation runs (the edit; the steps
 //                   keep the last result, marked);
 //   failed(error)   an input error the worker's engine threw, for the newest edit;
@@ -90,17 +89,24 @@ export class Updates {
     this.timer = 0;
   }
 
+  // The computation is started in a task of its own: copying the input for the
+  // worker (X and C of 4096 × 64, twice with a comparison) takes some 35 ms,
+  // and the edit that asked (a click) shows first. It runs from then on: an
+  // edit meanwhile is part of the input it starts with.
   inBackground() {
     if (this.running) {
       this.again = true;
       this.host.waiting();
       return;
     }
-    const job = this.host.start(worker);
-    if (!job) return;
     this.running = true;
     this.host.waiting();
-    job.then(
+    setTimeout(() => this.begin(), 0);
+  }
+
+  begin() {
+    this.again = false; // the latest input is the one started now
+    this.host.start(worker).then(
       (take) => {
         if (!this.again) take();
       },

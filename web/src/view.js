@@ -239,6 +239,9 @@ export function paintHeatmap(canvas, options) {
 // Cells read between two yields of heatmapSteps: a few ms of work.
 const STEP_CELLS = 1 << 18;
 
+// What heatmapSteps yields (binned heatmaps) when the next step writes the canvas.
+const WRITE = 'write';
+
 // paintHeatmap's work as a generator that yields every STEP_CELLS cells or
 // so (binned heatmaps only: up to 1024² cells it runs in one go), the canvas
 // changed only at the end, so that a large heatmap can be painted in slices
@@ -329,6 +332,7 @@ function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
         yield;
       }
     }
+    yield WRITE;
   }
   const context = canvas.getContext('2d');
   const size = hatched.length > 0 ? cell : 1;
@@ -421,6 +425,7 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
     return;
   }
   const steps = heatmapSteps(canvas, wanted);
+  let atWrite = false; // the next step writes the canvas
   painting.set(canvas, { ...wanted, steps });
   canvas.setAttribute('data-painting', '');
   const slice = () => {
@@ -431,17 +436,34 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
     }
     const start = performance.now();
     while (performance.now() - start < SLICE_MS) {
-      if (steps.next().done) {
+      if (atWrite) {
+        if (writtenThisFrame) {
+          requestAnimationFrame(() => setTimeout(slice, 0));
+          return;
+        }
+        writtenThisFrame = true;
+        requestAnimationFrame(() => { writtenThisFrame = false; });
+      }
+      const { done, value } = steps.next();
+      if (done) {
         painting.delete(canvas);
         canvas.removeAttribute('data-painting');
         keep(wanted, canvas);
         return;
       }
+      atWrite = value === WRITE;
     }
     setTimeout(slice, 0);
   };
   setTimeout(slice, 0); // after the render that made the canvas has put it on the page
 }
+
+// A binned heatmap's picture is written into its canvas (the step after heatmapSteps
+// yields WRITE) only between frames no other one was written in: the browser
+// copies each canvas changed since the last frame for the compositor, ~15 ms a
+// 1024 × 1024 picture, and three or four finishing together (the steps of
+// another head) made one frame of 40–60 ms. Meanwhile it waits for the next frame.
+let writtenThisFrame = false;
 
 // The heatmap is `cell` CSS pixels a cell (one a block when binned), or
 // narrower when the width available is less. Marks are boxes laid over it in percentages.
