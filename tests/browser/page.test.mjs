@@ -698,3 +698,38 @@ test('page: a large input edited with all steps shown: the steps out of view fol
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// How it learns (its backward pass, worked arithmetic and gradients) waits while out of
+// view, at any size (steps.js lazy): once settled it shows what a fresh page of the same link shows.
+test('page: How it learns, out of view, follows an edit a frame later, as a fresh page shows it', async () => {
+  const { context, page, problems } = await openPage(FILE_URL, { viewport: { width: 1280, height: 700 } });
+  await page.click('#overview');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const learnText = (p) => p.evaluate(() => document.querySelector('#steps [data-step="learn"]').textContent);
+  // types into X[0, 0]; whether the step waits when the page has rendered the edit
+  const type = (text) => page.evaluate((value) => new Promise((resolve) => {
+    const root = document.documentElement;
+    new MutationObserver((_, observer) => {
+      observer.disconnect();
+      resolve(document.querySelector('#steps [data-step="learn"]').hasAttribute('data-pending'));
+    }).observe(root, { attributeFilter: ['data-render-count'] });
+    const input = document.querySelector('#editor-x input[data-r="0"][data-c="0"]');
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }), text);
+  // a first edit leaves the tutorial (the steps are built again, without its misprints)
+  await type('0.5');
+  await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+  const before = await learnText(page);
+  const pendingAfterTyping = await type('0.25');
+  assert.equal(pendingAfterTyping, true, 'the step out of view waits');
+  await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+  const edited = await learnText(page);
+  assert.notEqual(edited, before, 'the edit changed what the step shows');
+  const fresh = await context.newPage();
+  await fresh.goto(`${FILE_URL}${await page.evaluate(() => location.hash)}`);
+  await waitForSteps(fresh);
+  assert.equal(edited, await learnText(fresh));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

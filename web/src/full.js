@@ -281,7 +281,6 @@ export class FullView {
     // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
     const defer = av._holding || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
     showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
-    if (!av._holding) settleSteps(container);
     this.renderTools();
   }
 
@@ -364,7 +363,7 @@ export class FullView {
 // offered), for the element av (its selections); arrival: {from} when the one
 // step shown is reached from another (steps.js renderStep). Steps of the same
 // layout as those on screen get the new numbers in place (defer: those out of
-// view may get them later, steps.js updateStep). Full and compact alike.
+// view may get them later, steps.js updateStep, then settleSteps). Full and compact alike.
 export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
   const shown = [...list.children];
   const nodes = indices.map((i, k) => {
@@ -382,6 +381,7 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     for (const node of shown) if (!nodes.includes(node)) forgetStep(node);
     list.replaceChildren(...nodes);
   }
+  if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
 
 // The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.

@@ -42,8 +42,10 @@ const SOFTMAX = {
 };
 const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
 // After the output: training the head on screen toward a goal (learn.js);
-// its panel is the host's learner's, kept across renders.
-const LEARN = { id: 'learn', key: 'stepLearn', groups: () => [], panel: (ctx) => (ctx.learn ? ctx.learn.view(ctx) : null) };
+// its panel is the host's learner's, kept across renders. lazy: out of view,
+// it waits for its update whatever the size (a backward pass, its worked
+// arithmetic and seven gradients: more than the other steps together at n = 8).
+const LEARN = { id: 'learn', key: 'stepLearn', groups: () => [], panel: (ctx) => (ctx.learn ? ctx.learn.view(ctx) : null), lazy: true };
 const HEADS = { id: 'heads', key: 'stepHeads', groups: () => [], extras: [headsGrid] };
 const CONCAT = {
   id: 'concat', key: 'stepConcat', separator: '|',
@@ -129,7 +131,7 @@ function layoutKey(step, index, total, ctx, catalog, names) {
 const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell(), pending}
 
 // A step out of view may keep its update (updateStep's `defer`: during a drag,
-// and for every edit of a large input) until it comes near the viewport, or a
+// and for every edit of a large input; a lazy step always) until it comes near the viewport, or a
 // task of its own after the steps in view are painted (settleSteps): with all
 // steps shown, writing thousands of cells off screen cost a drag its frames and
 // an edit at n = 512 its next frame. near: a step's <li> → whether it is in view
@@ -156,18 +158,22 @@ function applyPending(li) {
   record.update(ctx, catalog, selection);
 }
 
-// The updates the steps of `list` keep, written one step a task (the page
-// answers in between); a newer call takes over.
-const settling = new WeakMap(); // list → its timer
+// The updates the steps of `list` keep, written one step a task once the
+// next frame is on screen (the steps in view come first, and the page answers
+// in between); a newer call takes over.
+const settling = new WeakMap(); // list → the latest call's token
 export function settleSteps(list) {
-  clearTimeout(settling.get(list));
+  const token = {};
+  settling.set(list, token);
   const next = () => {
+    if (settling.get(list) !== token) return;
     const li = [...list.children].find((child) => rendered.get(child)?.pending);
     if (!li) return;
     applyPending(li);
-    settling.set(list, setTimeout(next, 0));
+    setTimeout(next, 0);
   };
-  settling.set(list, setTimeout(next, 0));
+  // (two frames on: the next frame shows the steps in view before any of this work)
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(next, 0)));
 }
 
 // A step no longer on the page: no longer watched.
@@ -340,14 +346,14 @@ export function shownCell(li) {
 
 // Writes a new result into a step rendered before when its layout is the
 // same (see layoutKey); false when it has to be rendered again. defer: a step
-// out of view may keep the result for later (see near).
+// out of view may keep the result for later (see near; a lazy step may always).
 export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
   const record = rendered.get(li);
   if (!record) return false;
   const catalog = matrixCatalog(ctx);
   const key = layoutKey(step, index, total, ctx, catalog, step.groups(ctx).flat());
   if (key === null || record.key !== key) return false;
-  if (defer && near.get(li) === false) {
+  if ((defer || step.lazy) && near.get(li) === false) {
     record.pending = [ctx, catalog, selection];
     li.setAttribute('data-pending', '');
     return true;
