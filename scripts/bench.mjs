@@ -310,7 +310,7 @@ async function pageLatency({ largeOnly = false } = {}) {
       const frameStart = await new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
       await new Promise((resolve) => setTimeout(resolve, 0));
       const paintedMs = performance.now() - start;
-      // the steps out of view, written a step a task after it (large inputs: steps.js settleSteps)
+      // the steps out of view, written a step a task after it (steps.js settleSteps)
       while (document.querySelector('#steps [data-pending]')) await new Promise((resolve) => setTimeout(resolve, 0));
       return [renderedMs, renderedMs + (performance.now() - frameStart), paintedMs, performance.now() - start];
     }, 0.25 + i / 1000);
@@ -405,7 +405,7 @@ async function pageSection({ largeOnly = false } = {}) {
   const lines = [];
   if (!largeOnly) {
     lines.push(`Page latency from an edit (X's text, Apply) to every panel in view updated, d = ${D}; medians of ${PAGE_RUNS} edits, in ms;`
-      + ' "settled": until the steps out of view are written too (above 128² attention cells, a step a task after the frame);'
+      + ' "settled": until the steps out of view are written too (a step a task once the frame is on screen: every step above 128² attention cells, How it learns at any size);'
       + ' "longest task": the longest main-thread task over those edits, in CPU time (a Chromium trace) and in wall time'
       + ' (the page\'s long-task observer, which sees only tasks over 50 ms: 0 means none):', '');
     const columns = (shown) => ['script', 'main thread', 'painted', ...(shown === 'all steps' ? ['settled'] : []), 'longest task CPU', 'longest task wall'];
