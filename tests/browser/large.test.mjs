@@ -177,6 +177,10 @@ test('n = 512: a burst of 20 keystrokes is far fewer recomputes, and the last st
   await page.keyboard.press('End');
   for (let i = 0; i < 20; i++) await page.keyboard.press('Backspace');
   await page.waitForFunction(() => document.getElementById('token-count').textContent === '512 tokens');
+  // the recompute comes after the next paint (the element's `computing` until then), and steps
+  // out of view are written after it (steps.js settleSteps)
+  await page.waitForFunction(() => !document.querySelector('attention-visualizer').computing
+    && document.querySelector('#steps [data-pending]') === null);
   assert.ok(await renderCount() - typed <= 20);
   assert.equal(await page.locator('#steps .matrix-canvas[data-matrix="Weights"] .matrix-shape').first().textContent(), '512 × 512');
   assert.equal(await page.locator('#token-list li.token').count(), 512);
