@@ -54,6 +54,21 @@ test('an empty cell between two commas is reported', () => {
   assert.deepEqual(parseMatrix('1,,2'), { ok: false, error: { code: 'empty_cell', row: 0, column: 1, text: '' } });
 });
 
+test('a text read again after an edit reads as a first read would: lines met before are copies, never shared', () => {
+  const first = parseMatrix('1 2\n3 4\n5 6');
+  first.rows[0][0] = 99;
+  first.texts[1][1] = 'x';
+  // the same lines, one changed, one moved, one new: errors count rows in this text
+  assert.deepEqual(parseMatrix('3 4\n1 2\n7 8'), { ok: true, rows: [[3, 4], [1, 2], [7, 8]], texts: [['3', '4'], ['1', '2'], ['7', '8']] });
+  assert.deepEqual(parseMatrix('1 2\n1 2 3'), { ok: false, error: { code: 'ragged', row: 1, count: 3, expected: 2 } });
+  assert.deepEqual(parseMatrix('9 9\n3 4\n1 q'), { ok: false, error: { code: 'not_number', row: 2, column: 1, text: 'q' } });
+  const again = parseMatrix('1 2\n1 2');
+  assert.notEqual(again.rows[0], again.rows[1]);
+  assert.deepEqual(again, { ok: true, rows: [[1, 2], [1, 2]], texts: [['1', '2'], ['1', '2']] });
+  assert.ok(Object.is(parseMatrix('-0 1').rows[0][0], -0));
+  assert.ok(Object.is(parseMatrix('-0 1').rows[0][0], -0));
+});
+
 test('ragged rows are reported with counts', () => {
   assert.deepEqual(parseMatrix('1 2\n3 4 5'), { ok: false, error: { code: 'ragged', row: 1, count: 3, expected: 2 } });
 });

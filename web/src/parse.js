@@ -44,6 +44,28 @@ export function isBlock(text) {
   return /[\s,，[]/.test(trimmed) && parseNumber(trimmed).code !== 'decimal_comma';
 }
 
+// The lines of the last matrix read: text (trimmed) → {row, cells}, frozen.
+// Applying X's text of 512 lines after one was edited parses that line, not
+// 32 768 cells (8 ms of the edit). Callers get copies. Only the last text's
+// lines are kept: they hold on to that text, no older one.
+let lastLines = new Map();
+
+function readLine(line, seen) {
+  let known = lastLines.get(line);
+  if (!known) {
+    const cells = line.includes('\t') ? line.split('\t').map((cell) => cell.trim()) : line.split(SEPARATOR);
+    const row = new Array(cells.length);
+    for (let c = 0; c < cells.length; c++) {
+      const parsed = parseNumber(cells[c]);
+      if (!parsed.ok) return { ok: false, column: c, parsed, cells };
+      row[c] = parsed.value;
+    }
+    known = { row, cells };
+  }
+  seen.set(line, known);
+  return { ok: true, row: known.row.slice(), cells: known.cells.slice() };
+}
+
 export function parseMatrix(text) {
   const lines = text.split(/\r\n|\r|\n/);
   // Trailing blank lines (a final newline) are not rows; blank lines before
@@ -53,25 +75,24 @@ export function parseMatrix(text) {
 
   const rows = [];
   const texts = []; // each cell as typed: what the matrix's cells then show
+  const seen = new Map(); // the lines read, for the next call (lastLines)
   for (let r = 0; r < lines.length; r++) {
     const line = lines[r].trim().replace(/[,，]$/u, '');
     if (line === '') return { ok: false, error: { code: 'empty_row', row: r } };
-    const cells = line.includes('\t') ? line.split('\t').map((cell) => cell.trim()) : line.split(SEPARATOR);
-    const row = new Array(cells.length);
-    for (let c = 0; c < cells.length; c++) {
-      const parsed = parseNumber(cells[c]);
-      if (!parsed.ok) {
-        const error = { code: parsed.code, row: r, column: c, text: excerpt(cells[c]) };
-        return { ok: false, error: parsed.code === 'too_long' ? { ...error, length: cells[c].length } : error };
-      }
-      row[c] = parsed.value;
+    const read = readLine(line, seen);
+    if (!read.ok) {
+      const { parsed, column, cells } = read;
+      const error = { code: parsed.code, row: r, column, text: excerpt(cells[column]) };
+      return { ok: false, error: parsed.code === 'too_long' ? { ...error, length: cells[column].length } : error };
     }
+    const { row, cells } = read;
     if (r > 0 && row.length !== rows[0].length) {
       return { ok: false, error: { code: 'ragged', row: r, count: row.length, expected: rows[0].length } };
     }
     rows.push(row);
     texts.push(cells);
   }
+  lastLines = seen;
   return { ok: true, rows, texts };
 }
 
