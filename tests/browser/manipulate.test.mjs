@@ -121,6 +121,37 @@ test('page: dragging the temperature slider updates the weights live and is one 
   await context.close();
 });
 
+// With one step shown, a drag writes on each move only the matrices and notes
+// of it in view (steps.js near): the comparison below follows once let go.
+test('page: a drag of T writes the Weights in view live, the comparison below the screen once let go', async () => {
+  const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 700 } });
+  const compared = (name) => page.evaluate((wanted) => {
+    const table = document.querySelector(`#steps .compare table[data-matrix="${wanted}"]`);
+    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+  }, name);
+  const slider = page.locator('#temperature-slider');
+  const { x, y, box } = await middle(slider);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, y, { steps: 3 });
+  await page.mouse.move(box.x + box.width * 0.1, y, { steps: 3 });
+  const midT = sliderT(Number(await slider.inputValue()));
+  const inView = (selector) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top < innerHeight, selector);
+  assert.ok(await inView('#steps [data-step="softmax"] table[data-matrix="Weights"]'), 'the Weights are in view');
+  assert.ok(!await inView('#steps .compare'), 'the comparison is below the screen');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
+  const stale = await compared('After');
+  const live = attention(TUTORIAL, midT).weights;
+  assert.ok(stale.some((row, i) => row.some((v, j) => Math.abs(v - live[i][j]) > 1e-6)), 'the comparison out of view waits');
+  assert.ok(await page.$('#steps [data-step="softmax"][data-pending]'), 'its step says an update waits');
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+  assertClose(await compared('After'), live, `the comparison's After at T = ${midT} once let go`);
+  assertClose(await compared('Before'), attention(TUTORIAL, 1).weights, 'its Before at T = 1');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 // T is not in a step's layout (steps.js layoutKey): its formula is written on each update.
 test('page: the scale step\'s formula names T while the slider is away from 1', async () => {
   const { context, page, problems } = await openPage(4);

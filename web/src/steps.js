@@ -137,16 +137,30 @@ const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection
 // an edit at n = 512 its next frame. near: a step's <li> → whether it is in view
 // or within a quarter of the viewport's height of it (unknown until the
 // observer's first report). A step whose update waits has data-pending.
+// Within a step in view, its matrices and extras out of view wait the same way
+// (a drag of T with the softmax step shown: its comparison, below, is 512 of
+// the 1 024 cells a move would write). owner: such a node → its step's <li>;
+// watched: a step's <li> → the nodes watched for it (itself too).
 const near = new WeakMap();
+const owner = new WeakMap();
+const watched = new WeakMap();
 let observer = null;
-function watch(li) {
+function watch(node, li = node) {
   observer ||= new IntersectionObserver((entries) => {
     for (const entry of entries) {
       near.set(entry.target, entry.isIntersecting);
-      if (entry.isIntersecting) applyPending(entry.target);
+      if (entry.isIntersecting) applyPending(owner.get(entry.target) || entry.target);
     }
   }, { rootMargin: '25% 0px' });
-  observer.observe(li);
+  owner.set(node, li);
+  if (!watched.has(li)) watched.set(li, new Set());
+  watched.get(li).add(node);
+  observer.observe(node);
+}
+
+function unwatch(node, li) {
+  observer.unobserve(node);
+  watched.get(li)?.delete(node);
 }
 
 function applyPending(li) {
@@ -178,7 +192,8 @@ export function settleSteps(list) {
 
 // A step no longer on the page: no longer watched.
 export function forgetStep(li) {
-  observer?.unobserve(li);
+  for (const node of watched.get(li) || []) observer.unobserve(node);
+  watched.delete(li);
 }
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
@@ -250,6 +265,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
         onSelect: (...cell) => select(...cell, true),
       });
       views.push(view);
+      watch(view.element, li);
       groupNode.append(view.element);
     });
     body.append(groupNode);
@@ -267,10 +283,26 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   let leads = [];
   let extras = []; // [{extra, node}]
   // The nodes of `made` for the step now, in order before `at` (null: the end); those of `was` not kept, removed.
-  const place = (made, was, at) => {
+  // partial: one out of view stays as it was (skipped: then true).
+  let skipped = false;
+  const place = (made, was, at, partial) => {
     const before = new Map(was.map(({ extra, node }) => [extra, node]));
-    const after = (made || []).map((extra) => ({ extra, node: extra(current, before.get(extra) || null) })).filter(({ node }) => node);
-    for (const { node } of was) if (!after.some((kept) => kept.node === node)) node.remove();
+    const make = (extra) => {
+      const previous = before.get(extra) || null;
+      if (partial && previous && near.get(previous) === false) {
+        skipped = true;
+        return previous;
+      }
+      const node = extra(current, previous);
+      if (node && node !== previous) watch(node, li);
+      return node;
+    };
+    const after = (made || []).map((extra) => ({ extra, node: make(extra) })).filter(({ node }) => node);
+    for (const { node } of was) {
+      if (after.some((kept) => kept.node === node)) continue;
+      node.remove();
+      unwatch(node, li);
+    }
     after.forEach(({ node }, i) => {
       if (node.parentNode === li) return;
       const next = after.slice(i + 1).find((kept) => kept.node.parentNode === li);
@@ -278,9 +310,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
     return after;
   };
-  const renderExtras = () => {
-    leads = place(step.leads, leads, leadsAt);
-    extras = place(step.extras, extras, null);
+  const renderExtras = (partial = false) => {
+    leads = place(step.leads, leads, leadsAt, partial);
+    extras = place(step.extras, extras, null, partial);
   };
   renderExtras();
   // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
@@ -318,14 +350,20 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   rendered.set(li, {
     key: layoutKey(step, index, total, ctx, catalog, names),
     pending: null,
-    update(next, nextCatalog, chosen) {
+    // partial: the matrices and extras out of view are left; returns whether any was.
+    update(next, nextCatalog, chosen, partial = false) {
       current = next;
       catalog = nextCatalog;
+      skipped = false;
       setText(formula, formulaOf(step, current));
-      views.forEach((view) => view.update(catalog[view.name]));
-      renderExtras();
+      for (const view of views) {
+        if (partial && near.get(view.element) === false) skipped = true;
+        else view.update(catalog[view.name]);
+      }
+      renderExtras(partial);
       showPanel();
       showSelection(chosen);
+      return skipped;
     },
     cell: markedCell,
     // Another step's explained cell: the same numbers marked here, where shown.
@@ -353,14 +391,15 @@ export function updateStep(li, step, index, total, ctx, { selection, defer = fal
   const catalog = matrixCatalog(ctx);
   const key = layoutKey(step, index, total, ctx, catalog, step.groups(ctx).flat());
   if (key === null || record.key !== key) return false;
+  const later = [ctx, catalog, selection];
   if ((defer || step.lazy) && near.get(li) === false) {
-    record.pending = [ctx, catalog, selection];
+    record.pending = later;
     li.setAttribute('data-pending', '');
     return true;
   }
-  record.pending = null;
-  li.removeAttribute('data-pending');
-  record.update(ctx, catalog, selection);
+  const skipped = record.update(ctx, catalog, selection, defer);
+  record.pending = skipped ? later : null;
+  li.toggleAttribute('data-pending', skipped);
   return true;
 }
 
