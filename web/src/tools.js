@@ -31,11 +31,13 @@ const TEXT_FORMATS = {
 // any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
 const SVG_CELL_LIMIT = 64 * 64;
 const TEXT_CELL_LIMIT = 256 * 256;
-// CSV and JSON are built SLICE_CELLS cells at a time, the page free between
-// slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in
-// one task froze the page for ~15 s), the panel saying how far it got every
-// PROGRESS_MS.
-const SLICE_CELLS = 1 << 16;
+// CSV and JSON are built in slices of about SLICE_MS, rows of CHUNK_CELLS cells
+// at a time, the page free between slices (a 4096 × 4096 matrix is 16.7 M
+// numbers: seconds of work, which in one task froze the page for ~15 s; a fixed
+// 65 536 cells a slice took 50–90 ms on a loaded machine), the panel saying how
+// far it got every PROGRESS_MS.
+const SLICE_MS = 16;
+const CHUNK_CELLS = 1 << 13;
 const PROGRESS_MS = 250;
 const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
 const HEATMAP_PNG_SIDE = 1024; // px, about: the large heatmap scaled up by whole pixels
@@ -342,18 +344,25 @@ export class Tools {
     });
   }
 
-  // part(rows(data, from, to)) over every row, SLICE_CELLS cells a part,
-  // yielding to the page between parts (see SLICE_CELLS).
+  // part(the text of rows(data, from, to) for a slice's rows) over every row,
+  // yielding to the page between slices (see SLICE_MS).
   async textInSlices(rows, data, name, part) {
-    const step = Math.max(1, Math.floor(SLICE_CELLS / data[0].length));
+    const step = Math.max(1, Math.floor(CHUNK_CELLS / data[0].length));
     const parts = [];
     let shown = performance.now();
-    for (let from = 0; from < data.length; from += step) {
-      const to = Math.min(data.length, from + step);
-      parts.push(part(rows(data, from, to)));
-      if (to === data.length) break;
+    let from = 0;
+    while (from < data.length) {
+      const start = performance.now();
+      let text = '';
+      do {
+        const to = Math.min(data.length, from + step);
+        text += rows(data, from, to);
+        from = to;
+      } while (from < data.length && performance.now() - start < SLICE_MS);
+      parts.push(part(text));
+      if (from === data.length) break;
       if (performance.now() - shown >= PROGRESS_MS) {
-        this.showMessage({ key: 'exporting', params: { name, percent: Math.floor((100 * to) / data.length) } });
+        this.showMessage({ key: 'exporting', params: { name, percent: Math.floor((100 * from) / data.length) } });
         shown = performance.now();
       }
       await new Promise((resolve) => { setTimeout(resolve, 0); });
