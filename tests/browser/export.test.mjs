@@ -251,7 +251,9 @@ test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the cl
       await page.evaluate(() => navigator.clipboard.writeText(''));
       await choose(tools, 'Weights', format);
       await click(tools, 'Copy');
-      await page.waitForFunction(() => /Copied/.test(document.querySelector('#share-tools .av-message')?.textContent));
+      // (the message of the round before still reads "Copied": wait for this round's text)
+      await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
+      assert.match(await tools.locator('.av-message').textContent(), /Copied/);
       const text = await page.evaluate(() => navigator.clipboard.readText());
       assertNumbersClose(cells(text), cells(fixture(`Weights.${format}`)), `copied Weights.${format}`);
     }
