@@ -65,6 +65,7 @@ test('a text read again after an edit reads as a first read would: lines met bef
   const again = parseMatrix('1 2\n1 2');
   assert.notEqual(again.rows[0], again.rows[1]);
   assert.deepEqual(again, { ok: true, rows: [[1, 2], [1, 2]], texts: [['1', '2'], ['1', '2']] });
+  // −0 read fresh, then again from the kept line
   assert.ok(Object.is(parseMatrix('-0 1').rows[0][0], -0));
   assert.ok(Object.is(parseMatrix('-0 1').rows[0][0], -0));
 });
