@@ -115,7 +115,7 @@ async function painted(frame, n) {
     return { width: canvas.width, height: canvas.height, opaque, status: root.querySelector('.status').textContent, stale: root.querySelector('.steps').classList.contains('stale') };
   });
 }
-const PAINTED = { width: 1024, height: 1024, opaque: 1024 * 1024, status: '', stale: false }; // n > 1024: a pixel a block of cells
+const PAINTED = { width: 512, height: 512, opaque: 512 * 512, status: '', stale: false }; // n > 512: a pixel a block of cells
 
 // Runs `action` (which gives the frame it waited in: the element's page or embed.html) while
 // Chromium traces; then the longest task of that frame's main thread in CPU time (ms), and

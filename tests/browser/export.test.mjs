@@ -299,14 +299,15 @@ test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     await page.evaluate(() => { document.querySelector('#share-tools details.av-tools').open = true; });
 
-    // The PNG: 1024 × 1024, each pixel the mean of a 2 × 2 block's unmasked cells, as on screen.
-    // Block (0, 0): row 0 sees key 0 only (weight 1), row 1 keys 0 and 1 (weights summing to 1): mean 2/3.
+    // The PNG: the on-screen heatmap (512 × 512, each pixel the mean of a 4 × 4 block's unmasked
+    // cells) scaled up by whole pixels to 1024 × 1024. Block (0, 0): row r sees keys 0..r, its
+    // weights summing to 1, so 4 in all over 1 + 2 + 3 + 4 cells: mean 0.4.
     const png = await exportMatrix(page, tools, 'Weights', 'png');
     assert.equal(png.name, 'Weights.png');
-    assert.equal(await message(tools), 'Saved Weights.png: the heatmap as on screen, each pixel the mean of a 2 × 2 block of cells.');
+    assert.equal(await message(tools), 'Saved Weights.png: the heatmap as on screen, each pixel the mean of 4 × 4 cells.');
     const image = await readPng(page, png.bytes, [[0, 0]]);
     assert.deepEqual([image.width, image.height], [1024, 1024]);
-    const want = viridis(2 / 3);
+    const want = viridis(0.4);
     assert.ok(image.pixels[0].every((v, i) => Math.abs(v - want[i]) <= 1), `block (0, 0): ${image.pixels[0]}, expected ${want}`);
     const same = await page.evaluate(async (data) => {
       const bitmap = await createImageBitmap(new Blob([new Uint8Array(data)], { type: 'image/png' }));
@@ -315,9 +316,18 @@ test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean
       const exported = canvas.getContext('2d').getImageData(0, 0, bitmap.width, bitmap.height).data;
       const screen = document.querySelector('#step-5 canvas[data-matrix="Weights"]');
       const shown = screen.getContext('2d').getImageData(0, 0, screen.width, screen.height).data;
-      return shown.length === exported.length && shown.every((v, i) => v === exported[i]);
+      // exported pixel (x, y) is shown pixel (x >> 1, y >> 1)
+      if (bitmap.width !== 2 * screen.width || bitmap.height !== 2 * screen.height) return false;
+      for (let y = 0; y < bitmap.height; y++) {
+        for (let x = 0; x < bitmap.width; x++) {
+          const a = 4 * (y * bitmap.width + x);
+          const b = 4 * ((y >> 1) * screen.width + (x >> 1));
+          for (let k = 0; k < 4; k++) if (exported[a + k] !== shown[b + k]) return false;
+        }
+      }
+      return true;
     }, [...png.bytes]);
-    assert.ok(same, 'the PNG is the on-screen heatmap, pixel for pixel');
+    assert.ok(same, 'the PNG is the on-screen heatmap, each pixel a 2 × 2 square');
 
     await choose(tools, 'Scaled', 'markdown');
     await click(tools, 'Download');

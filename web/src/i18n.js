@@ -244,7 +244,7 @@ export const STRINGS = {
   },
   canvasBinned: {
     zh: '每个像素是 {rows}×{cols} 个格子的平均值；指向或用方向键可看单个格子。',
-    en: 'Each pixel is the mean of a {rows} × {cols} block of cells; point or use the arrow keys for a single cell.',
+    en: 'Each pixel is the mean of {rows} × {cols} cells; point or use the arrow keys for a single cell.',
   },
   canvasHintInteractive: {
     zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',
@@ -600,7 +600,7 @@ export const STRINGS = {
   },
   downloadedHeatmapBinned: {
     zh: '已生成文件 {name}：与页面上相同的热力图，每个像素是 {rows}×{cols} 个格子的平均值。',
-    en: 'Saved {name}: the heatmap as on screen, each pixel the mean of a {rows} × {cols} block of cells.',
+    en: 'Saved {name}: the heatmap as on screen, each pixel the mean of {rows} × {cols} cells.',
   },
   errExport: { zh: '无法生成 {name}（浏览器内存不足或无法绘图），没有保存任何文件。', en: '{name} could not be made (the browser ran out of memory or could not draw it); nothing was saved.' },
   errExportSvgLarge: {

@@ -63,7 +63,7 @@ async function svgToPng(svgText) {
 }
 
 // PNG of a matrix too large to write its values: the heatmap as on screen
-// (view.js: a pixel a cell, or the mean of a block of cells beyond 1024),
+// (view.js: a pixel a cell, or the mean of a block of cells beyond 512),
 // scaled up by whole pixels to about HEATMAP_PNG_SIDE.
 function heatmapPng({ data, kind, masked }) {
   const [binRows, binCols] = heatmapBin(data.length, data[0].length);

@@ -216,12 +216,17 @@ export function walkCells(box, canvas, rows, cols, label, show) {
 const MASKED_LIGHT = packRgba([200, 200, 200]);
 const MASKED_DARK = packRgba([140, 140, 140]);
 
-// At most this many canvas pixels a side: beyond it (n > 1024) each pixel
-// shows the mean of a block of cells, [rows, cols] = heatmapBin(...), so
-// n = 4096 paints a million pixels, not 16 million.
-export const MAX_HEATMAP_PIXELS = 1024;
+// At most this many canvas pixels a side on screen: beyond it (n > 512) each
+// pixel shows the mean of a block of cells, [rows, cols] = heatmapBin(...), so
+// n = 4096 paints a quarter of a million pixels, not 16 million. The heatmap's
+// box is at most 660 CSS px wide in the page's layouts (325 at 1280 px), so the
+// browser's scaling dropped most pixels of a larger picture unseen, and every
+// canvas changed is copied for the compositor on the next frame (in Chromium's
+// software compositor here 17–35 ms a 1024² picture, 1–6 ms a 512² one). The
+// PNG export (tools.js) is this picture scaled up.
+export const HEATMAP_PIXELS = 512;
 
-export const heatmapBin = (rows, cols) => [Math.ceil(rows / MAX_HEATMAP_PIXELS), Math.ceil(cols / MAX_HEATMAP_PIXELS)];
+export const heatmapBin = (rows, cols) => [Math.ceil(rows / HEATMAP_PIXELS), Math.ceil(cols / HEATMAP_PIXELS)];
 
 // Paints a matrix on a canvas: one pixel per cell (or per block of cells, see
 // heatmapBin), which CSS scales up with sharp edges. Masked cells are grey with
@@ -388,7 +393,7 @@ function hatchPattern(context) {
 const painted = new WeakMap(); // data → [{data, minus, kind, masked, cell, canvas}]
 const painting = new WeakMap(); // canvas → {data, minus, kind, masked, cell, steps}
 const showing = new WeakMap(); // canvas → the look it shows (an entry of painted)
-const SLICE_MS = 25;
+const SLICE_MS = 12; // and one step more (STEP_CELLS): ~15–20 ms of CPU a slice
 
 const sameLook = (a, b) => a.data === b.data && a.minus === b.minus && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
 
@@ -460,9 +465,9 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
 
 // A binned heatmap's picture is written into its canvas (the step after heatmapSteps
 // yields WRITE) only between frames no other one was written in: the browser
-// copies each canvas changed since the last frame for the compositor, ~15 ms a
-// 1024 × 1024 picture, and three or four finishing together (the steps of
-// another head) made one frame of 40–60 ms. Meanwhile it waits for the next frame.
+// copies each canvas changed since the last frame for the compositor (~4 ms a
+// 512 × 512 picture here, up to 20 under load), and three or four finishing
+// together (the steps of another head) made one long frame. Meanwhile it waits for the next frame.
 let writtenThisFrame = false;
 
 // The heatmap is `cell` CSS pixels a cell (one a block when binned), or
