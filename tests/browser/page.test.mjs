@@ -334,6 +334,29 @@ test('tokenisation modes, and tokens edited, added and removed', onFreshPage(asy
   assert.equal(await page.locator('.status-stale').count(), 1);
 }));
 
+test('the sentence box: a line break is whitespace, a long sentence wraps and the box grows to six lines', onFreshPage(async (page) => {
+  const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
+  const box = () => page.locator('#sentence').evaluate((node) => {
+    const style = getComputedStyle(node);
+    return { lines: Math.round((node.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight)), wide: node.scrollWidth > node.clientWidth, scrolls: node.scrollHeight > node.clientHeight };
+  });
+  await page.click('[data-preset="english"]');
+  assert.deepEqual(await box(), { lines: 1, wide: false, scrolls: false });
+  // typed as a person types: Enter in the middle of the sentence
+  await page.focus('#sentence');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 'you'.length; i++) await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#sentence'), 'I love\nyou');
+  assert.deepEqual(await tokens(), ['I', 'love', 'you']);
+  // 300 characters: wrapped, never wider than the box; six lines high, then it scrolls
+  await page.selectOption('#token-mode', 'char');
+  await page.fill('#sentence', '我爱你'.repeat(100));
+  assert.equal((await tokens()).length, 300);
+  assert.deepEqual(await box(), { lines: 6, wide: false, scrolls: true });
+}));
+
 test('dimensions: d_model, d_k and d_v from 1 to 64', onFreshPage(async (page) => {
   await page.fill('#dim-dk', '3');
   assert.deepEqual(await readGrid(page, 'wq'), [[0.5, 0.2, 0], [0.1, 0.6, 0]]);
