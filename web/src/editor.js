@@ -33,7 +33,7 @@ import { sameInputs } from './history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 import { dimLabel } from './work.js';
-import { el, setDisabled, setText, setAttr } from './dom.js';
+import { el, setDisabled, setText, setAttr, nextTask } from './dom.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
@@ -671,7 +671,7 @@ export class Editor {
     for (const [field, piece] of pieces()) {
       for (const row of textsFromNumbers(piece)) cells[field].push(row); // their parse kept (model.js)
       if (performance.now() - start >= FILL_SLICE_MS) {
-        await new Promise((resolve) => { setTimeout(resolve, 0); });
+        await nextTask();
         if (turn !== this.fillTurn || drawnFor !== shape()) return;
         start = performance.now();
       }

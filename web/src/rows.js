@@ -12,14 +12,38 @@ export function rowViews({ rows, cols, data }) {
 const isTypedMatrix = (value) => value !== null && typeof value === 'object' && ArrayBuffer.isView(value.data) && 'rows' in value;
 
 // A compute(input, {typed: true}) result with every matrix (masks too) as
-// row views; heads are walked; fullyMasked stays one flat Uint8Array.
-export function resultRowViews(result) {
+// row views, each made when first read: at n = 4096 a result holds ten
+// matrices of 4096 rows and a step reads a few of them (making every view was
+// ~15 ms of the render). Heads are walked; a matrix met twice (the one head's
+// output is the result's) gets the same views; fullyMasked stays one flat Uint8Array.
+export function resultRowViews(result, made = new Map()) {
   const out = {};
   for (const [key, value] of Object.entries(result)) {
-    if (key === 'heads') out.heads = value.map(resultRowViews);
-    else out[key] = isTypedMatrix(value) ? rowViews(value) : value;
+    if (key === 'heads') out.heads = value.map((head) => resultRowViews(head, made));
+    else if (isTypedMatrix(value)) {
+      whenRead(out, key, () => {
+        if (!made.has(value)) made.set(value, rowViews(value));
+        return made.get(value);
+      });
+    } else out[key] = value;
   }
   return out;
+}
+
+// object[key] is make()'s value, made on the first read (or replaced by the first write)
+// and from then on a plain property.
+function whenRead(object, key, make) {
+  const settle = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(object, key, {
+    get: () => {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 // The row-major values of a matrix given as rows: the typed array its rows

@@ -14,6 +14,7 @@
 // restores every input bit for bit. In the hash: `av1.` + base64url(UTF-8 JSON).
 
 import { createModel, headField, textsFromNumbers, MAX_DIM, MAX_HEADS, MAX_TOKEN_CHARS } from './model.js';
+import { nextTask } from './dom.js';
 import { excerpt, quote } from './quote.js';
 import { MIN_DECIMALS, MAX_DECIMALS, DEFAULT_DECIMALS } from './format.js';
 import { LANGUAGES } from './i18n.js';
@@ -299,7 +300,7 @@ export async function jsonInSlices(value, cancelled) {
   for (const part of jsonParts(value)) {
     parts.push(latin1(part));
     if (performance.now() - start >= SLICE_MS) {
-      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      await nextTask();
       if (cancelled()) return null;
       start = performance.now();
     }

@@ -7,7 +7,7 @@
 // Every export either saves (or copies) its file or says in the panel why not.
 
 import { translate, describe } from './i18n.js';
-import { el, button, download } from './dom.js';
+import { el, button, download, nextTask } from './dom.js';
 import { dimLabel, headName } from './work.js';
 import { parseMatrixText } from './parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from './share.js';
@@ -31,13 +31,14 @@ const TEXT_FORMATS = {
 // any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
 const SVG_CELL_LIMIT = 64 * 64;
 const TEXT_CELL_LIMIT = 256 * 256;
-// CSV and JSON are built in slices of about SLICE_MS, rows of CHUNK_CELLS cells
-// at a time, the page free between slices (a 4096 × 4096 matrix is 16.7 M
-// numbers: seconds of work, which in one task froze the page for ~15 s; a fixed
-// 65 536 cells a slice took 50–90 ms on a loaded machine), the panel saying how
-// far it got every PROGRESS_MS.
+// CSV and JSON are built in slices of about SLICE_MS, the page free between
+// slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
+// task froze the page for ~15 s), the panel saying how far it got every
+// PROGRESS_MS. The first slice is rows of about FIRST_CELLS cells; each next
+// one is sized by the time the last took, its text's Blob included (making the
+// Blob took longer than writing the text: 16 ms of writing made 58–69 ms slices).
 const SLICE_MS = 16;
-const CHUNK_CELLS = 1 << 13;
+const FIRST_CELLS = 1 << 13;
 const PROGRESS_MS = 250;
 const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
 const HEATMAP_PNG_SIDE = 1024; // px, about: the large heatmap scaled up by whole pixels
@@ -344,28 +345,27 @@ export class Tools {
     });
   }
 
-  // part(the text of rows(data, from, to) for a slice's rows) over every row,
+  // part(the text of rows(data, from, to)) for a slice's rows, over every row,
   // yielding to the page between slices (see SLICE_MS).
   async textInSlices(rows, data, name, part) {
-    const step = Math.max(1, Math.floor(CHUNK_CELLS / data[0].length));
     const parts = [];
+    let count = Math.max(1, Math.floor(FIRST_CELLS / data[0].length)); // rows in the next slice
     let shown = performance.now();
     let from = 0;
     while (from < data.length) {
       const start = performance.now();
-      let text = '';
-      do {
-        const to = Math.min(data.length, from + step);
-        text += rows(data, from, to);
-        from = to;
-      } while (from < data.length && performance.now() - start < SLICE_MS);
-      parts.push(part(text));
+      const to = Math.min(data.length, from + count);
+      parts.push(part(rows(data, from, to)));
+      const ms = performance.now() - start;
+      // as many rows as fit in SLICE_MS at this slice's pace, at most twice as many
+      count = Math.max(1, Math.min(2 * (to - from), Math.floor(((to - from) * SLICE_MS) / Math.max(ms, 1))));
+      from = to;
       if (from === data.length) break;
       if (performance.now() - shown >= PROGRESS_MS) {
         this.showMessage({ key: 'exporting', params: { name, percent: Math.floor((100 * from) / data.length) } });
         shown = performance.now();
       }
-      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      await nextTask();
     }
     return parts;
   }

@@ -20,8 +20,9 @@ export const COALESCE_CELLS = 128 * 128;
 export const WORKER_CELLS = 1024 * 1024;
 const PAUSE_MS = 300;
 
-// A compute(input, { typed: true }) result, normalised (variant.js), its matrices as row views.
-export const rowsOf = (typed) => normalizeResult(resultRowViews(typed));
+// A compute(input, { typed: true }) result, normalised (variant.js), its matrices as row views
+// (made when first read: normalised first, which reads every matrix of a single head).
+export const rowsOf = (typed) => resultRowViews(normalizeResult(typed));
 
 // The engine's worker, one for the page and all its elements, started when
 // first needed; null where none can start, or once it broke.
