@@ -66,7 +66,7 @@ function h(tag, attributes = {}, ...children) {
 // few lines, then it scrolls), not an <input>: a long sentence wraps where it can be read,
 // and Chromium's single-line box took 25–45 ms of PrePaint a keystroke holding 4096
 // different CJK characters (a wrapped box: ~2 ms). A line break is whitespace to the tokenizer.
-const sentenceBox = (id, attributes) => h('textarea', { id, class: 'sentence', rows: '1', autocomplete: 'off', spellcheck: 'false', ...attributes });
+const sentenceBox = (id, attributes = {}) => h('textarea', { id, class: 'sentence', rows: '1', autocomplete: 'off', spellcheck: 'false', ...attributes });
 
 const errorLine = (id) => h('p', { class: 'error', id, 'aria-live': 'polite' });
 
@@ -109,7 +109,7 @@ function buildPanel() {
     h('p', { class: 'preset-note', id: 'preset-note', 'aria-live': 'polite' }),
     h('div', { class: 'sentence-row' },
       h('div', { class: 'field field-sentence' }, h('label', { for: 'sentence', i18n: 'sentenceLabel' }),
-        sentenceBox('sentence', {})),
+        sentenceBox('sentence')),
       h('div', { class: 'field' }, h('label', { for: 'token-mode', i18n: 'tokenModeLabel' }), modes)),
     tokensBlock('', 'tokens-label'),
     errorLine('tokens-error'),
