@@ -247,6 +247,68 @@ const STEP_CELLS = 1 << 18;
 // What heatmapSteps yields (binned heatmaps) when the next step writes the canvas.
 const WRITE = 'write';
 
+// The per-cell loops of heatmapSteps are plain functions: in a generator V8 ran
+// them 2–3 times slower (a 512² picture: 3.4 against 1.4 ms in node).
+
+// The largest finite |value| (less subtracted when given) of cells [from, end),
+// or `largest` if none is larger.
+function largestOfCells(values, less, from, end, largest) {
+  for (let k = from; k < end; k++) {
+    const v = Math.abs(less === null ? values[k] : values[k] - less[k]);
+    if (v > largest && v !== Infinity) largest = v;
+  }
+  return largest;
+}
+
+// pixels[at + k] = the colour of values[k] (less[k] subtracted when given), for
+// every k not masked (mask[k] === 0) and, with counts, of a block holding
+// cells (each value a block's sum, divided by its count). The table entry
+// nearest v (rounding t + 0.5 down once t is known non-negative: the same as
+// Math.round, and cheaper); non-finite values get the middle colour.
+function colorCells(values, less, mask, { pixels: colors, scale, offset, last }, pixels, at = 0, counts = null) {
+  const middle = colors[Math.round(offset)];
+  for (let k = 0; k < values.length; k++) {
+    if ((mask !== null && mask[k] !== 0) || (counts !== null && counts[k] === 0)) continue;
+    let v = less === null ? values[k] : values[k] - less[k];
+    if (counts !== null) v /= counts[k];
+    if (v - v !== 0) { // ±Infinity or NaN
+      pixels[at + k] = middle;
+      continue;
+    }
+    const t = v * scale + offset;
+    pixels[at + k] = colors[t <= 0 ? 0 : t >= last ? last : (t + 0.5) | 0];
+  }
+}
+
+// sums[x], counts[x]: the sum and the count of the unmasked cells (less
+// subtracted when given) of block x in row y of a binned picture, block x
+// holding columns [x * binCols, (x + 1) * binCols) of rows [y * binRows, (y + 1) * binRows).
+function blockRow({ values, less, mask, rows, cols, binRows, binCols }, y, sums, counts) {
+  sums.fill(0);
+  counts.fill(0);
+  for (let r = y * binRows; r < Math.min(rows, (y + 1) * binRows); r++) {
+    for (let x = 0, k = r * cols; x < sums.length; x++) {
+      const end = Math.min(k + binCols, (r + 1) * cols);
+      let sum = 0;
+      let count = 0;
+      if (mask === null && less === null) {
+        for (count = end - k; k < end; k++) sum += values[k];
+      } else if (mask === null) {
+        for (count = end - k; k < end; k++) sum += values[k] - less[k];
+      } else {
+        for (; k < end; k++) {
+          if (mask[k] === 0) {
+            sum += less === null ? values[k] : values[k] - less[k];
+            count++;
+          }
+        }
+      }
+      sums[x] += sum;
+      counts[x] += count;
+    }
+  }
+}
+
 // paintHeatmap's work as a generator that yields every STEP_CELLS cells or
 // so (binned heatmaps only: up to 1024² cells it runs in one go), the canvas
 // changed only at the end, so that a large heatmap can be painted in slices
@@ -277,60 +339,24 @@ function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
     largest = 0;
     const step = binned ? STEP_CELLS : values.length;
     for (let from = 0; from < values.length; from += step) {
-      for (let k = from, end = Math.min(values.length, from + step); k < end; k++) {
-        const v = Math.abs(less === null ? values[k] : values[k] - less[k]);
-        if (v > largest && v !== Infinity) largest = v;
-      }
+      largest = largestOfCells(values, less, from, Math.min(values.length, from + step), largest);
       if (binned) yield;
     }
   }
-  const { pixels: colors, scale, offset, last } = colorTable(kind, largest);
-  const middle = colors[Math.round(offset)];
-  // the table entry nearest v (rounding t + 0.5 down once t is known non-negative: the same as
-  // Math.round, and cheaper in a loop over 2^18 cells); non-finite values get the middle colour
-  const colorOf = (v) => {
-    if (v - v !== 0) return middle; // ±Infinity or NaN
-    const t = v * scale + offset;
-    return colors[t <= 0 ? 0 : t >= last ? last : (t + 0.5) | 0];
-  };
+  const table = colorTable(kind, largest);
   if (!binned) {
-    for (let k = 0; k < values.length; k++) {
-      if (mask !== null && mask[k] !== 0) hatch(k % cols, (k / cols) | 0);
-      else pixels[k] = colorOf(less === null ? values[k] : values[k] - less[k]);
-    }
+    colorCells(values, less, mask, table, pixels);
+    for (let k = 0; mask !== null && k < values.length; k++) if (mask[k] !== 0) hatch(k % cols, (k / cols) | 0);
   } else {
     const sums = new Float64Array(width);
     const counts = new Uint32Array(width);
+    const blocks = { values, less, mask, rows, cols, binRows, binCols };
     let read = 0; // cells since the last yield
     for (let y = 0; y < height; y++) {
-      sums.fill(0);
-      counts.fill(0);
-      for (let r = y * binRows; r < Math.min(rows, (y + 1) * binRows); r++) {
-        // block x holds columns [x * binCols, (x + 1) * binCols) of row r
-        for (let x = 0, k = r * cols; x < width; x++) {
-          const end = Math.min(k + binCols, (r + 1) * cols);
-          let sum = 0;
-          let count = 0;
-          if (mask === null && less === null) {
-            for (count = end - k; k < end; k++) sum += values[k];
-          } else if (mask === null) {
-            for (count = end - k; k < end; k++) sum += values[k] - less[k];
-          } else {
-            for (; k < end; k++) {
-              if (mask[k] === 0) {
-                sum += less === null ? values[k] : values[k] - less[k];
-                count++;
-              }
-            }
-          }
-          sums[x] += sum;
-          counts[x] += count;
-        }
-      }
-      for (let x = 0; x < width; x++) {
-        if (counts[x] === 0) hatch(x, y);
-        else pixels[y * width + x] = colorOf(sums[x] / counts[x]);
-      }
+      blockRow(blocks, y, sums, counts);
+      // pixels of row y: its blocks' means, or hatching where a block has no unmasked cell
+      colorCells(sums, null, null, table, pixels, y * width, counts);
+      for (let x = 0; x < width; x++) if (counts[x] === 0) hatch(x, y);
       read += binRows * cols;
       if (read >= STEP_CELLS) {
         read = 0;
