@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { embedCode } from '../../web/src/tools.js';
-import { VIRIDIS_STOPS } from '../../web/src/color.js';
+import { viridis } from './colors.mjs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { trackDownloads, downloaded } from './downloads.mjs';
@@ -262,13 +262,6 @@ test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the cl
     await context.close();
   }
 });
-
-// viridis(t) from its stops (color.js's VIRIDIS), as sRGB integers.
-function viridis(t) {
-  const position = t * (VIRIDIS_STOPS.length - 1);
-  const i = Math.min(Math.floor(position), VIRIDIS_STOPS.length - 2);
-  return VIRIDIS_STOPS[i].map((a, k) => Math.round(a + (VIRIDIS_STOPS[i + 1][k] - a) * (position - i)));
-}
 
 test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean image; SVG, Markdown and the lines view say why not, in both languages (issue 13, item 10)', async () => {
   const { context, page, problems } = await open(at('index.html'));

@@ -11,6 +11,7 @@ import { launchChromium } from './chromium.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 import { PRESETS } from '../../web/src/presets.js';
 import { waitForSteps, openEditor, openStep, stageOf } from './ui.mjs';
+import { viridis } from './colors.mjs';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -595,6 +596,14 @@ test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every 
   await page.mouse.move(box.x + box.width / 1024, box.y + box.height / 1024); // the middle of cell (0, 0)
   assert.match(await page.locator('#step-5 .work-main').textContent(), /^Weights\[一, 一\] = exp/);
   assert.equal(await page.locator('#step-5 .heat-mark.mark-feed').count(), 1);
+  // each pixel is its cell's weight in viridis (the page's table of 1024 colours: within 2 of the stops)
+  for (const [r, c] of [[0, 0], [100, 7], [511, 300]]) {
+    await page.mouse.move(box.x + ((c + 0.5) * box.width) / 512, box.y + ((r + 0.5) * box.height) / 512);
+    const weight = Number((await page.textContent('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-readout')).split(' = ')[1]);
+    const pixel = await page.locator('#step-5 canvas[data-matrix="Weights"]').evaluate((canvas, [y, x]) => [...canvas.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)], [r, c]);
+    const want = viridis(weight);
+    assert.ok(pixel.every((v, k) => Math.abs(v - want[k]) <= 2), `Weights[${r}, ${c}] = ${weight}: pixel ${pixel}, expected ${want}`);
+  }
 
   // one more token recomputes everything (how fast is `npm run bench`'s job, not a test's)
   await page.click('#overview');
