@@ -222,7 +222,7 @@ const MASKED_DARK = packRgba([140, 140, 140]);
 // box is at most 660 CSS px wide in the page's layouts (325 at 1280 px), so the
 // browser's scaling dropped most pixels of a larger picture unseen, and every
 // canvas changed is copied for the compositor on the next frame (in Chromium's
-// software compositor here 17–35 ms a 1024² picture, 1–6 ms a 512² one). The
+// software compositor here 17–35 ms a 1024² picture, 1–7 ms a 512² one). The
 // PNG export (tools.js) is this picture scaled up.
 export const HEATMAP_PIXELS = 512;
 
@@ -310,7 +310,7 @@ function blockRow({ values, less, mask, rows, cols, binRows, binCols }, y, sums,
 }
 
 // paintHeatmap's work as a generator that yields every STEP_CELLS cells or
-// so (binned heatmaps only: up to 1024² cells it runs in one go), the canvas
+// so (binned heatmaps only: up to 512² cells it runs in one go), the canvas
 // changed only at the end, so that a large heatmap can be painted in slices
 // (paintOnce) while the last picture stays on screen.
 function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
