@@ -16,6 +16,7 @@ import { viridis } from './colors.mjs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { trackDownloads, downloaded } from './downloads.mjs';
+import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
 const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
@@ -257,6 +258,58 @@ test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the cl
       const text = await page.evaluate(() => navigator.clipboard.readText());
       assertNumbersClose(cells(text), cells(fixture(`Weights.${format}`)), `copied Weights.${format}`);
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// A CSV is written over several tasks (tools.js textInSlices); edits meanwhile
+// compute new results on the page's thread, which take the arrays of results no
+// longer shown (updates.js ResultArrays), never those the export reads.
+test('full page: a CSV copied while X is edited twice is of the Weights when Copy was pressed', async () => {
+  const n = 128; // 16 384 cells: the CSV's first slice is 64 rows
+  const x = Array.from({ length: n }, (_, i) => Array.from({ length: 4 }, (_, j) => ((i * 7 + j * 3) % 11) / 5 - 1));
+  const w = (k) => Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (_, j) => ((i * 5 + j * k) % 7) / 4 - 0.75));
+  const weights = { wq: w(1), wk: w(2), wv: w(3) };
+  const state = {
+    version: 1, tokens: Array.from({ length: n }, (_, i) => `t${i}`), x, heads: [weights], view: { step: 'softmax', head: 0, lang: 'en', decimals: 3 },
+  };
+  const withX00 = (value) => [[value, ...x[0].slice(1)], ...x.slice(1)];
+  const text = (m) => m.map((row) => row.join('\t')).join('\n');
+  const opened = await open(at('index.html'));
+  const { context, page, problems } = opened;
+  const tools = page.locator('#share-tools');
+  try {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: at('') });
+    await page.waitForSelector('#share-tools input[type="file"]', { state: 'attached' });
+    await tools.locator('input[type="file"]').setInputFiles({ name: 'edits.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(state)) });
+    await page.waitForFunction(() => /Imported the state edits\.json/.test(document.querySelector('#share-tools .av-message')?.textContent));
+    await openEditor(page);
+    await page.evaluate(() => { document.querySelector('#editor-x details').open = true; });
+    await page.waitForFunction(() => document.getElementById('x-text').value !== '');
+    // X typed and applied, each edit computed at once; the first makes the imported result one no longer shown
+    const edit = (texts, copyFirst) => page.evaluate(([all, copy]) => {
+      if (copy) [...document.querySelectorAll('#share-tools button')].find((b) => b.textContent === 'Copy').click();
+      const area = document.getElementById('x-text');
+      for (const value of all) {
+        area.value = value;
+        area.closest('details').querySelector('button.apply').click();
+      }
+    }, [texts, copyFirst]);
+    await edit([text(withX00(0.5))], false);
+    await choose(tools, 'Weights', 'csv');
+    const copied = async () => {
+      await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
+      return csvCells(await page.evaluate(() => navigator.clipboard.readText()));
+    };
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    // Copy writes its first slice, then both edits are applied before its second
+    await edit([text(withX00(2)), text(withX00(-1))], true);
+    assertNumbersClose(await copied(), attention({ x: withX00(0.5), ...weights }).Weights, 'the Weights copied before the edits');
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await click(tools, 'Copy');
+    assertNumbersClose(await copied(), attention({ x: withX00(-1), ...weights }).Weights, 'the Weights after the edits');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
+import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
 const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -19,20 +20,6 @@ const TUTORIAL = {
   x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]],
 };
 
-// Plain-JS attention, scaled by √d_k and divided by the temperature T.
-const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((sum, v, k) => sum + v * b[k][j], 0)));
-const transpose = (a) => a[0].map((_, j) => a.map((row) => row[j]));
-function attention({ x, wq, wk, wv }, temperature = 1) {
-  const scores = matmul(matmul(x, wq), transpose(matmul(x, wk)));
-  const weights = scores.map((row) => {
-    const scaled = row.map((s) => s / Math.sqrt(wq[0].length) / temperature);
-    const max = Math.max(...scaled);
-    const e = scaled.map((s) => Math.exp(s - max));
-    const total = e.reduce((a, b) => a + b, 0);
-    return e.map((v) => v / total);
-  });
-  return { weights, output: matmul(weights, matmul(x, wv)) };
-}
 const withX00 = (value) => ({ ...TUTORIAL, x: [[value, 0], ...TUTORIAL.x.slice(1)] });
 
 // The slider's scale: 241 positions, T = 0.05 · 400^(p / 240) to 3 significant digits.
@@ -45,6 +32,12 @@ function assertClose(actual, expected, label) {
     assert.ok(Math.abs(actual[i][j] - value) <= 1e-12, `${label}[${i}][${j}] = ${actual[i][j]}, expected ${value}`);
   }));
 }
+
+// A matrix of the page's before/after comparison (Before, After, Difference), from its cells' titles.
+const compared = (page, name) => page.evaluate((wanted) => {
+  const table = document.querySelector(`#steps .compare table[data-matrix="${wanted}"]`);
+  return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+}, name);
 
 async function open(url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
   const context = await local.browser.newContext({ viewport, colorScheme, locale: 'en-US' });
@@ -103,20 +96,20 @@ test('page: dragging the temperature slider updates the weights live and is one 
   assert.ok(midT < 1, `dragged left: T = ${midT}`);
   assert.equal(await page.inputValue('#temperature'), String(midT));
   assert.equal(await slider.getAttribute('aria-valuetext'), `temperature T = ${midT}`);
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: midT }).Weights, `weights at T = ${midT} during the drag`);
   assert.equal(await hashOf(page), hash, 'the link is written when the drag ends');
   await page.mouse.move(box.x + box.width * 0.1, y, { steps: 3 });
   await page.mouse.up();
   const endT = sliderT(Number(await slider.inputValue()));
   assert.ok(endT < midT);
   assert.equal(await page.inputValue('#temperature'), String(endT));
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, endT).weights, `weights at T = ${endT}`);
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: endT }).Weights, `weights at T = ${endT}`);
   assert.notEqual(await hashOf(page), hash, 'the link follows once let go');
   // one Ctrl+Z: back to T = 1, not to a position passed on the way
   await page.keyboard.press('Control+z');
   assert.equal(await page.inputValue('#temperature'), '1');
   assert.equal(await slider.inputValue(), '120');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 1).weights, 'weights after undo');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 1 }).Weights, 'weights after undo');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -125,10 +118,6 @@ test('page: dragging the temperature slider updates the weights live and is one 
 // of it in view (steps.js near): the comparison below follows once let go.
 test('page: a drag of T writes the Weights in view live, the comparison below the screen once let go', async () => {
   const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 700 } });
-  const compared = (name) => page.evaluate((wanted) => {
-    const table = document.querySelector(`#steps .compare table[data-matrix="${wanted}"]`);
-    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
-  }, name);
   const slider = page.locator('#temperature-slider');
   const { x, y, box } = await middle(slider);
   await page.mouse.move(x, y);
@@ -139,15 +128,15 @@ test('page: a drag of T writes the Weights in view live, the comparison below th
   const inView = (selector) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top < innerHeight, selector);
   assert.ok(await inView('#steps [data-step="softmax"] table[data-matrix="Weights"]'), 'the Weights are in view');
   assert.ok(!await inView('#steps .compare'), 'the comparison is below the screen');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
-  const stale = await compared('After');
-  const live = attention(TUTORIAL, midT).weights;
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: midT }).Weights, `weights at T = ${midT} during the drag`);
+  const stale = await compared(page, 'After');
+  const live = attention(TUTORIAL, { temperature: midT }).Weights;
   assert.ok(stale.some((row, i) => row.some((v, j) => Math.abs(v - live[i][j]) > 1e-6)), 'the comparison out of view waits');
   assert.ok(await page.$('#steps [data-step="softmax"][data-pending]'), 'its step says an update waits');
   await page.mouse.up();
   await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
-  assertClose(await compared('After'), live, `the comparison's After at T = ${midT} once let go`);
-  assertClose(await compared('Before'), attention(TUTORIAL, 1).weights, 'its Before at T = 1');
+  assertClose(await compared(page, 'After'), live, `the comparison's After at T = ${midT} once let go`);
+  assertClose(await compared(page, 'Before'), attention(TUTORIAL, { temperature: 1 }).Weights, 'its Before at T = 1');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -178,23 +167,23 @@ test('page: the slider from the keyboard, and the text box and slider in step', 
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.inputValue('#temperature'), String(sliderT(121)));
   assert.equal(sliderT(121), 1.03);
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 1.03).weights, 'weights at T = 1.03');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 1.03 }).Weights, 'weights at T = 1.03');
   await page.keyboard.press('End');
   assert.equal(await page.inputValue('#temperature'), '20');
   assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 20');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 20).weights, 'weights at T = 20');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 20 }).Weights, 'weights at T = 20');
   await page.keyboard.press('Home');
   assert.equal(await page.inputValue('#temperature'), '0.05');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 0.05).weights, 'weights at T = 0.05');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 0.05 }).Weights, 'weights at T = 0.05');
   // typed: the slider moves to the nearest position; the exact T stays and is what it says
   await page.fill('#temperature', '0.7');
   assert.equal(await slider.inputValue(), String(Math.round((240 * Math.log(0.7 / 0.05)) / Math.log(400))));
   assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 0.7');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 0.7).weights, 'weights at T = 0.7');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 0.7 }).Weights, 'weights at T = 0.7');
   await page.fill('#temperature', '100');
   assert.equal(await slider.inputValue(), '240', 'beyond the scale: at its end');
   assert.equal(await slider.getAttribute('aria-valuetext'), 'temperature T = 100');
-  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, 100).weights, 'weights at T = 100');
+  assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: 100 }).Weights, 'weights at T = 100');
   await page.fill('#temperature', '-1');
   assert.equal(await slider.inputValue(), '240', 'an invalid T leaves the slider');
   assert.match(await page.textContent('#temperature-error'), /finite number above 0/);
@@ -217,7 +206,7 @@ test('page: dragging a number of X changes it and every step live; one drag, one
   // 0.01 a pixel, live, the URL waits; the cell is not put in text editing
   assert.equal(await cell.inputValue(), '1.1');
   assert.equal(await cell.evaluate((input) => input.classList.contains('scrubbing')), true);
-  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'output during the drag');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).Output, 'output during the drag');
   assert.equal(await hashOf(page), hash);
   assert.equal(await cell.evaluate((input) => document.activeElement === input), false);
   await page.mouse.move(x + 30, y, { steps: 2 });
@@ -229,18 +218,50 @@ test('page: dragging a number of X changes it and every step live; one drag, one
   await page.mouse.up();
   assert.equal(await cell.inputValue(), '1.32');
   assert.equal(await cell.evaluate((input) => input.classList.contains('scrubbing')), false);
-  assertClose(await shown(page, 'Output'), attention(withX00(1.32)).output, 'output after the drag');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.32)).Output, 'output after the drag');
   assert.notEqual(await hashOf(page), hash);
   await page.keyboard.press('Control+z');
   assert.equal(await cell.inputValue(), '1', 'one undo step restores the value before the drag');
-  assertClose(await shown(page, 'Output'), attention(TUTORIAL).output, 'output after undo');
+  assertClose(await shown(page, 'Output'), attention(TUTORIAL).Output, 'output after undo');
   // leftwards, past zero
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x - 150, y, { steps: 5 });
   await page.mouse.up();
   assert.equal(await cell.inputValue(), '-0.5');
-  assertClose(await shown(page, 'Output'), attention(withX00(-0.5)).output, 'output at −0.5');
+  assertClose(await shown(page, 'Output'), attention(withX00(-0.5)).Output, 'output at −0.5');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// With the comparison open each recompute makes two results, After and Before,
+// each copied into arrays of its own (updates.js ResultArrays): move after
+// move, neither is written over the other or over the one on screen.
+test('page: with the comparison open, a drag of X recomputes its Before and After on every move', async () => {
+  const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 2000 } });
+  await page.check('#causal');
+  await page.waitForSelector('#steps .compare');
+  const cell = page.locator('#editor-x input[data-r="0"][data-c="0"]');
+  const { x, y } = await middle(cell);
+  const check = async (value, when) => {
+    await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+    const inputs = withX00(value);
+    const causal = attention(inputs, { causal: true }).Weights;
+    assertClose(await shown(page, 'Weights'), causal, `Weights at ${value} ${when}`);
+    assertClose(await compared(page, 'After'), causal, `After at ${value} ${when}`);
+    assertClose(await compared(page, 'Before'), attention(inputs).Weights, `Before (no mask) at ${value} ${when}`);
+  };
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (const [dx, value] of [[10, 1.1], [30, 1.3], [60, 1.6], [20, 1.2]]) {
+    await page.mouse.move(x + dx, y, { steps: 2 });
+    assert.equal(await cell.inputValue(), String(value));
+    await check(value, 'during the drag');
+  }
+  await page.mouse.up();
+  await check(1.2, 'once let go');
+  await page.keyboard.press('Control+z');
+  await check(1, 'after undo');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -264,26 +285,26 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   await page.mouse.move(x + 10, y, { steps: 2 });
   await page.mouse.up();
   await settled();
-  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output after a first drag');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).Output, 'the output after a first drag');
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x + 20, y, { steps: 2 });
   assertClose(await shown(page, 'X'), withX00(1.3).x, 'X in view during the drag');
-  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).output, 'the output out of view, not written yet');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.1)).Output, 'the output out of view, not written yet');
   assert.ok(await page.$('#steps [data-step="output"][data-pending]'), 'the output step says its update waits');
   // scrolled to while the button is still down: written, and live from then on
   await page.evaluate(() => document.querySelector('#steps [data-step="output"]').scrollIntoView());
-  const expected = attention(withX00(1.3)).output[0][0];
+  const expected = attention(withX00(1.3)).Output[0][0];
   await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="output"] table[data-matrix="Output"] td[data-r="0"][data-c="0"]').title) === value, expected);
-  assertClose(await shown(page, 'Output'), attention(withX00(1.3)).output, 'the output once in view');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.3)).Output, 'the output once in view');
   await page.mouse.move(x + 40, y, { steps: 2 });
-  assertClose(await shown(page, 'Output'), attention(withX00(1.5)).output, 'the output in view during the drag');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.5)).Output, 'the output in view during the drag');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.mouse.move(x + 60, y, { steps: 2 });
   await page.mouse.up();
   assert.equal(await cell.inputValue(), '1.7');
   await settled();
-  assertClose(await shown(page, 'Output'), attention(withX00(1.7)).output, 'the output out of view once let go');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.7)).Output, 'the output out of view once let go');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -297,13 +318,13 @@ test('page: a click types in a cell; Alt+↑/↓ step its number; a cell that is
   assert.equal(await cell.inputValue(), '1.1');
   await page.keyboard.press('Alt+Shift+ArrowDown');
   assert.equal(await cell.inputValue(), '1.09');
-  assertClose(await shown(page, 'Output'), attention(withX00(1.09)).output, 'output at 1.09');
+  assertClose(await shown(page, 'Output'), attention(withX00(1.09)).Output, 'output at 1.09');
   await page.keyboard.press('ArrowDown'); // without Alt: the next row, as before
   assert.equal(await page.evaluate(() => document.activeElement.dataset.r), '1');
   await cell.click();
   await page.keyboard.type('0.25');
   assert.equal(await cell.inputValue(), '0.25', 'the click selected the text, typing replaces it');
-  assertClose(await shown(page, 'Output'), attention(withX00(0.25)).output, 'output at 0.25');
+  assertClose(await shown(page, 'Output'), attention(withX00(0.25)).Output, 'output at 0.25');
   // a focused cell keeps the mouse for its text: no drag
   const { x, y } = await middle(cell);
   await page.mouse.move(x, y);
@@ -339,19 +360,19 @@ test('element with editable: the slider and a dragged number update live, one ch
   await page.mouse.move(box.x + box.width * 0.85, y, { steps: 3 });
   const midT = sliderT(Number(await slider.inputValue()));
   assert.ok(midT > 1);
-  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, midT).weights, `weights at T = ${midT} during the drag`);
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, { temperature: midT }).Weights, `weights at T = ${midT} during the drag`);
   assert.equal(await changes(), 0, 'no change event during the drag');
   await page.mouse.up();
   assert.equal(await changes(), 1);
   const endT = sliderT(Number(await slider.inputValue()));
   assert.equal(await page.evaluate(() => document.getElementById('playground').state.temperature), endT);
-  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, endT).weights, `weights at T = ${endT}`);
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, { temperature: endT }).Weights, `weights at T = ${endT}`);
   await slider.focus();
   await page.keyboard.press('Home');
   assert.equal(await page.evaluate(() => document.getElementById('playground').state.temperature), 0.05);
   assert.equal(await changes(), 2, 'a key is one change');
   await page.keyboard.press('End');
-  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, 20).weights, 'weights at T = 20');
+  assertClose(await shown(page, 'Weights', 'playground'), attention(TUTORIAL, { temperature: 20 }).Weights, 'weights at T = 20');
 
   const cell = page.locator('#playground section[data-field="x"] input[data-r="0"][data-c="0"]');
   const before = await changes();
@@ -360,13 +381,13 @@ test('element with editable: the slider and a dragged number update live, one ch
   await page.mouse.down();
   await page.mouse.move(at.x + 20, at.y, { steps: 2 });
   assert.equal(await cell.inputValue(), '1.2');
-  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(1.2), 20).weights, 'weights during the drag');
+  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(1.2), { temperature: 20 }).Weights, 'weights during the drag');
   await page.locator('#playground').screenshot({ path: '/tmp/manipulate-element-scrub.png' });
   await page.mouse.move(at.x + 120, at.y, { steps: 4 }); // beyond the cell: it keeps the pointer
   await page.mouse.up();
   assert.equal(await changes(), before + 1, 'one change event for the drag');
   assert.equal(await page.evaluate(() => document.getElementById('playground').state.x[0][0]), 2.2);
-  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(2.2), 20).weights, 'weights after the drag');
+  assertClose(await shown(page, 'Weights', 'playground'), attention(withX00(2.2), { temperature: 20 }).Weights, 'weights after the drag');
   await cell.click();
   await page.keyboard.press('Alt+Shift+ArrowDown');
   assert.equal(await page.evaluate(() => document.getElementById('playground').state.x[0][0]), 2.19);

@@ -12,6 +12,7 @@ import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true val
 import { PRESETS } from '../../web/src/presets.js';
 import { waitForSteps, openEditor, openStep, stageOf } from './ui.mjs';
 import { viridis } from './colors.mjs';
+import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -21,23 +22,6 @@ const TUTORIAL = {
 };
 const RESULT_NAMES = Object.keys(REFERENCE);
 
-// Plain-JS scaled dot-product attention, independent of the engine.
-const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((sum, v, k) => sum + v * b[k][j], 0)));
-const transpose = (a) => a[0].map((_, j) => a.map((row) => row[j]));
-function attention({ x, wq, wk, wv }) {
-  const Q = matmul(x, wq);
-  const K = matmul(x, wk);
-  const V = matmul(x, wv);
-  const Scores = matmul(Q, transpose(K));
-  const Scaled = Scores.map((row) => row.map((s) => s / Math.sqrt(wq[0].length)));
-  const Weights = Scaled.map((row) => {
-    const max = Math.max(...row);
-    const e = row.map((s) => Math.exp(s - max));
-    const total = e.reduce((a, b) => a + b, 0);
-    return e.map((v) => v / total);
-  });
-  return { Q, K, V, Scores, Scaled, Weights, Output: matmul(Weights, V) };
-}
 // The page's "show the work" number style: 4 decimals, trailing zeros dropped.
 const compact = (v) => v.toFixed(4).replace(/\.?0+$/, '');
 

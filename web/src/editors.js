@@ -21,7 +21,12 @@ export function renderTokenEditor(list, lang, tokens, handlers, padding = null) 
   if (list.dataset.key !== key) {
     list.dataset.key = key;
     list.replaceChildren();
+    chipsWritten.delete(list);
   }
+  // the same chips as written last (an edit of X at n = 512 re-read 512 chips: 2.5 ms)
+  const last = chipsWritten.get(list);
+  if (last && sameList(last.tokens, tokens) && sameList(last.padding, padding)) return;
+  chipsWritten.set(list, { tokens: [...tokens], padding: padding && [...padding] });
   const shown = Math.min(tokens.length, CHIP_LIMIT);
   const chips = list.querySelectorAll('li.token');
   for (let i = shown; i < chips.length; i++) chips[i].remove();
@@ -57,6 +62,11 @@ export function renderTokenEditor(list, lang, tokens, handlers, padding = null) 
   }
 }
 
+// What a token list's chips show, as renderTokenEditor wrote it: {tokens, padding}
+// (forgotten when a chip is typed in: its text is then the person's).
+const chipsWritten = new WeakMap();
+const sameList = (a, b) => a === b || (a !== null && b !== null && a.length === b.length && a.every((v, i) => v === b[i]));
+
 // A chip fits its token up to LABEL_CHARS characters (a longer one scrolls inside it).
 const chipSize = (token) => Math.max(2, Array.from(token.slice(0, 2 * LABEL_CHARS)).slice(0, LABEL_CHARS).length + 1);
 
@@ -69,7 +79,10 @@ function tokenChip(lang, token, i, handlers, withPadding) {
   input.autocomplete = 'off';
   input.spellcheck = false;
   input.setAttribute('aria-label', translate(lang, 'tokenN', { n: i + 1 }));
-  input.addEventListener('input', () => handlers.onEdit(i, input.value));
+  input.addEventListener('input', () => {
+    chipsWritten.delete(li.parentElement);
+    handlers.onEdit(i, input.value);
+  });
   const parts = [el('span', 'token-index', String(i + 1)), input];
   if (withPadding) {
     const pad = el('button', 'token-pad', translate(lang, 'padShort'));

@@ -29,7 +29,7 @@ import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LAN
 import { stepsFor, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput, optionChanges, COMPARED } from './variant.js';
-import { Updates, rowsOf, WORKER_CELLS } from './updates.js';
+import { Updates, ResultArrays, rowsOf, WORKER_CELLS } from './updates.js';
 import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.js';
 import { TUTORIAL, presetOf } from './presets.js';
@@ -243,6 +243,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._store = new StateStore();
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
+    this._arrays = new ResultArrays(); // the arrays of the results computed on this thread
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -613,10 +614,13 @@ export class AttentionVisualizer extends HTMLElement {
 
   _computeHere() {
     const { matrices, options } = readState(this._state);
-    const compute = (opts) => rowsOf(this._engine.compute(engineInput(matrices, opts), { typed: true }));
+    // the results in use are never written (updates.js ResultArrays): the one on screen,
+    // its Before, and while the Before is computed, the new result
+    const inUse = [this._result, this._before?.result].filter(Boolean);
+    const compute = (opts, live) => this._arrays.resultOf(this._engine.compute(engineInput(matrices, opts), { typed: true, reuse: true }), live);
     let result;
     try {
-      result = compute(options);
+      result = compute(options, inUse);
     } catch (error) {
       this._failed(error);
       return;
@@ -625,7 +629,7 @@ export class AttentionVisualizer extends HTMLElement {
     let before = null;
     if (base) {
       try {
-        before = { result: compute(base), changes: optionChanges(base, options) };
+        before = { result: compute(base, [...inUse, result]), changes: optionChanges(base, options) };
       } catch {
         this._compareBase = null; // e.g. overflow without the scaling: no comparison then
       }

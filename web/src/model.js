@@ -95,11 +95,18 @@ export function textsFromNumbers(matrix) {
 }
 
 // The texts of a matrix, with its numbers (the texts' parse) remembered.
+// (Plain loops: with every() and Array.from's callback, X of 512 × 64 took ~4 ms of an edit.)
 function keptTexts(texts, matrix) {
-  texts.forEach((row, r) => {
+  for (let r = 0; r < texts.length; r++) {
     const values = matrix[r];
-    if (values.every(Number.isFinite)) parsedRows.set(row, { texts: row.slice(), values: Array.from(values, (v) => v + 0) });
-  });
+    const copy = new Array(values.length);
+    let finite = true;
+    for (let c = 0; c < values.length && finite; c++) {
+      finite = Number.isFinite(values[c]);
+      copy[c] = values[c] + 0;
+    }
+    if (finite) parsedRows.set(texts[r], { texts: texts[r].slice(), values: copy });
+  }
   return texts;
 }
 

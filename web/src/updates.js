@@ -15,6 +15,7 @@
 
 import { normalizeResult } from './variant.js';
 import { resultRowViews } from './rows.js';
+import { HEATMAP_PIXELS } from './view.js';
 
 export const COALESCE_CELLS = 128 * 128;
 export const WORKER_CELLS = 1024 * 1024;
@@ -23,6 +24,88 @@ const PAUSE_MS = 300;
 // A compute(input, { typed: true }) result, normalised (variant.js), its matrices as row views
 // (made when first read: normalised first, which reads every matrix of a single head).
 export const rowsOf = (typed) => resultRowViews(normalizeResult(typed));
+
+// Results computed on the page's thread come from the engine's reused arrays
+// (compute(input, { typed: true, reuse: true }): views of its memory, valid
+// until its next call) and are copied at once into the arrays of an earlier
+// result of the same sizes that is no longer in use. A fresh Float64Array a
+// matrix (seven of them, 2 MB each at n = 512) cost an edit ~6 ms of page
+// faults and ~3 ms more of garbage collection. An earlier result's arrays are
+// written again only when it is not `live` (the caller's: the result on
+// screen, the comparison's Before, a result about to be) and no export is
+// reading them (holdRows). A result with a side over HEATMAP_PIXELS keeps its
+// arrays: its heatmaps are painted in slices, over tasks (view.js).
+const KEPT = 4; // results remembered: a result and its Before on screen, two to write again
+const held = new Map(); // ArrayBuffer → how many exports read it
+
+export class ResultArrays {
+  constructor() {
+    this.made = []; // [{result: what resultOf() gave, arrays: its typed arrays}], oldest first
+  }
+
+  // rowsOf(a copy of the engine's reused result `views`), in the arrays of made
+  // results outside `live` (results as resultOf() gave them) where their lengths fit.
+  resultOf(views, live) {
+    const free = new Map(); // `${type} ${length}` → arrays
+    const lent = new Set(); // the made results whose arrays are offered
+    for (const entry of this.made) {
+      if (live.includes(entry.result) || entry.arrays.some((array) => held.has(array.buffer))) continue;
+      lent.add(entry);
+      for (const array of entry.arrays) {
+        const key = `${array.constructor.name} ${array.length}`;
+        if (!free.has(key)) free.set(key, []);
+        free.get(key).push(array);
+      }
+    }
+    const arrays = [];
+    const taken = new Set();
+    let recyclable = true;
+    const copyOf = (view) => {
+      const array = free.get(`${view.constructor.name} ${view.length}`)?.pop() || new view.constructor(view.length);
+      array.set(view);
+      arrays.push(array);
+      taken.add(array);
+      return array;
+    };
+    const copied = new Map(); // a matrix met twice gets the same copy
+    const walk = (part) => {
+      const out = {};
+      for (const [key, value] of Object.entries(part)) {
+        if (key === 'heads') out.heads = value.map(walk);
+        else if (ArrayBuffer.isView(value)) out[key] = copyOf(value); // fullyMasked
+        else if (value !== null && typeof value === 'object' && ArrayBuffer.isView(value.data)) {
+          if (!copied.has(value)) {
+            copied.set(value, { rows: value.rows, cols: value.cols, data: copyOf(value.data) });
+            if (value.rows > HEATMAP_PIXELS || value.cols > HEATMAP_PIXELS) recyclable = false;
+          }
+          out[key] = copied.get(value);
+        } else out[key] = value;
+      }
+      return out;
+    };
+    const result = rowsOf(walk(views));
+    // a made result some of whose arrays were taken is forgotten (the rest are garbage)
+    const kept = this.made.filter((entry) => !(lent.has(entry) && entry.arrays.some((array) => taken.has(array))));
+    this.made = [...kept, ...(recyclable ? [{ result, arrays }] : [])].slice(-KEPT);
+    return result;
+  }
+}
+
+// While an export reads a result's matrix over several tasks, its arrays are not
+// written again: holdRows(matrix as rows) → release().
+export function holdRows(matrix) {
+  const buffer = ArrayBuffer.isView(matrix[0]) ? matrix[0].buffer : null;
+  if (buffer === null) return () => {};
+  held.set(buffer, (held.get(buffer) || 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const count = held.get(buffer) - 1;
+    if (count === 0) held.delete(buffer);
+    else held.set(buffer, count);
+  };
+}
 
 // The engine's worker, one for the page and all its elements, started when
 // first needed; null where none can start, or once it broke.
