@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore, ACTION_TYPES } from '../../web/src/store.js';
 import { tutorialState } from '../../web/src/share.js';
+import { sameInputs } from '../../web/src/history.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -146,4 +147,25 @@ test('a drag is one entry, recorded when let go', async () => {
   assert.equal(store.state.temperature, 1);
   store.redo();
   assert.equal(store.state.temperature, 0.125);
+});
+
+test('sameInputs: the same inputs whatever the view; any number, token or option that differs is another', () => {
+  const state = (x, extra = {}) => ({ ...tutorialState(), x, ...extra });
+  const big = (last) => Array.from({ length: 512 }, (_, r) => Array.from({ length: 64 }, (_, c) => (r === 511 && c === 63 ? last : (r * 64 + c) / 100)));
+  const a = state(big(1));
+  assert.equal(sameInputs(a, state(big(1), { view: { ...a.view, step: 'output', lang: 'zh' } })), true, 'equal numbers in other arrays, another view');
+  assert.equal(sameInputs(a, state(big(2))), false, 'the last number differs');
+  assert.equal(sameInputs(a, state(big(1), { tokens: ['我', '爱', '他'] })), false, 'a token differs');
+  assert.equal(sameInputs(a, state(big(1), { causal: true })), false, 'an option differs');
+  assert.equal(sameInputs(a, state(big(1).map((row) => Float64Array.from(row)))), true, 'typed rows of the same numbers');
+  assert.equal(sameInputs(state([[0, 1]]), state([[-0, 1]])), true, '−0 is 0');
+  assert.equal(sameInputs(state([[NaN, 1]]), state([[NaN, 1]])), false, 'NaN is no number a state holds: never the same');
+  assert.equal(sameInputs(a, null), false);
+  // the last answer is kept for the same two states only (either way round)
+  const b = state(big(1));
+  const c = state(big(3));
+  assert.equal(sameInputs(a, b), true);
+  assert.equal(sameInputs(b, a), true);
+  assert.equal(sameInputs(a, c), false);
+  assert.equal(sameInputs(a, b), true);
 });

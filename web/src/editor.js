@@ -676,6 +676,9 @@ export class Editor {
         start = performance.now();
       }
     }
+    // the commit (reading, comparing and recording 4096 rows of X, and of C, at n = 4096) in a task of its own
+    await nextTask();
+    if (turn !== this.fillTurn || drawnFor !== shape()) return;
     model.cells = cells;
     this.fillNewMatrices(seed);
     this.applyErrors = {};
