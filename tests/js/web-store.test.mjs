@@ -159,6 +159,8 @@ test('sameInputs: the same inputs whatever the view; any number, token or option
   assert.equal(sameInputs(a, state(big(1), { causal: true })), false, 'an option differs');
   assert.equal(sameInputs(a, state(big(1).map((row) => Float64Array.from(row)))), true, 'typed rows of the same numbers');
   assert.equal(sameInputs(state([[0, 1]]), state([[-0, 1]])), true, '−0 is 0');
+  assert.equal(sameInputs(state([[1, 2], [3, 4]]), state([[1, 2], [3]])), false, 'a shorter row');
+  assert.equal(sameInputs(state([[1, 2], [3, 4]]), state([[1, 2], Float64Array.of(3, 5)])), false, 'a typed row that differs');
   assert.equal(sameInputs(state([[NaN, 1]]), state([[NaN, 1]])), false, 'NaN is no number a state holds: never the same');
   assert.equal(sameInputs(a, null), false);
   // the last answer is kept for the same two states only (either way round)

@@ -668,17 +668,20 @@ export class Editor {
       for (const piece of randomStreamPieces(seed, STREAM_CONTEXT, ...contextShape, FILL_ROWS)) yield ['c', piece];
     }
     let start = performance.now();
+    let sliced = false;
+    const yieldToPage = async () => {
+      await nextTask();
+      sliced = true;
+      start = performance.now();
+      return turn === this.fillTurn && drawnFor === shape();
+    };
     for (const [field, piece] of pieces()) {
       for (const row of textsFromNumbers(piece)) cells[field].push(row); // their parse kept (model.js)
-      if (performance.now() - start >= FILL_SLICE_MS) {
-        await nextTask();
-        if (turn !== this.fillTurn || drawnFor !== shape()) return;
-        start = performance.now();
-      }
+      if (performance.now() - start >= FILL_SLICE_MS && !(await yieldToPage())) return;
     }
-    // the commit (reading, comparing and recording 4096 rows of X, and of C, at n = 4096) in a task of its own
-    await nextTask();
-    if (turn !== this.fillTurn || drawnFor !== shape()) return;
+    // a fill done in one go commits at once (the click shows its numbers); one cut
+    // in slices commits in a task of its own (reading, comparing and recording X, and C, of 4096 rows)
+    if (sliced && !(await yieldToPage())) return;
     model.cells = cells;
     this.fillNewMatrices(seed);
     this.applyErrors = {};

@@ -9,15 +9,23 @@ const MAX_ENTRIES = 200;
 const MAX_NUMBERS = 4 * 1024 * 1024;
 
 // Whether two states have the same inputs (their views may differ). States
-// never change (store.js), so the last answer is kept: a commit asks it twice
-// of the same two states (the history, then the element), and at n = 4096
-// equal inputs (a fill with the same seed) take some 5 ms each time.
-let lastAnswer = { a: null, b: null, same: false };
+// never change in place (store.js), so the last answer for each field (X, the
+// heads, C, …) is kept: a commit asks of the same matrices twice (the history
+// against its entry, then the element against the state it last saw, which a
+// change of view alone made another object holding the same matrices), and at
+// n = 4096 equal inputs (a fill with the same seed) take ~5–10 ms each time.
+const lastAnswers = new Map(); // field → {a, b, same}
 export function sameInputs(a, b) {
   if (!a || !b) return false;
-  if ((a === lastAnswer.a && b === lastAnswer.b) || (a === lastAnswer.b && b === lastAnswer.a)) return lastAnswer.same;
-  const same = Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameValue(a[key], b[key]));
-  lastAnswer = { a, b, same };
+  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameField(key, a[key], b[key]));
+}
+
+function sameField(key, a, b) {
+  if (a === b || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return sameValue(a, b);
+  const last = lastAnswers.get(key);
+  if (last && ((last.a === a && last.b === b) || (last.a === b && last.b === a))) return last.same;
+  const same = sameValue(a, b);
+  lastAnswers.set(key, { a, b, same });
   return same;
 }
 
@@ -26,24 +34,39 @@ function sameValue(a, b) {
   if (a === b) return true;
   if (Array.isArray(a) || ArrayBuffer.isView(a)) {
     if (!(Array.isArray(b) || ArrayBuffer.isView(b)) || a.length !== b.length) return false;
-    return typeof a[0] === 'number' ? sameElements(a, b) : sameItems(a, b);
+    if (typeof a[0] === 'number') return sameNumbers(a, b);
+    if (Array.isArray(a[0]) && typeof a[0][0] === 'number') return sameMatrix(a, b);
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameValue(a[i], b[i])) return false;
+    return true;
   }
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => sameValue(a[key], b[key]));
 }
 
-// Two loops of the same code, one for rows of numbers and one for everything
-// else: each sees few kinds of array, so V8 reads their elements fast. As one
-// loop over tokens, flags, rows and numbers alike it was ~10 ms a compare of
-// X and C of 4096 × 64 once optimised, and 40–70 ms in a compare run cold.
-function sameElements(a, b) {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameValue(a[i], b[i])) return false; // (no call per equal number)
+// Matrices and rows of numbers get loops of their own, which compare with !==
+// alone (they hold numbers only). A matrix is one loop over all its numbers,
+// which V8 optimises while it runs; as a loop of 64 numbers called for each row
+// (and sameValue's loop, which sees tokens, flags and rows as well) a compare
+// of X and C of 4096 × 64 with equal numbers took 23–80 ms on the page, the
+// loop left unoptimised or thrown back to the interpreter by a kind of array
+// it had not seen.
+function sameMatrix(a, b) {
+  for (let r = 0; r < a.length; r++) {
+    const x = a[r];
+    const y = b[r];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) {
+      if (!sameValue(x, y)) return false;
+      continue;
+    }
+    for (let c = 0; c < x.length; c++) if (x[c] !== y[c]) return false;
+  }
   return true;
 }
 
-function sameItems(a, b) {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameValue(a[i], b[i])) return false;
+function sameNumbers(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
