@@ -53,6 +53,53 @@ test('an edit survives a reload and a closed tab; a link opens its own state ove
   }
 });
 
+// A large state (over persist.js DEFER_CHARS: 64 K characters of JSON) is written
+// in a task of its own; one that differs from the stored one in its view alone
+// (the step shown) waits for the next edit or for the page to be left.
+test('a large state: a change of step alone is stored when the page is left; an edit stores it with the step shown', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  const url = at('index.html');
+  try {
+    const { page, problems } = await newPage(context, url);
+    const stored = () => page.evaluate((key) => {
+      const value = localStorage.getItem(key) || '';
+      const state = JSON.parse(value.slice(value.indexOf('\n') + 1));
+      return { chars: value.length, step: state.view.step, causal: state.causal, tokens: state.tokens.length };
+    }, STATE_KEY);
+    const rev = () => page.evaluate(() => history.state?.rev ?? -1);
+    await page.fill('#dim-dModel', '64');
+    await page.fill('#sentence', Array.from({ length: 256 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+    await page.fill('#seed', '3');
+    await page.click('#fill-random');
+    await page.waitForFunction((key) => (localStorage.getItem(key) || '').length > 65536, STATE_KEY);
+    const filled = await stored();
+    assert.equal(filled.tokens, 256);
+    // another step: the page keeps the new state (its mark's revision goes up), storage waits
+    const before = await rev();
+    await page.click('#next');
+    const step = await page.evaluate(() => document.querySelector('#steps > li').dataset.step);
+    assert.notEqual(step, filled.step);
+    await page.waitForFunction((r) => (history.state?.rev ?? -1) > r, before);
+    assert.deepEqual(await stored(), filled, 'a change of step alone is not written yet');
+    // leaving the page (pagehide) writes it
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));
+    assert.deepEqual(await stored(), { ...filled, chars: (await stored()).chars, step }, 'written when the page is left');
+    // another step, then an edit: written once, with the step shown then
+    await page.click('#next');
+    const last = await page.evaluate(() => document.querySelector('#steps > li').dataset.step);
+    await page.check('#causal');
+    await page.waitForFunction((key) => (localStorage.getItem(key) || '').includes('"causal":true'), STATE_KEY);
+    assert.deepEqual({ ...(await stored()), chars: 0 }, { ...filled, chars: 0, step: last, causal: true });
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#steps > li') !== null && !document.documentElement.hasAttribute('data-computing'));
+    assert.equal(await page.evaluate(() => document.querySelector('#steps > li').dataset.step), last, 'the reload opens on that step');
+    assert.equal(await page.isChecked('#causal'), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fields, invalid input undone to the last valid', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
   try {

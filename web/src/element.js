@@ -462,6 +462,13 @@ export class AttentionVisualizer extends HTMLElement {
     return this._full ? this._store : null;
   }
 
+  // (full mode) The state shown, itself, not a copy as `state` gives: states are
+  // replaced, never changed, and the page only reads it (a copy at n = 4096 cost
+  // the page's link writer 10–43 ms in one task on every change of view).
+  get shownState() {
+    return this._full ? this._shownState() : null;
+  }
+
   get statusMessage() {
     return this._statusMessage;
   }

@@ -27,6 +27,7 @@ const state = {
   arrival: null,
   arriving: false, // the next state kept is such an arrival
   computed: false, // the element has shown a result (its 'computed' event)
+  kept: null, // the state last given to storage
 };
 
 function storedLanguage() {
@@ -60,9 +61,10 @@ function applyStaticStrings() {
 
 // ---- share: the state in the URL hash ----
 
-// What is on screen as a state (share.js): the inputs and the view (the element's `state`).
+// What is on screen as a state (share.js): the inputs and the view (the element's
+// shownState, read and never changed here).
 function shareState() {
-  const shared = av.state;
+  const shared = av.shownState;
   return shared.learn ? fitLearn(shared) : shared;
 }
 
@@ -212,7 +214,9 @@ function keepState(current, text) {
     state.arriving = false;
   }
   const shown = [storage.problem, linked()];
-  storage.save(text, store.history.current() !== state.arrival);
+  const viewOnly = sameInputs(state.kept, current);
+  state.kept = current;
+  storage.save(text, store.history.current() !== state.arrival, viewOnly);
   if (storage.problem !== shown[0] || (storage.problem && linked() !== shown[1])) showStorageNotice();
 }
 

@@ -25,9 +25,11 @@
 // - Storage may be unavailable (blocked, private mode, full): the page works
 //   on without it and says so once.
 // - A large state (over DEFER_CHARS) is written in a task of its own, the
-//   latest of a burst only (setItem of 1.5 MB takes 30–90 ms, apart from the
-//   encoding that made it); it is written at once before the page is hidden or
-//   left and before anything else reads or writes storage, so no order changes.
+//   latest of a burst only (setItem of 1.5 MB takes 20–190 ms, apart from the
+//   encoding that made it), and one that differs from the last in its view alone
+//   (the step or head shown) only with the next change of the inputs; it is
+//   written at once before the page is hidden or left and before anything else
+//   reads or writes storage, so no order changes.
 //
 // The stored value: `${MARK_PREFIX}{"writer","rev","made"}\n` + the state's JSON
 // (made: the user edited it since it arrived). A value without the mark line
@@ -74,7 +76,8 @@ export class Store {
     this.storage = storage;
     this.writer = writer;
     this.onProblem = onProblem;
-    this.pending = null; // a large value waiting for its own task
+    this.pending = null; // a large value waiting for its own task (or, a change of view alone, for the page to be left)
+    this.timer = 0; // that task
     this.flushNow = () => this.flush();
     this.rev = 0; // the revision of the latest state given to save()
     this.latest = null; // that state's JSON
@@ -135,10 +138,11 @@ export class Store {
     return { writer: this.writer, rev: this.rev };
   }
 
-  // Keeps `text` (a state as JSON); made: the user edited it since it arrived.
-  // Returns false when it could not be kept (a large state is kept later: a
-  // problem writing it is told through onProblem).
-  save(text, made) {
+  // Keeps `text` (a state as JSON); made: the user edited it since it arrived;
+  // viewOnly: its inputs are those of the state saved before (another step or
+  // head shown). Returns false when it could not be kept (a large state is kept
+  // later: a problem writing it is told through onProblem).
+  save(text, made, viewOnly = false) {
     if (text !== this.latest) {
       this.rev += 1;
       this.latest = text;
@@ -155,11 +159,14 @@ export class Store {
       return this.write(value);
     }
     if (this.pending === null && globalThis.addEventListener) {
-      setTimeout(this.flushNow, 0);
       // before the page is hidden or left (a reload) the write cannot wait
       globalThis.addEventListener('pagehide', this.flushNow);
       globalThis.addEventListener('visibilitychange', this.flushNow);
     }
+    // A change of view alone waits for the next change of the inputs or for the
+    // page to be hidden or left: at n = 4096 each write of 1.5 MB took 20–190 ms
+    // of a task, for another step or head shown.
+    if (!viewOnly && !this.timer && globalThis.addEventListener) this.timer = setTimeout(this.flushNow, 0);
     this.pending = value;
     if (!globalThis.addEventListener) this.flush(); // no page to keep responsive (node)
     return true;
@@ -167,6 +174,8 @@ export class Store {
 
   // Writes the value waiting, if any; onProblem() when that changed `problem`.
   flush() {
+    clearTimeout(this.timer);
+    this.timer = 0;
     if (this.pending === null) return;
     const value = this.pending;
     this.pending = null;
