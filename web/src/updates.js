@@ -47,10 +47,8 @@ export class ResultArrays {
   // results outside `live` (results as resultOf() gave them) where their lengths fit.
   resultOf(views, live) {
     const free = new Map(); // `${type} ${length}` → arrays
-    const lent = new Set(); // the made results whose arrays are offered
     for (const entry of this.made) {
       if (live.includes(entry.result) || entry.arrays.some((array) => held.has(array.buffer))) continue;
-      lent.add(entry);
       for (const array of entry.arrays) {
         const key = `${array.constructor.name} ${array.length}`;
         if (!free.has(key)) free.set(key, []);
@@ -58,13 +56,11 @@ export class ResultArrays {
       }
     }
     const arrays = [];
-    const taken = new Set();
     let recyclable = true;
     const copyOf = (view) => {
       const array = free.get(`${view.constructor.name} ${view.length}`)?.pop() || new view.constructor(view.length);
       array.set(view);
       arrays.push(array);
-      taken.add(array);
       return array;
     };
     const copied = new Map(); // a matrix met twice gets the same copy
@@ -85,7 +81,8 @@ export class ResultArrays {
     };
     const result = rowsOf(walk(views));
     // a made result some of whose arrays were taken is forgotten (the rest are garbage)
-    const kept = this.made.filter((entry) => !(lent.has(entry) && entry.arrays.some((array) => taken.has(array))));
+    const taken = new Set(arrays);
+    const kept = this.made.filter((entry) => !entry.arrays.some((array) => taken.has(array)));
     this.made = [...kept, ...(recyclable ? [{ result, arrays }] : [])].slice(-KEPT);
     return result;
   }
