@@ -65,12 +65,12 @@ async function whenReady(page) {
     && v.shadowRoot.querySelector('table.matrix')));
 }
 
-// The full values (cell titles) of a matrix shown by the i-th element.
+// The full values (cells' data-value) of a matrix shown by the i-th element.
 function shownMatrix(page, index, name) {
   return page.evaluate(([i, n]) => {
     const root = document.querySelectorAll('attention-visualizer')[i].shadowRoot;
     const table = root.querySelector(`table.matrix[data-matrix="${n}"]`);
-    return table ? [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))) : null;
+    return table ? [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value))) : null;
   }, [index, name]);
 }
 
@@ -445,7 +445,7 @@ test('the full page: its state in the hash, restored exactly (step, head, langua
     }));
     assert.deepEqual(shown, { step: 'softmax', head: '2', lang: 'en', causal: true, temperature: '0.5', decimals: '3' });
     const weights = await page.evaluate(() => [...document.querySelectorAll('#steps table.matrix[data-matrix="Weights"] tbody tr')]
-      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))));
+      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value))));
     assertClose(weights, variantWeights(1), 'page head 2 weights');
     // The hash follows the screen: step 6, then the link restores exactly that.
     await page.click('#next');
@@ -476,7 +476,7 @@ test('the full page: its state in the hash, restored exactly (step, head, langua
     await page.evaluate(() => document.getElementById('prev').click());
     await page.waitForFunction(() => document.querySelector('#steps li.step').dataset.step === 'softmax');
     const after = await page.evaluate(() => [...document.querySelectorAll('#steps table.matrix[data-matrix="Weights"] tbody tr')]
-      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))));
+      .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value))));
     assertClose(after, softmaxRows(matmul(q, transpose(k)).map((row) => row.map((s) => s / Math.sqrt(2) / temperature)), masked), 'head 2 after import');
     // A damaged link: the tutorial, and a message.
     await second.goto(`${PAGE}#av1.garbage!!`);

@@ -38,9 +38,9 @@ async function openLearn(url = FILE_URL) {
 }
 
 const status = (page) => page.$eval('.learn-status', (n) => ({ steps: Number(n.dataset.steps), loss: Number(n.dataset.loss), text: n.textContent }));
-// A matrix of the learn panel, from the full values in its cells' titles.
+// A matrix of the learn panel, from the full values in its cells' data-value.
 const matrix = (page, name) => page.$eval(`.learn table[data-matrix="${name}"]`, (table) => [...table.querySelectorAll('tbody tr')]
-  .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))));
+  .map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value))));
 // The state of the link in the address bar.
 const linkState = (page) => page.evaluate(() => JSON.parse(new TextDecoder().decode(Uint8Array.from(
   atob(location.hash.slice(5).replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0)))));
@@ -169,7 +169,7 @@ test('the backward pass shown for one cell, step by step, has PyTorch autograd�
     const sameMatrix = (got, want, tol, what) => want.forEach((row, i) => row.forEach((v, j) => within(got[i][j], v, tol, `${what}[${i}][${j}]`)));
     sameMatrix(await matrix(page, 'Weights'), torch('f.h0.weights'), 1e-12, 'weights');
     within((await status(page)).loss, torch('loss')[0][0], 1e-12, 'loss');
-    // every gradient heatmap, from the full values in its cells' titles
+    // every gradient heatmap, from the full values in its cells' data-value
     const heatmaps = {
       '∂L/∂Weights': 'd.h0.weights', '∂L/∂Scaled': 'd.h0.scaled', '∂L/∂Scores': 'd.h0.scores', '∂L/∂Q': 'd.h0.q', '∂L/∂K': 'd.h0.k', '∂L/∂W_Q': 'd.h0.wq', '∂L/∂W_K': 'd.h0.wk',
     };

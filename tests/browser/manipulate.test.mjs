@@ -33,10 +33,10 @@ function assertClose(actual, expected, label) {
   }));
 }
 
-// A matrix of the page's before/after comparison (Before, After, Difference), from its cells' titles.
+// A matrix of the page's before/after comparison (Before, After, Difference), from its cells' data-value.
 const compared = (page, name) => page.evaluate((wanted) => {
   const table = document.querySelector(`#steps .compare table[data-matrix="${wanted}"]`);
-  return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+  return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value)));
 }, name);
 
 async function open(url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
@@ -61,13 +61,13 @@ async function openPage(step, options) {
   return opened;
 }
 
-// A matrix of the steps (not of a comparison), from the full values in its cells' titles.
+// A matrix of the steps (not of a comparison), from the full values in its cells' data-value.
 // root: the element's id, or null for the page.
 function shown(page, name, root = null) {
   return page.evaluate(([wanted, id]) => {
     const scope = id ? document.getElementById(id).shadowRoot : document.getElementById('steps');
     const table = [...scope.querySelectorAll(`table[data-matrix="${wanted}"]`)].find((t) => !t.closest('.compare'));
-    return table ? [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title))) : null;
+    return table ? [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value))) : null;
   }, [name, root]);
 }
 
@@ -295,7 +295,7 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   // scrolled to while the button is still down: written, and live from then on
   await page.evaluate(() => document.querySelector('#steps [data-step="output"]').scrollIntoView());
   const expected = attention(withX00(1.3)).Output[0][0];
-  await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="output"] table[data-matrix="Output"] td[data-r="0"][data-c="0"]').title) === value, expected);
+  await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="output"] table[data-matrix="Output"] td[data-r="0"][data-c="0"]').dataset.value) === value, expected);
   assertClose(await shown(page, 'Output'), attention(withX00(1.3)).Output, 'the output once in view');
   await page.mouse.move(x + 40, y, { steps: 2 });
   assertClose(await shown(page, 'Output'), attention(withX00(1.5)).Output, 'the output in view during the drag');

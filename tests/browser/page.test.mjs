@@ -80,12 +80,12 @@ function onFreshPage(body) {
   };
 }
 
-// A matrix shown in the steps, from the full values in the cells' titles.
+// A matrix shown in the steps, from the full values in the cells' data-value.
 function readMatrix(page, name) {
   return page.evaluate((wanted) => {
     const table = document.querySelector(`#steps table[data-matrix="${wanted}"]`);
     if (!table) return null;
-    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value)));
   }, name);
 }
 
@@ -249,6 +249,27 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   const marked = (cls) => page.locator(`#steps td.${cls}`).evaluateAll((tds) => tds.map((td) => `${td.closest('table').dataset.matrix}${td.dataset.r}${td.dataset.c}`));
   assert.deepEqual(await marked('mark-feed'), ['X10', 'X11', 'W_Q01', 'W_Q11']);
   assert.deepEqual(await marked('mark-selected'), ['Q11']);
+  // the cell pointed at (or focused) shows its full number as a tooltip (its
+  // title), and only it of its matrix: the title follows an edit made meanwhile
+  const titles = () => page.locator('#step-2 table[data-matrix="Q"] td[title]').evaluateAll((tds) => tds.map((td) => [`${td.closest('table').dataset.matrix}${td.dataset.r}${td.dataset.c}`, td.title, td.dataset.value]));
+  const [[cell, title, value], ...othersBefore] = await titles();
+  assert.deepEqual([cell, title, othersBefore], ['Q11', value, []]);
+  assert.ok(Math.abs(Number(title) - REFERENCE.Q[1][1]) <= 1e-12, title);
+  // (the first edit leaves the tutorial's example: the steps are made anew)
+  const x = Number(await page.inputValue('#editor-x input[data-r="0"][data-c="0"]'));
+  const x01 = await page.inputValue('#editor-x input[data-r="0"][data-c="1"]');
+  const q01 = () => page.evaluate(() => document.querySelector('#step-2 table[data-matrix="Q"] td[data-r="0"][data-c="1"]').dataset.value);
+  await page.fill('#editor-x input[data-r="0"][data-c="1"]', '1.5');
+  await page.waitForFunction((was) => document.querySelector('#step-2 table[data-matrix="Q"] td[data-r="0"][data-c="1"]').dataset.value !== was, String(REFERENCE.Q[0][1]));
+  await page.mouse.move(0, 0);
+  await page.focus('#step-2 table[data-matrix="Q"] td[data-r="0"][data-c="1"]');
+  const was = await q01();
+  await page.fill('#editor-x input[data-r="0"][data-c="1"]', '2.5');
+  await page.waitForFunction((before) => document.querySelector('#step-2 table[data-matrix="Q"] td[data-r="0"][data-c="1"]').dataset.value !== before, was);
+  const [[cellAfter, titleAfter, valueAfter], ...others] = await titles();
+  assert.deepEqual([cellAfter, titleAfter, others], ['Q01', valueAfter, []]);
+  assert.ok(Math.abs(Number(titleAfter) - (x * 0.2 + 2.5 * 0.6)) <= 1e-12, titleAfter); // W_Q's column 2 is (0.2, 0.6)
+  await page.fill('#editor-x input[data-r="0"][data-c="1"]', x01);
 
   // a weight: exp(s − max) / Σ exp(s − max), computed here from the reference
   await openStep(page, 5);

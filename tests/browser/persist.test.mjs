@@ -100,6 +100,90 @@ test('a large state: a change of step alone is stored when the page is left; an 
   }
 });
 
+// A state over persist.js PART_CHARS (256 K characters of JSON) is written in
+// parts, one a task, then the value under STATE_KEY that names them.
+test('a state in parts: one part a task, storage reads whole between any two tasks, the parts replaced are removed, a reload opens it', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  const url = at('index.html');
+  try {
+    const { page, problems } = await newPage(context, url);
+    // After every task: the value under STATE_KEY and the parts it names read as
+    // a whole state. Every part written, with the task it was written in.
+    await page.evaluate((key) => {
+      const seen = { checks: 0, heads: new Set(), broken: [], partWrites: [] };
+      window.seen = seen;
+      let task = 0;
+      let inTask = false;
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (k, v) {
+        if (!inTask) {
+          inTask = true;
+          task += 1;
+          queueMicrotask(() => { inTask = false; });
+        }
+        if (k.startsWith(`${key}.part.`)) seen.partWrites.push([k, task]);
+        return setItem.call(this, k, v);
+      };
+      const check = () => {
+        seen.checks += 1;
+        const value = localStorage.getItem(key) || '';
+        const mark = value.startsWith('av-mark ') ? JSON.parse(value.slice(8, value.indexOf('\n'))) : null;
+        if (mark && mark.parts) {
+          let text = '';
+          for (let i = 0; i < mark.parts.count; i++) text += localStorage.getItem(`${key}.part.${mark.parts.id}.${i}`) ?? '';
+          if (text.length !== mark.parts.chars) seen.broken.push(`${mark.parts.id}: ${text.length} of ${mark.parts.chars}`);
+          else if (!seen.heads.has(value)) {
+            seen.heads.add(value);
+            if (!Array.isArray(JSON.parse(text).x)) seen.broken.push(`${mark.parts.id}: no X`);
+          }
+        }
+        setTimeout(check, 0);
+      };
+      check();
+    }, STATE_KEY);
+    const storedParts = () => page.evaluate((key) => Object.keys(localStorage).filter((k) => k.startsWith(`${key}.part.`)).sort(), STATE_KEY);
+    const head = () => page.evaluate((key) => {
+      const value = localStorage.getItem(key) || '';
+      return JSON.parse(value.slice(8, value.indexOf('\n'))).parts || null;
+    }, STATE_KEY);
+    await page.fill('#dim-dModel', '64');
+    await page.fill('#sentence', Array.from({ length: 1024 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(''));
+    await page.fill('#seed', '5');
+    await page.click('#fill-random');
+    await page.waitForFunction((key) => (localStorage.getItem(key) || '').includes('"parts"'), STATE_KEY);
+    const filled = await head();
+    assert.ok(filled.count >= 2, JSON.stringify(filled));
+    assert.deepEqual(await storedParts(), Array.from({ length: filled.count }, (_, i) => `${STATE_KEY}.part.${filled.id}.${i}`).sort());
+    const shown = () => page.evaluate(() => {
+      const { x, tokens, causal } = document.querySelector('attention-visualizer').shownState;
+      return { x0: x[0], n: tokens.length, causal };
+    });
+    const before = await shown();
+    assert.equal(before.n, 1024);
+    // an edit: new parts, then the value naming them; the filled state's parts removed
+    await page.check('#causal');
+    await page.waitForFunction((id) => {
+      const value = localStorage.getItem('attention-visualizer.state') || '';
+      return value.includes('"parts"') && !value.includes(id);
+    }, filled.id);
+    const edited = await head();
+    assert.deepEqual(await storedParts(), Array.from({ length: edited.count }, (_, i) => `${STATE_KEY}.part.${edited.id}.${i}`).sort());
+    const seen = await page.evaluate(() => ({ ...window.seen, heads: window.seen.heads.size }));
+    assert.deepEqual(seen.broken, []);
+    assert.ok(seen.heads >= 2 && seen.checks > 10, JSON.stringify({ heads: seen.heads, checks: seen.checks }));
+    const tasks = seen.partWrites.map(([, task]) => task);
+    assert.equal(new Set(tasks).size, tasks.length, `one part a task: ${JSON.stringify(seen.partWrites)}`);
+    assert.ok(tasks.length >= filled.count + edited.count);
+    // the reload opens the edited state
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#steps > li') !== null && !document.documentElement.hasAttribute('data-computing'));
+    assert.deepEqual(await shown(), { ...before, causal: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fields, invalid input undone to the last valid', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
   try {

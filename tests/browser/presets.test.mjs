@@ -41,10 +41,10 @@ async function showSoftmax(page, preset) {
   await page.waitForSelector('#step-5[data-step="softmax"] table[data-matrix="Weights"]');
 }
 
-// The weights on screen, from the full values in the cells' titles.
+// The weights on screen, from the full values in the cells' data-value.
 function readWeights(page) {
   return page.$$eval('#step-5 table[data-matrix="Weights"] tbody tr', (rows) => rows.map(
-    (tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)),
+    (tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value)),
   ));
 }
 

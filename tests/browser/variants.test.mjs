@@ -84,13 +84,13 @@ async function reset() {
   if (await page.getAttribute('#overview', 'aria-pressed') !== 'true') await page.click('#overview');
 }
 
-// A matrix shown in the steps, from the full values in the cells' titles
-// (a masked score's title is "-Infinity").
+// A matrix shown in the steps, from the full values in the cells' data-value
+// (a masked score's data-value is "-Infinity").
 function readMatrix(name, scope = '#steps') {
   return page.evaluate(([wanted, root]) => {
     const table = document.querySelector(`${root} table[data-matrix="${wanted}"]`);
     if (!table) return null;
-    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.title)));
+    return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value)));
   }, [name, scope]);
 }
 

@@ -30,6 +30,7 @@ test('every message renders without a leftover placeholder in both languages', (
     a: 'Q row 1', b: 'K row 2', target: 'Scores[我, 爱]', where: 'Step 5',
     // the parameters of export, import, state and load messages
     actual: 'actual', dtype: 'dtype', field: 'field', file: 'file', index: 'index', problem: 'problem', supported: 'supported', version: 'version', percent: 50,
+    got: 5, chars: 9,
   };
   for (const key of Object.keys(STRINGS)) {
     for (const lang of LANGUAGES) {

@@ -1,18 +1,25 @@
 // Nothing lost (issue 6): the stored state (persist.js) and undo/redo (history.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX, DEFER_CHARS } from '../../web/src/persist.js';
+import {
+  Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX, DEFER_CHARS, PART_CHARS, PART_PREFIX, STALE_PART_MS,
+} from '../../web/src/persist.js';
 import { History, undoKey } from '../../web/src/history.js';
 import { tutorialState } from '../../web/src/share.js';
 
+// quota: the longest value; total: the most characters of all values together.
 class MemoryStorage {
-  constructor(items = {}, quota = Infinity) {
+  constructor(items = {}, quota = Infinity, total = Infinity) {
     this.items = { ...items };
     this.quota = quota;
+    this.total = total;
   }
+  get length() { return Object.keys(this.items).length; }
+  key(i) { return Object.keys(this.items)[i] ?? null; }
   getItem(key) { return key in this.items ? this.items[key] : null; }
   setItem(key, value) {
-    if (String(value).length > this.quota) throw Object.assign(new Error('quota'), { name: 'QuotaExceededError' });
+    const used = Object.entries(this.items).reduce((sum, [k, v]) => sum + (k === key ? 0 : v.length), 0);
+    if (String(value).length > this.quota || used + String(value).length > this.total) throw Object.assign(new Error('quota'), { name: 'QuotaExceededError' });
     this.items[key] = String(value);
   }
   removeItem(key) { delete this.items[key]; }
@@ -116,6 +123,142 @@ test('a large state too large for the quota: the problem is reported when its wr
     assert.equal(told, 1);
     store.save('{"small":1}', true);
     assert.equal(store.problem, null);
+  });
+});
+
+// A state's JSON of at least `chars` characters: d_model = 16, X's numbers of 18 characters.
+const largeState = (chars, digit = '1') => {
+  const number = Number(`0.${digit.repeat(16)}`);
+  const n = Math.ceil(chars / (16 * 19));
+  const square = Array.from({ length: 16 }, () => Array(16).fill(0.5));
+  return JSON.stringify({
+    ...tutorialState('en'),
+    tokens: Array.from({ length: n }, (_, i) => `t${i}`),
+    x: Array.from({ length: n }, () => Array(16).fill(number)),
+    heads: [{ wq: square, wk: square, wv: square }],
+    keyPadding: Array(n).fill(false),
+  });
+};
+const partKeys = (storage) => Object.keys(storage.items).filter((key) => key.startsWith(PART_PREFIX)).sort();
+
+test('a state over PART_CHARS is kept in parts named by the value under STATE_KEY, and loads back exactly; the parts it replaced are removed', () => {
+  const storage = new MemoryStorage();
+  const store = new Store(() => storage, 'w');
+  const first = largeState(2.5 * PART_CHARS, '1');
+  assert.equal(store.save(first, true), true);
+  const head = storage.getItem(STATE_KEY);
+  assert.ok(head.startsWith(MARK_PREFIX) && head.endsWith('}\n'), head);
+  const { parts } = JSON.parse(head.slice(MARK_PREFIX.length));
+  assert.equal(parts.count, 3);
+  assert.equal(parts.chars, first.length);
+  assert.deepEqual(partKeys(storage), [0, 1, 2].map((i) => `${PART_PREFIX}${parts.id}.${i}`));
+  assert.deepEqual(partKeys(storage).map((key) => storage.getItem(key)).join(''), first);
+  assert.ok(partKeys(storage).every((key) => storage.getItem(key).length <= PART_CHARS));
+  const reader = new Store(() => storage, 'r');
+  assert.deepEqual(reader.load(), JSON.parse(first));
+  assert.equal(reader.storedMade(), true);
+  assert.equal(reader.hashOrigin({ writer: 'w', rev: 1 }), 'stored-newer');
+
+  const second = largeState(1.2 * PART_CHARS, '2');
+  store.save(second, true);
+  assert.equal(partKeys(storage).length, 2, 'the first state\'s parts are removed');
+  assert.deepEqual(new Store(() => storage).load(), JSON.parse(second));
+  store.save(stateText(true), true);
+  assert.deepEqual(partKeys(storage), [], 'a small state is kept whole');
+  assert.ok(storage.getItem(STATE_KEY).endsWith(stateText(true)));
+  // a page that read a state in parts removes them once it keeps its own
+  store.save(first, true);
+  const later = new Store(() => storage, 'later');
+  later.load();
+  later.save(stateText(false), true);
+  assert.deepEqual(partKeys(storage), []);
+});
+
+test('a state in parts is written one part a task; the value under STATE_KEY always names whole parts; a newer state or leaving the page takes over', () => {
+  withPage(({ fire, runTimers }) => {
+    const storage = new MemoryStorage();
+    const store = new Store(() => storage, 'w');
+    const loadsWhole = (state) => assert.deepEqual(new Store(() => storage).load(), JSON.parse(state));
+    const first = largeState(3.5 * PART_CHARS, '1');
+    store.save(first, true);
+    const tasks = [];
+    while (store.timer) {
+      runTimers();
+      tasks.push(partKeys(storage).length);
+      if (store.timer) assert.equal(storage.getItem(STATE_KEY), null, 'nothing names the parts before all are written');
+    }
+    assert.deepEqual(tasks, [1, 2, 3, 4]);
+    loadsWhole(first);
+
+    const second = largeState(3.5 * PART_CHARS, '2');
+    store.save(second, true);
+    runTimers();
+    runTimers();
+    assert.equal(partKeys(storage).length, 6, 'the first state\'s 4 parts and 2 of the second\'s');
+    loadsWhole(first);
+    const third = largeState(2.5 * PART_CHARS, '3');
+    store.save(third, true); // the second is dropped: its parts are removed
+    runTimers();
+    assert.equal(partKeys(storage).length, 5, 'the first state\'s 4 parts and 1 of the third\'s');
+    loadsWhole(first);
+    fire('pagehide'); // the rest at once
+    assert.equal(partKeys(storage).length, 3);
+    loadsWhole(third);
+    runTimers();
+    assert.equal(partKeys(storage).length, 3, 'nothing left to write');
+
+    // a view-only change waits; written in parts when the page is hidden
+    store.save(largeState(2.5 * PART_CHARS, '4'), true, true);
+    runTimers();
+    loadsWhole(third);
+    fire('visibilitychange');
+    loadsWhole(largeState(2.5 * PART_CHARS, '4'));
+    assert.equal(partKeys(storage).length, 3);
+  });
+});
+
+test('a state in parts with a part missing is damaged: set aside whole, its parts removed; parts no value names are removed once stale', () => {
+  const storage = new MemoryStorage();
+  const state = largeState(2.5 * PART_CHARS);
+  new Store(() => storage, 'w').save(state, true);
+  const [, second] = partKeys(storage);
+  storage.removeItem(second);
+  const stale = `${PART_PREFIX}${(Date.now() - STALE_PART_MS - 1000).toString(36)}-closed-1.0`;
+  const fresh = `${PART_PREFIX}${Date.now().toString(36)}-writing-1.0`;
+  storage.setItem(stale, 'x');
+  storage.setItem(fresh, 'y');
+  const store = new Store(() => storage);
+  assert.equal(store.load(), null);
+  assert.equal(store.problem, 'damaged');
+  assert.deepEqual(store.damaged.message, { key: 'errStateParts', params: { count: 3, got: state.length - PART_CHARS, chars: state.length } });
+  assert.equal(storage.getItem(DAMAGED_KEY), store.damaged.text);
+  assert.ok(store.damaged.text.endsWith(state.slice(2 * PART_CHARS)), 'what was found is set aside');
+  assert.equal(storage.getItem(STATE_KEY), null);
+  assert.deepEqual(partKeys(storage), [fresh], 'the damaged state\'s parts and the stale part are removed; a page may be writing the fresh one');
+});
+
+test('parts that do not fit: those written are removed, the stored state stays as it was, and the problem is told', () => {
+  withPage(({ runTimers }) => {
+    const small = stateText(true);
+    const state = largeState(1.5 * PART_CHARS);
+    // the stored state is small: the parts fit
+    const storage = new MemoryStorage({}, Infinity, 1.5 * state.length);
+    const store = new Store(() => storage, 'w', () => {});
+    store.save(small, true);
+    store.save(state, true);
+    while (store.timer) runTimers();
+    assert.equal(store.problem, null);
+    assert.deepEqual(new Store(() => storage).load(), JSON.parse(state));
+    // a second large state: its parts do not fit beside the first one's, nor whole
+    let told = 0;
+    const full = new Store(() => storage, 'w2', () => { told += 1; });
+    full.load();
+    full.save(largeState(1.5 * PART_CHARS, '2'), true);
+    while (full.timer) runTimers();
+    assert.equal(full.problem, 'full');
+    assert.equal(told, 1);
+    assert.deepEqual(new Store(() => storage).load(), JSON.parse(state), 'the stored state is whole');
+    assert.equal(partKeys(storage).length, 2, 'the parts written of the state that did not fit are removed');
   });
 });
 

@@ -659,6 +659,10 @@ export const STRINGS = {
   },
   errState: { zh: '状态无效：{detail}', en: 'The state is not valid: {detail}' },
   errStateJson: { zh: '不是有效的 JSON。', en: 'it is not valid JSON.' },
+  errStateParts: {
+    zh: '它分成 {count} 段保存，有的段不见了（只找到 {chars} 个字符中的 {got} 个）。',
+    en: 'it was saved in {count} parts and some are missing ({got} of its {chars} characters were found).',
+  },
   errBooleanEntry: {
     zh: '第 {index} 项“{text}”应为 true、false、1 或 0。',
     en: 'entry {index}, “{text}”, must be true, false, 1 or 0.',

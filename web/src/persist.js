@@ -25,15 +25,22 @@
 // - Storage may be unavailable (blocked, private mode, full): the page works
 //   on without it and says so once.
 // - A large state (over DEFER_CHARS) is written in a task of its own, the
-//   latest of a burst only (setItem of 1.5 MB takes 20–190 ms, apart from the
-//   encoding that made it), and one that differs from the last in its view alone
+//   latest of a burst only, and one that differs from the last in its view alone
 //   (the step or head shown) only with the next change of the inputs; it is
 //   written at once before the page is hidden or left and before anything else
-//   reads or writes storage, so no order changes.
+//   reads or writes storage, so no order changes. A state over PART_CHARS is
+//   written in parts, one a task (setItem of 1.5 MB took 20–190 ms of a task at
+//   n = 4096; of 256 K characters, 1–4 ms), then the value under STATE_KEY that
+//   names them; the parts it named before are removed after it. The parts
+//   named are always whole: a tab closed midway leaves parts no value names,
+//   removed by a later load once STALE_PART_MS old.
 //
 // The stored value: `${MARK_PREFIX}{"writer","rev","made"}\n` + the state's JSON
-// (made: the user edited it since it arrived). A value without the mark line
-// (saved before marks) reads as a state of an unknown writer.
+// (made: the user edited it since it arrived), or, for a state in parts,
+// `${MARK_PREFIX}{"writer","rev","made","parts":{"id","count","chars"}}\n`
+// alone, its JSON in `${PART_PREFIX}${id}.${i}` for i < count (chars: their
+// length together). A value without the mark line (saved before marks) reads as
+// a state of an unknown writer.
 
 import { parseStateJson } from './share.js';
 import { translate, describe } from './i18n.js';
@@ -46,6 +53,9 @@ export const PREVIOUS_KEY = 'attention-visualizer.state.previous';
 export const SHELF_SIZE = 10;
 export const MARK_PREFIX = 'av-mark ';
 export const DEFER_CHARS = 1 << 16;
+export const PART_CHARS = 1 << 18;
+export const PART_PREFIX = `${STATE_KEY}.part.`;
+export const STALE_PART_MS = 60000;
 
 // The keys one kind of set-aside state may take: base, base.2, … base.SHELF_SIZE.
 export const shelfKeys = (base) => Array.from({ length: SHELF_SIZE }, (_, i) => (i === 0 ? base : `${base}.${i + 1}`));
@@ -66,6 +76,24 @@ function splitStored(value) {
   return { mark: isMark(mark) && typeof mark.made === 'boolean' ? mark : null, text: end < 0 ? '' : value.slice(end + 1) };
 }
 
+// The parts a stored value names ({id, count, chars}), or null.
+function partsOf(mark) {
+  const parts = mark && mark.parts;
+  const ok = parts && typeof parts.id === 'string' && Number.isSafeInteger(parts.count) && parts.count > 0
+    && Number.isSafeInteger(parts.chars);
+  return ok ? { id: parts.id, count: parts.count, chars: parts.chars } : null;
+}
+
+const partKey = (id, i) => `${PART_PREFIX}${id}.${i}`;
+
+// The value a stored value stands for: its mark line and the text of its parts
+// joined (a part missing leaves the text short, and it reads as damaged).
+function gather(storage, value, parts) {
+  let text = '';
+  for (let i = 0; i < parts.count; i++) text += storage.getItem(partKey(parts.id, i)) ?? '';
+  return `${value}${text}`;
+}
+
 // This page load's id among the loads of one browser (no secret).
 const randomWriter = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
@@ -78,7 +106,11 @@ export class Store {
     this.onProblem = onProblem;
     this.pending = null; // a large value waiting for its own task (or, a change of view alone, for the page to be left)
     this.timer = 0; // that task
+    this.writing = null; // {value, text, parts, done} of a value being written in parts (text: its JSON; done: the parts written)
+    this.savedParts = null; // the parts the value under STATE_KEY names, as this page last wrote or read it
+    this.partWrites = 0; // counts this page's writes in parts (each has its own id)
     this.flushNow = () => this.flush();
+    this.writeSomeNow = () => this.writeSome();
     this.rev = 0; // the revision of the latest state given to save()
     this.latest = null; // that state's JSON
     this.problem = null; // null | 'unavailable' | 'full' | 'damaged'
@@ -102,20 +134,52 @@ export class Store {
       this.problem = 'unavailable';
       return null;
     }
-    if (value === null) return null;
-    const { mark, text } = splitStored(value);
-    const parsed = parseStateJson(text);
+    if (value === null) {
+      this.sweep(storage, null);
+      return null;
+    }
+    const { mark } = splitStored(value);
+    const parts = partsOf(mark);
+    const whole = parts ? gather(storage, value, parts) : value;
+    const { text } = splitStored(whole);
+    this.sweep(storage, parts);
+    const parsed = parts && text.length !== parts.chars
+      ? { ok: false, message: { key: 'errStateParts', params: { count: parts.count, got: text.length, chars: parts.chars } } }
+      : parseStateJson(text);
     if (parsed.ok) {
-      this.saved = value;
+      this.saved = whole;
+      this.savedParts = parts;
       this.stored = { text, mark };
       return parsed.state;
     }
     this.problem = 'damaged';
-    const key = this.shelve(DAMAGED_KEY, value);
-    this.damaged = { text: value, message: parsed.message, key };
-    if (key) storage.removeItem(STATE_KEY);
-    else this.readOnly = true; // it stays where it is: nothing overwrites it
+    const key = this.shelve(DAMAGED_KEY, whole);
+    this.damaged = { text: whole, message: parsed.message, key };
+    if (key) {
+      storage.removeItem(STATE_KEY);
+      removeParts(storage, parts);
+    } else {
+      this.readOnly = true; // it stays where it is: nothing overwrites it
+    }
     return null;
+  }
+
+  // Removes parts that no stored value names, left by a page closed while it
+  // wrote them (older than STALE_PART_MS: a page writing now is not disturbed).
+  sweep(storage, named) {
+    const stale = [];
+    try {
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i);
+        if (!key || !key.startsWith(PART_PREFIX)) continue;
+        const id = key.slice(PART_PREFIX.length, key.lastIndexOf('.'));
+        const made = parseInt(id, 36);
+        if ((!named || id !== named.id) && !(Date.now() - made < STALE_PART_MS)) stale.push(key);
+      }
+      for (const key of stale) storage.removeItem(key);
+    } catch {
+      // left for a later load
+    }
   }
 
   // Whether the user made the stored state (edited it since it arrived).
@@ -166,33 +230,107 @@ export class Store {
     // A change of view alone waits for the next change of the inputs or for the
     // page to be hidden or left: at n = 4096 each write of 1.5 MB took 20–190 ms
     // of a task, for another step or head shown.
-    if (!viewOnly && !this.timer && globalThis.addEventListener) this.timer = setTimeout(this.flushNow, 0);
+    if (!viewOnly && !this.timer && globalThis.addEventListener) this.timer = setTimeout(this.writeSomeNow, 0);
     this.pending = value;
     if (!globalThis.addEventListener) this.flush(); // no page to keep responsive (node)
     return true;
   }
 
-  // Writes the value waiting, if any; onProblem() when that changed `problem`.
+  // Writes what waits: a value in parts one part a task (the next task is asked
+  // for until it is written), any other whole.
+  writeSome() {
+    this.timer = 0;
+    try {
+      if (this.pending !== null && this.pending.length > PART_CHARS && !this.readOnly && this.problem !== 'unavailable'
+        && this.writePart(this.pending)) {
+        this.timer = setTimeout(this.writeSomeNow, 0);
+        return;
+      }
+    } catch {
+      // flush() meets it again, and tells it
+    }
+    this.flush();
+  }
+
+  // Writes the value waiting, if any, at once; onProblem() when that changed `problem`.
   flush() {
     clearTimeout(this.timer);
     this.timer = 0;
-    if (this.pending === null) return;
     const value = this.pending;
     this.pending = null;
+    if (value === null) {
+      this.abandon();
+      return;
+    }
     globalThis.removeEventListener?.('pagehide', this.flushNow);
     globalThis.removeEventListener?.('visibilitychange', this.flushNow);
     const problem = this.problem;
     if (!this.readOnly && problem !== 'unavailable') this.write(value);
+    else this.abandon();
     if (this.problem !== problem) this.onProblem();
   }
 
-  write(value) {
+  // Writes the next part of `value` unless all are (a write in parts of
+  // another value is dropped first). Returns whether parts remain to be
+  // written; throws what storage threw.
+  writePart(value) {
+    const storage = this.storage();
+    if (this.writing && this.writing.value !== value) this.dropWriting(storage);
+    if (!this.writing) {
+      this.partWrites += 1;
+      const id = `${Date.now().toString(36)}-${this.writer}-${this.partWrites}`;
+      const text = value.slice(value.indexOf('\n') + 1); // the state's JSON, below the mark line
+      this.writing = { value, text, parts: { id, count: Math.ceil(text.length / PART_CHARS), chars: text.length }, done: 0 };
+    }
+    const { text, parts, done } = this.writing;
+    if (done < parts.count) {
+      storage.setItem(partKey(parts.id, done), text.slice(done * PART_CHARS, (done + 1) * PART_CHARS));
+      this.writing.done += 1;
+    }
+    return this.writing.done < parts.count;
+  }
+
+  // Removes the parts written of a write in parts no longer wanted.
+  dropWriting(storage) {
+    const { parts, done } = this.writing;
+    this.writing = null;
+    removeParts(storage, { id: parts.id, count: done });
+  }
+
+  abandon() {
+    if (!this.writing) return;
     try {
-      this.storage().setItem(STATE_KEY, value);
+      this.dropWriting(this.storage());
+    } catch {
+      this.writing = null; // storage blocked since: a later load removes them
+    }
+  }
+
+  // Keeps value (a mark line and a state's JSON) under STATE_KEY: over
+  // PART_CHARS in parts (those not written yet first), named by the mark line
+  // alone under STATE_KEY. The parts of the value it replaced are removed after
+  // it. Where the parts do not fit, those written are removed, and the value
+  // under STATE_KEY stays as it was.
+  write(value) {
+    let storage = null;
+    try {
+      storage = this.storage();
+      if (this.writing && this.writing.value !== value) this.dropWriting(storage);
+      let named = null;
+      if (value.length > PART_CHARS) {
+        while (this.writePart(value));
+        named = this.writing.parts;
+      }
+      const markEnd = value.indexOf('\n') - 1; // the mark line's closing brace
+      storage.setItem(STATE_KEY, named ? `${value.slice(0, markEnd)},"parts":${JSON.stringify(named)}}\n` : value);
+      this.writing = null;
+      if (this.savedParts && this.savedParts.id !== named?.id) removeParts(storage, this.savedParts);
+      this.savedParts = named;
       this.saved = value;
       if (this.problem === 'full') this.problem = null;
       return true;
     } catch (error) {
+      if (storage) this.abandon();
       // QuotaExceededError: this state is too large; a smaller one may fit later.
       this.problem = error && error.name === 'QuotaExceededError' ? 'full' : 'unavailable';
       return false;
@@ -268,6 +406,11 @@ export class Store {
     if (!this.damaged || this.damaged.key) this.readOnly = false;
     if (key !== null && this.latest !== null) this.save(this.latest, this.made);
   }
+}
+
+function removeParts(storage, parts) {
+  if (!parts) return;
+  for (let i = 0; i < parts.count; i++) storage.removeItem(partKey(parts.id, i));
 }
 
 // Two states' JSON hold the same work: the same inputs (the view aside).
