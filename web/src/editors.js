@@ -119,21 +119,24 @@ export function renderMatrixEditor(container, spec, handlers) {
   if (built) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
-    gridWritten.set(container, { texts: [], bad: null });
+    gridWritten.set(container, { texts: [], bad: null, inputs: [...container.querySelectorAll('.grid input')] });
   }
   setText(container.querySelector('.grid-shape'), `${rows} × ${cols}`);
   if (!large) {
     const { texts } = spec;
     const written = gridWritten.get(container);
-    const inputs = container.querySelectorAll('.grid input');
+    const { inputs, texts: shown } = written;
     // only a cell whose text changed is read and written (reading 1 024 inputs'
     // values cost a drag's every move); a typed text is the model's already, and left as it is
-    inputs.forEach((input, i) => {
-      const text = texts[Math.floor(i / cols)][i % cols];
-      if (written.texts[i] === text) return;
-      written.texts[i] = text;
-      if (input.value !== text) input.value = text;
-    });
+    for (let r = 0, i = 0; r < rows; r++) {
+      const row = texts[r];
+      for (let c = 0; c < cols; c++, i++) {
+        const text = row[c];
+        if (shown[i] === text) continue;
+        shown[i] = text;
+        if (inputs[i].value !== text) inputs[i].value = text;
+      }
+    }
     const bad = badCell && inputs[badCell[0] * cols + badCell[1]];
     if (written.bad !== bad) {
       written.bad?.removeAttribute('aria-invalid');
