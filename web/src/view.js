@@ -80,7 +80,7 @@ function tableView(opts, rows, cols) {
   // What each cell shows is remembered here (reading it back from the DOM costs
   // more than writing it): written[r * cols + c] = [text, full, masked, background, color].
   // A cell's full number is its data-value; the title (the tooltip) is given to
-  // the cell under the pointer alone: a change of any element's title makes the
+  // the cell pointed at or focused alone: a change of any element's title makes the
   // browser compute its style again (the UA's abbr[title] rule), 5 of the ~15 ms
   // a frame took when a drag at n = 16 rewrote 512 cells.
   const written = [];
