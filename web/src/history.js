@@ -34,7 +34,7 @@ function sameValue(a, b) {
   if (a === b) return true;
   if (Array.isArray(a) || ArrayBuffer.isView(a)) {
     if (!(Array.isArray(b) || ArrayBuffer.isView(b)) || a.length !== b.length) return false;
-    if (typeof a[0] === 'number') return sameNumbers(a, b);
+    if (typeof a[0] === 'number') return sameRow(a, b);
     if (Array.isArray(a[0]) && typeof a[0][0] === 'number') return sameMatrix(a, b);
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameValue(a[i], b[i])) return false;
     return true;
@@ -45,13 +45,14 @@ function sameValue(a, b) {
 }
 
 // Matrices and rows of numbers get loops of their own, which compare with !==
-// alone (they hold numbers only). A matrix is one loop over all its numbers,
+// alone (they hold numbers only); sameMatrix takes matrices of as many rows
+// (model.js sameNumbers checks that). A matrix is one loop over all its numbers,
 // which V8 optimises while it runs; as a loop of 64 numbers called for each row
 // (and sameValue's loop, which sees tokens, flags and rows as well) a compare
 // of X and C of 4096 × 64 with equal numbers took 23–80 ms on the page, the
 // loop left unoptimised or thrown back to the interpreter by a kind of array
 // it had not seen.
-function sameMatrix(a, b) {
+export function sameMatrix(a, b) {
   for (let r = 0; r < a.length; r++) {
     const x = a[r];
     const y = b[r];
@@ -65,7 +66,7 @@ function sameMatrix(a, b) {
   return true;
 }
 
-function sameNumbers(a, b) {
+function sameRow(a, b) {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -10,6 +10,7 @@
 
 import { parseNumber, MAX_CELL_CHARS } from './parse.js';
 import { excerpt } from './quote.js';
+import { sameMatrix } from './history.js';
 import { MAX_TOKENS } from './share.js'; // the engine's limit (share.js imports this module too: read at call time)
 
 export const MIN_DIM = 1;
@@ -316,6 +317,4 @@ export function togglePadding(model, i, which = 'query') {
 }
 
 // The tutorial's inputs, whatever the tokens are called.
-export function sameNumbers(a, b) {
-  return a.length === b.length && a.every((row, r) => row.length === b[r].length && row.every((v, c) => v === b[r][c]));
-}
+export const sameNumbers = (a, b) => a.length === b.length && sameMatrix(a, b);
