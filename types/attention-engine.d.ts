@@ -235,6 +235,12 @@ export interface AttentionWorker {
   backward(input: MultiHeadInput, gradient: MultiHeadSeed): Promise<MultiHeadGradients<TypedMatrix>>;
   train(input: SingleHeadInput, options: TrainOptions<Matrix>): Promise<TrainResult<SingleHeadInput>>;
   train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): Promise<TrainResult<MultiHeadInput>>;
+  /**
+   * Gives a result of compute() back once it is no longer read: its buffers move to the worker
+   * (its arrays are empty from then on) and later results are written into them instead of
+   * fresh memory. Buffers the worker did not give, or gave back already, are left alone.
+   */
+  recycle(result: TypedComputeResult): void;
   /** Stops the worker; pending and later calls reject with code 'worker'. */
   terminate(): void;
 }

@@ -21,6 +21,7 @@
  *   engine.memoryBytes()  // size of the module's wasm memory
  *   const worker = createAttentionEngine.startWorker();  // a second engine in a Web Worker
  *   await worker.compute(input)  // the typed form, computed off the page's thread
+ *   worker.recycle(result)  // a result no longer read: its buffers go back to be written again
  *   await worker.backward(input, { output: G }), await worker.train(input, options)
  *
  * Bad input throws an Error with an actionable message and code, operand, row, column, head
@@ -656,11 +657,19 @@ function inputToSend(input, buffers) {
   return out;
 }
 
+// Every typed array's buffer in a result (matrices, heads, rows), once each.
+function buffersOf(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) buffersOf(v, out);
+  return out;
+}
+
 function startWorker() {
   if (typeof Worker !== 'function') throw new Error('startWorker() needs Web Workers, which this environment does not have');
   const source = `(${attentionEngineScript})(true);\n`;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   const waiting = new Map(); // id → { resolve, reject }
+  const given = new WeakSet(); // the buffers of compute()'s results, until given back (recycle)
   let nextId = 0;
   let worker = null;
   let broken = null;
@@ -704,7 +713,18 @@ function startWorker() {
   return {
     compute: (input) => {
       const buffers = [];
-      return call('compute', [inputToSend(input, buffers)], buffers);
+      return call('compute', [inputToSend(input, buffers)], buffers).then((result) => {
+        for (const buffer of buffersOf(result)) given.add(buffer);
+        return result;
+      });
+    },
+    // A result of compute() the caller no longer reads: its buffers move back to the worker
+    // (its arrays are empty from then on), and the worker's next results are written into
+    // them. Buffers the worker did not give, or already given back, stay where they are.
+    recycle(result) {
+      const back = [...buffersOf(result)].filter((buffer) => given.delete(buffer) && buffer.byteLength > 0);
+      if (broken || back.length === 0) return;
+      worker.postMessage({ method: 'recycle', args: [back] }, back);
     },
     backward: (input, gradient) => call('backward', [input, gradient]),
     train: (input, options) => call('train', [input, options]),
@@ -717,19 +737,57 @@ function startWorker() {
 // The worker's side: runs in the worker (attentionEngineScript(true)).
 function workerMain() {
   const ready = createAttentionEngine();
-  // every typed array's buffer, once each: they move to the page
-  const buffers = (value, out = new Set()) => {
-    if (ArrayBuffer.isView(value)) out.add(value.buffer);
-    else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
+  // Buffers the page gave back (recycle), oldest first, each with the number of computations
+  // that passed it by: a computation's matrices are written into them, not into fresh memory
+  // (at n = 4096 a result is some 400 MB, and each fresh one left as much garbage on the page).
+  // One in a size within SPARE of a matrix's is taken (a sentence one token shorter); what
+  // two computations in a row did not take is let go.
+  let pool = [];
+  const SPARE = 1.25;
+  const copyOut = (view) => {
+    let best = -1;
+    pool.forEach(({ buffer }, i) => {
+      const fits = buffer.byteLength >= view.byteLength && buffer.byteLength <= view.byteLength * SPARE;
+      if (fits && (best < 0 || buffer.byteLength < pool[best].buffer.byteLength)) best = i;
+    });
+    const buffer = best >= 0 ? pool.splice(best, 1)[0].buffer : new ArrayBuffer(view.byteLength);
+    const out = new view.constructor(buffer, 0, view.length);
+    out.set(view);
     return out;
+  };
+  // compute(input, { typed: true }) from the engine's reused views: each matrix copied once
+  // (a matrix met twice, the one head's output, is the same copy), into the pool where it fits.
+  const computeInto = (engine, input) => {
+    const views = engine.compute(input, { typed: true, reuse: true });
+    const copies = new Map();
+    const walk = (value) => {
+      if (ArrayBuffer.isView(value)) {
+        if (!copies.has(value)) copies.set(value, copyOut(value));
+        return copies.get(value);
+      }
+      if (Array.isArray(value)) return value.map(walk);
+      if (value === null || typeof value !== 'object') return value;
+      if (ArrayBuffer.isView(value.data)) {
+        if (!copies.has(value)) copies.set(value, { rows: value.rows, cols: value.cols, data: copyOut(value.data) });
+        return copies.get(value);
+      }
+      return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, walk(v)]));
+    };
+    const result = walk(views);
+    pool = pool.filter((entry) => ++entry.passed < 2);
+    return result;
   };
   ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String((error && error.message) || error) }));
   const run = {
-    compute: (engine, [input]) => engine.compute(input, { typed: true }),
+    compute: (engine, [input]) => computeInto(engine, input),
     backward: (engine, [input, gradient]) => engine.backward(input, gradient, { typed: true }),
     train: (engine, [input, options]) => engine.train(input, options),
   };
   self.onmessage = ({ data: { id, method, args } }) => {
+    if (method === 'recycle') {
+      for (const buffer of args[0]) pool.push({ buffer, passed: 0 });
+      return;
+    }
     if (!Object.hasOwn(run, method)) return; // only this script's own calls
     ready.then((engine) => {
       let result;
@@ -740,7 +798,7 @@ function workerMain() {
         postMessage({ id, error: { message, code, operand, row, column, head } });
         return;
       }
-      postMessage({ id, result }, [...buffers(result)]);
+      postMessage({ id, result }, [...buffersOf(result)]);
     });
   };
 }

@@ -91,6 +91,9 @@ const worker = createAttentionEngine.startWorker();
 const w = await worker.compute({ x: [[1, 0]], wq: [[1], [0]], wk: [[1], [0]], wv: [[1], [0]] });
 const data: Float64Array = w.weights.data;
 console.log(data);
+worker.recycle(w);
+// @ts-expect-error: a result, not a matrix
+worker.recycle(w.weights);
 worker.terminate();
 `);
   write(path.join(CONSUMER, 'view.tsx'), `import 'attention-visualizer';

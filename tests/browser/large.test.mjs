@@ -272,10 +272,70 @@ test('startWorker(): the engine in a worker gives bit for bit the page engine\'s
   assert.equal(out.stopped, 'worker');
 });
 
+test('worker.recycle(): a result given back is emptied, and the results written into its buffers are bit for bit the page engine\'s', async () => {
+  const out = await page.evaluate(async () => {
+    const engine = await globalThis.createAttentionEngine();
+    const worker = globalThis.createAttentionEngine.startWorker();
+    let seed = 7;
+    const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const matrix = (rows, cols) => Array.from({ length: rows }, () => Array.from({ length: cols }, next));
+    const input = (n) => ({ x: matrix(n, 8), wq: matrix(8, 4), wk: matrix(8, 4), wv: matrix(8, 4), causal: true });
+    const heads = (n) => ({ x: matrix(n, 8), heads: [0, 1].map(() => ({ wq: matrix(8, 4), wk: matrix(8, 4), wv: matrix(8, 4) })), wo: matrix(8, 8), positionalEncoding: true });
+    const same = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+    const sameParts = (mine, theirs) => Object.keys(mine).every((key) => {
+      if (key === 'heads') return mine.heads.every((head, h) => sameParts(head, theirs.heads[h]));
+      if (ArrayBuffer.isView(mine[key])) return same(mine[key], theirs[key]);
+      return mine[key].rows === theirs[key].rows && mine[key].cols === theirs[key].cols && same(mine[key].data, theirs[key].data);
+    });
+    const check = async (made) => {
+      const theirs = await worker.compute(made);
+      return { result: theirs, same: sameParts(engine.compute(made, { typed: true }), theirs) };
+    };
+    const first = await check(input(40));
+    const { weights, masked } = first.result;
+    worker.recycle(first.result);
+    const emptied = weights.data.length === 0 && masked.data.length === 0;
+    worker.recycle(first.result); // given back already: nothing happens
+    // a sentence one token shorter: its matrices are written at the start of the buffers given back
+    const shorter = await check(input(39));
+    const { data } = shorter.result.weights;
+    const inGiven = data.buffer.byteLength === 40 * 40 * 8 && data.length === 39 * 39;
+    // a result of the page's own engine is no buffer of the worker's: left alone
+    const own = engine.compute(input(40), { typed: true });
+    worker.recycle(own);
+    const ownKept = own.weights.data.length === 1600;
+    // half the size: nothing given back fits, fresh buffers
+    worker.recycle(shorter.result);
+    const half = await check(input(20));
+    const fresh = half.result.weights.data.buffer.byteLength === 20 * 20 * 8;
+    // two heads with W_O and positional encoding, twice: the second in the first's buffers
+    const twoHeads = await check(heads(30));
+    worker.recycle(twoHeads.result);
+    const again = await check(heads(30));
+    worker.terminate();
+    worker.recycle(again.result); // a stopped worker: nothing happens
+    return {
+      same: [first.same, shorter.same, half.same, twoHeads.same, again.same],
+      emptied, inGiven, ownKept, fresh, kept: again.result.heads[1].weights.data.length === 900,
+    };
+  });
+  assert.deepEqual(out.same, [true, true, true, true, true]);
+  assert.deepEqual(out, { ...out, emptied: true, inGiven: true, ownKept: true, fresh: true, kept: true });
+});
+
 test('n = 1024: the engine runs in a worker; the page answers while it computes, and only the latest edit is shown', async () => {
   await setUp(1024, 3);
   const weights = { wq: await readText('wq'), wk: await readText('wk'), wv: await readText('wv') };
   await readText('x');
+  // the messages to the worker: results the page no longer reads go back to it (worker.recycle)
+  await page.evaluate(() => {
+    window.sent = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function postMessage(message, transfer) {
+      window.sent.push(message.method === 'recycle' ? message.args[0].map((buffer) => buffer.byteLength) : message.method);
+      return post.call(this, message, transfer);
+    };
+  });
   const before = await renderCount();
   // two edits in one task: the second comes while the first is surely still computing
   const seen = await page.evaluate(() => {
@@ -301,6 +361,15 @@ test('n = 1024: the engine runs in a worker; the page answers while it computes,
   const x = await readText('x');
   assert.equal(x[0][0], -0.25);
   await checkCells(1024, x, weights);
+  // a third edit: computed into the buffers of setUp's result, which went back to the worker
+  // once the edits' result was on screen; that result goes back once the third's is
+  const third = await renderCount();
+  assert.equal(await applyFirstX('0.75'), true, 'computed in the background');
+  await rendered(third);
+  const sent = await page.evaluate(() => window.sent);
+  const big = (message) => Array.isArray(message) && message.filter((bytes) => bytes === 1024 * 1024 * 8).length === 3;
+  assert.deepEqual(sent.map((message) => (big(message) ? 'recycle' : message)), ['compute', 'recycle', 'compute', 'recycle'], JSON.stringify(sent));
+  await checkCells(1024, await readText('x'), weights);
   assert.deepEqual(problems, []);
 });
 

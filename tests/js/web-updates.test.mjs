@@ -1,9 +1,11 @@
 // updates.js ResultArrays: results computed on the page's thread are copied out
 // of the engine's reused views into the arrays of earlier results no longer in
 // use, never into those of a live result or of one an export holds.
+// WorkerResults: the worker's results go back to it under the same rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResultArrays, holdRows } from '../../web/src/updates.js';
+import { ResultArrays, WorkerResults } from '../../web/src/updates.js';
+import { holdRows } from '../../web/src/rows.js';
 
 // The engine's single-head typed form of an n × n attention with d = 2: every matrix
 // filled with `value` (the views are overwritten by the next call, as the engine's are).
@@ -79,4 +81,26 @@ test('a result with a side over 512 (a heatmap painted in slices) keeps its arra
   const third = arrays.resultOf(views(513, 3), []);
   assert.equal([...buffers(third)].some((b) => buffers(large).has(b)), false);
   assert.equal(large.heads[0].weights[512][512], 1);
+});
+
+test('the worker\'s results go back to it once neither live nor held, each once; with no worker they are forgotten', () => {
+  const given = [];
+  const worker = { recycle: (typed) => given.push(typed) };
+  const results = new WorkerResults();
+  const [typedA, typedB, typedC] = [views(4, 1), views(4, 2), views(4, 3, { causal: true })];
+  const a = results.rowsOf(typedA);
+  const b = results.rowsOf(typedB);
+  const c = results.rowsOf(typedC);
+  assert.equal(a.heads[0].weights[1][2], 1, 'row views of the typed result');
+  const release = holdRows(b.heads[0].weights); // a heatmap of b still painting
+  results.giveBack(worker, [c]);
+  assert.deepEqual(given, [typedA], 'b is held, c live');
+  results.giveBack(worker, [c]);
+  assert.deepEqual(given, [typedA], 'a given once');
+  release();
+  results.giveBack(worker, [c]);
+  assert.deepEqual(given, [typedA, typedB], 'b once released');
+  results.giveBack(null, []); // the worker broke: c is garbage now, not given
+  results.giveBack(worker, []);
+  assert.deepEqual(given, [typedA, typedB]);
 });

@@ -29,7 +29,7 @@ import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LAN
 import { stepsFor, shownCell } from './steps.js';
 import { createPipeline, revealCurrent } from './pipeline.js';
 import { engineInput, optionChanges, COMPARED } from './variant.js';
-import { Updates, ResultArrays, rowsOf, WORKER_CELLS } from './updates.js';
+import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from './updates.js';
 import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.js';
 import { TUTORIAL, presetOf } from './presets.js';
@@ -244,6 +244,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
     this._arrays = new ResultArrays(); // the arrays of the results computed on this thread
+    this._workerResults = new WorkerResults(); // and of those the worker computed
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -254,11 +255,14 @@ export class AttentionVisualizer extends HTMLElement {
       here: () => {
         this._computeHere();
         this._computed();
+        this._giveBack(null); // the worker's results left are garbage now, or it broke
       },
       start: (engine) => {
+        this._giveBack(engine);
         const state = this._state;
         const { matrices, options } = readState(state);
         const base = this._comparisonBase(options);
+        const rowsOf = (typed) => this._workerResults.rowsOf(typed);
         const main = engine.compute(engineInput(matrices, options));
         const before = base && engine.compute(engineInput(matrices, base)).then(
           (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, options) }),
@@ -267,11 +271,14 @@ export class AttentionVisualizer extends HTMLElement {
             return null;
           },
         );
-        return Promise.all([main, before]).then(([typed, compared]) => () => this._take(state, rowsOf(typed), compared));
+        return Promise.all([main.then(rowsOf), before]).then(([result, compared]) => () => this._take(state, result, compared));
       },
       waiting: () => this._renderWaiting(),
       failed: (error) => this._failed(error),
-      done: () => this._computed(),
+      done: (engine) => {
+        this._computed();
+        this._giveBack(engine);
+      },
     });
     this._engine = null;
     this._engineError = null;
@@ -642,6 +649,11 @@ export class AttentionVisualizer extends HTMLElement {
       }
     }
     this._take(this._state, result, before);
+  }
+
+  // The worker's results no longer on screen go back to it (updates.js WorkerResults).
+  _giveBack(engine) {
+    this._workerResults.giveBack(engine, [this._result, this._before?.result]);
   }
 
   _take(state, result, before = null) {

@@ -47,16 +47,17 @@ function whenRead(object, key, make) {
 }
 
 // The row-major values of a matrix given as rows: the typed array its rows
-// view when they are row views of one (rowViews), else a Float64Array copy
+// view when they are row views of one (rowViews; its buffer may be longer: a
+// buffer the worker wrote again, worker.recycle), else a Float64Array copy
 // (small matrices typed by the user, masks given as booleans).
 export function flatData(matrix) {
   const rows = matrix.length;
   const cols = rows > 0 ? matrix[0].length : 0;
   const first = matrix[0];
-  if (rows > 0 && ArrayBuffer.isView(first) && first.byteOffset === 0 && first.buffer.byteLength === rows * cols * first.BYTES_PER_ELEMENT) {
+  if (rows > 0 && ArrayBuffer.isView(first) && first.byteOffset === 0 && first.buffer.byteLength >= rows * cols * first.BYTES_PER_ELEMENT) {
     let views = true;
     for (let r = 1; r < rows && views; r++) views = matrix[r].buffer === first.buffer && matrix[r].byteOffset === r * cols * first.BYTES_PER_ELEMENT;
-    if (views) return new first.constructor(first.buffer);
+    if (views) return new first.constructor(first.buffer, 0, rows * cols);
   }
   const flat = new Float64Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) flat[r * cols + c] = Number(matrix[r][c]);
@@ -92,4 +93,23 @@ export function typedResult(result, { copy = false } = {}) {
     else out[key] = { rows: value.length, cols: value[0].length, data: copy ? flatData(value).slice() : flatData(value) };
   }
   return out;
+}
+
+// While an export or a heatmap painted in slices reads a result's matrix over
+// several tasks, its arrays are neither written again (updates.js ResultArrays)
+// nor given back to the worker: holdRows(matrix as rows) → release().
+const held = new Map(); // ArrayBuffer → how many readers hold it
+export const isHeld = (buffer) => held.has(buffer);
+export function holdRows(matrix) {
+  const buffer = ArrayBuffer.isView(matrix[0]) ? matrix[0].buffer : null;
+  if (buffer === null) return () => {};
+  held.set(buffer, (held.get(buffer) || 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const count = held.get(buffer) - 1;
+    if (count === 0) held.delete(buffer);
+    else held.set(buffer, count);
+  };
 }

@@ -15,7 +15,7 @@ import { TEXT_PARTS, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } fr
 import { parseNpy } from './npy.js';
 import { paintHeatmap, heatmapBin } from './view.js';
 import { LINES_LIMIT } from './lines.js';
-import { holdRows } from './updates.js';
+import { holdRows } from './rows.js';
 import { cellMessage, CELL_CODES } from './model.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
@@ -337,7 +337,7 @@ export class Tools {
       if (format === 'csv' || format === 'json') {
         // each slice's text as a Blob, so that it is encoded to UTF-8 in its own slice (as one
         // Blob of strings, 300 MB at n = 4096 took a second in one task; joining them to copy, as long)
-        // (the result's arrays stay as they are meanwhile, whatever is edited: updates.js)
+        // (the result's arrays stay as they are meanwhile, whatever is edited: rows.js holdRows)
         const release = holdRows(spec.data);
         let parts;
         try {

@@ -14,7 +14,7 @@
 // no arrays of rows are built from 2^25 numbers.
 
 import { normalizeResult } from './variant.js';
-import { resultRowViews } from './rows.js';
+import { resultRowViews, isHeld } from './rows.js';
 import { HEATMAP_PIXELS } from './view.js';
 
 export const COALESCE_CELLS = 128 * 128;
@@ -36,7 +36,6 @@ export const rowsOf = (typed) => resultRowViews(normalizeResult(typed));
 // reading them (holdRows). A result with a side over HEATMAP_PIXELS keeps its
 // arrays: its heatmaps are painted in slices, over tasks (view.js).
 const KEPT = 4; // results remembered: a result and its Before on screen, two to write again
-const held = new Map(); // ArrayBuffer → how many exports read it
 
 export class ResultArrays {
   constructor() {
@@ -48,7 +47,7 @@ export class ResultArrays {
   resultOf(views, live) {
     const free = new Map(); // `${type} ${length}` → arrays
     for (const entry of this.made) {
-      if (live.includes(entry.result) || entry.arrays.some((array) => held.has(array.buffer))) continue;
+      if (live.includes(entry.result) || entry.arrays.some((array) => isHeld(array.buffer))) continue;
       for (const array of entry.arrays) {
         const key = `${array.constructor.name} ${array.length}`;
         if (!free.has(key)) free.set(key, []);
@@ -88,21 +87,40 @@ export class ResultArrays {
   }
 }
 
-// While an export reads a result's matrix over several tasks, its arrays are not
-// written again: holdRows(matrix as rows) → release().
-export function holdRows(matrix) {
-  const buffer = ArrayBuffer.isView(matrix[0]) ? matrix[0].buffer : null;
-  if (buffer === null) return () => {};
-  held.set(buffer, (held.get(buffer) || 0) + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const count = held.get(buffer) - 1;
-    if (count === 0) held.delete(buffer);
-    else held.set(buffer, count);
-  };
+// Results computed in the worker arrive in fresh buffers (some 400 MB at
+// n = 4096, and as much again for a comparison's Before). Left to the page's
+// garbage collector, each recompute cost a major collection in the render after
+// it (5–30 ms of a task). Instead, a result the page no longer reads is given
+// back to the worker (worker.recycle), which writes later results into its
+// buffers: a result not `live` (the result on screen, its Before) whose arrays
+// no export or painting holds (holdRows). Given back after each result is
+// taken and before each computation starts, so that what was held then goes later.
+export class WorkerResults {
+  constructor() {
+    this.typed = new Map(); // row views (rowsOf) → the typed result they were made of, until given back
+  }
+
+  rowsOf(typed) {
+    const rows = rowsOf(typed);
+    this.typed.set(rows, typed);
+    return rows;
+  }
+
+  // Gives back every result of the worker but `live` (row views) that nothing holds; with no
+  // worker (it broke: results come from this thread from now on), only forgets them.
+  giveBack(worker, live) {
+    for (const [rows, typed] of this.typed) {
+      if (live.includes(rows)) continue;
+      if (worker && matricesOf(typed).some((matrix) => isHeld(matrix.data.buffer))) continue;
+      if (worker) worker.recycle(typed);
+      this.typed.delete(rows);
+    }
+  }
 }
+
+// A typed result's matrices ({rows, cols, data}), heads' too.
+const matricesOf = (typed) => [typed, ...(typed.heads || [])].flatMap((part) => Object.values(part))
+  .filter((value) => value !== null && typeof value === 'object' && ArrayBuffer.isView(value.data));
 
 // The engine's worker, one for the page and all its elements, started when
 // first needed; null where none can start, or once it broke.
@@ -127,7 +145,7 @@ function backgroundEngine() {
 //   waiting()       renders while the computation runs (the edit; the steps
 //                   keep the last result, marked);
 //   failed(error)   an input error the worker's engine threw, for the newest edit;
-//   done()          renders after the computation, its result taken or its error noted.
+//   done(engine)    renders after the computation, its result taken or its error noted.
 // }
 export class Updates {
   constructor(host) {
@@ -201,7 +219,7 @@ export class Updates {
         this.again = false;
         this.update(); // the latest input, or the same on this thread
       } else {
-        this.host.done();
+        this.host.done(worker);
       }
     });
   }

@@ -11,7 +11,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
-import { flatData } from './rows.js';
+import { flatData, holdRows } from './rows.js';
 import { difference } from './variant.js';
 import { el, headerRow, labelNode, setText } from './dom.js';
 
@@ -450,14 +450,20 @@ function keep(look, canvas) {
   showing.set(canvas, entry);
 }
 
+// A sliced painting's job ends (done, replaced, or its canvas gone): what it read is let go.
+function stopPainting(canvas) {
+  painting.get(canvas)?.release();
+  painting.delete(canvas);
+  canvas.removeAttribute('data-painting');
+}
+
 export function paintOnce(canvas, { data, minus = null, kind, masked = null, cell }) {
   const wanted = { data, minus, kind, masked, cell };
   const job = painting.get(canvas);
   if (job && sameLook(job, wanted)) return; // on its way
   const last = (painted.get(data) || []).find((look) => sameLook(look, wanted) && showing.get(look.canvas) === look);
   if (last) {
-    painting.delete(canvas);
-    canvas.removeAttribute('data-painting');
+    stopPainting(canvas);
     if (last.canvas === canvas) return; // showing it already (resizing would clear it)
     canvas.width = last.canvas.width;
     canvas.height = last.canvas.height;
@@ -467,20 +473,22 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
   }
   const [binRows, binCols] = heatmapBin(data.length, data[0].length);
   if (binRows * binCols === 1) {
-    painting.delete(canvas);
-    canvas.removeAttribute('data-painting');
+    stopPainting(canvas);
     paintHeatmap(canvas, wanted);
     keep(wanted, canvas);
     return;
   }
+  stopPainting(canvas);
   const steps = heatmapSteps(canvas, wanted);
   let atWrite = false; // the next step writes the canvas
-  painting.set(canvas, { ...wanted, steps });
+  // the matrices it reads are held until it ends (rows.js holdRows): not given back to the worker meanwhile
+  const holds = [data, minus, masked].filter(Boolean).map(holdRows);
+  painting.set(canvas, { ...wanted, steps, release: () => holds.forEach((release) => release()) });
   canvas.setAttribute('data-painting', '');
   const slice = () => {
     if (painting.get(canvas)?.steps !== steps) return; // replaced by a newer paint
     if (!canvas.isConnected) { // no longer shown: not worth finishing
-      painting.delete(canvas);
+      stopPainting(canvas);
       return;
     }
     const start = performance.now();
@@ -495,8 +503,7 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
       }
       const { done, value } = steps.next();
       if (done) {
-        painting.delete(canvas);
-        canvas.removeAttribute('data-painting');
+        stopPainting(canvas);
         keep(wanted, canvas);
         return;
       }
