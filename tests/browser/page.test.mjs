@@ -215,6 +215,36 @@ test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(as
   assert.deepEqual(await stepIds(page), ['step-7']);
 }));
 
+test('all steps: a step far from view is skipped once laid out, keeping its size, so nothing moves when it is scrolled to', onFreshPage(async (page) => {
+  const frames = (n) => page.evaluate((count) => new Promise((resolve) => {
+    const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(count);
+  }), n);
+  const steps = () => page.evaluate(() => [...document.querySelectorAll('#steps > li')].map((li) => ({
+    height: li.getBoundingClientRect().height,
+    skippable: getComputedStyle(li).contentVisibility === 'auto',
+  })));
+  await page.click('#overview');
+  await frames(3);
+  const skipped = await steps();
+  assert.deepEqual(skipped.map((step) => step.skippable), Array(7).fill(true));
+  // a stage clicked: its step comes into view and stays where it came
+  await stageOf(page, 6).click();
+  const top = () => page.evaluate(() => document.getElementById('step-6').getBoundingClientRect().top);
+  const arrived = await top();
+  await frames(3);
+  assert.equal(await top(), arrived);
+  // the steps out of view kept their sizes (none is the 600 px stand-in): the same laid out
+  const laidOut = await page.evaluate(() => [...document.querySelectorAll('#steps > li')].map((li) => {
+    li.classList.remove('skippable');
+    return li.getBoundingClientRect().height;
+  }));
+  assert.deepEqual(skipped.map((step) => step.height), laidOut);
+  // one step shown: always laid out
+  await page.click('#overview');
+  assert.deepEqual((await steps()).map((step) => step.skippable), [false]);
+}));
+
 test('play mode advances one step at a time and stops at the end', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { clock: true });
   try {

@@ -381,6 +381,14 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     for (const node of shown) if (!nodes.includes(node)) forgetStep(node);
     list.replaceChildren(...nodes);
   }
+  // several steps: each skippable once laid out (style.css); one step is always laid out
+  if (nodes.length === 1) nodes[0].classList.remove('skippable');
+  else {
+    const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      for (const node of fresh) if (node.parentNode === list && list.children.length > 1) node.classList.add('skippable');
+    }));
+  }
   if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
 
