@@ -741,9 +741,15 @@ function workerMain() {
   // that passed it by: a computation's matrices are written into them, not into fresh memory
   // (at n = 4096 a result is some 400 MB, and each fresh one left as much garbage on the page).
   // One in a size within SPARE of a matrix's is taken (a sentence one token shorter); what
-  // two computations in a row did not take is let go.
+  // two computations in a row did not take is let go, and all of it after IDLE_MS without one.
   let pool = [];
   const SPARE = 1.25;
+  const IDLE_MS = 5000;
+  let idle = 0;
+  const letGoWhenIdle = () => {
+    clearTimeout(idle);
+    if (pool.length > 0) idle = setTimeout(() => { pool = []; }, IDLE_MS);
+  };
   const copyOut = (view) => {
     let best = -1;
     pool.forEach(({ buffer }, i) => {
@@ -775,6 +781,7 @@ function workerMain() {
     };
     const result = walk(views);
     pool = pool.filter((entry) => ++entry.passed < 2);
+    letGoWhenIdle();
     return result;
   };
   ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String((error && error.message) || error) }));
@@ -786,6 +793,7 @@ function workerMain() {
   self.onmessage = ({ data: { id, method, args } }) => {
     if (method === 'recycle') {
       for (const buffer of args[0]) pool.push({ buffer, passed: 0 });
+      letGoWhenIdle();
       return;
     }
     if (!Object.hasOwn(run, method)) return; // only this script's own calls

@@ -312,15 +312,23 @@ test('worker.recycle(): a result given back is emptied, and the results written 
     const twoHeads = await check(heads(30));
     worker.recycle(twoHeads.result);
     const again = await check(heads(30));
+    // buffers given back and not taken for five seconds are let go: the next result, which
+    // would fit in them, is in fresh ones
+    worker.recycle(again.result);
+    const big = await check(input(40));
+    worker.recycle(big.result);
+    await new Promise((resolve) => { setTimeout(resolve, 5500); });
+    const afterIdle = await check(input(39));
+    const letGo = afterIdle.result.weights.data.buffer.byteLength === 39 * 39 * 8;
     worker.terminate();
-    worker.recycle(again.result); // a stopped worker: nothing happens
+    worker.recycle(afterIdle.result); // a stopped worker: nothing happens
     return {
-      same: [first.same, shorter.same, half.same, twoHeads.same, again.same],
-      emptied, inGiven, ownKept, fresh, kept: again.result.heads[1].weights.data.length === 900,
+      same: [first.same, shorter.same, half.same, twoHeads.same, again.same, big.same, afterIdle.same],
+      emptied, inGiven, ownKept, fresh, letGo, reused: again.result.heads[1].weights.data.length === 0,
     };
   });
-  assert.deepEqual(out.same, [true, true, true, true, true]);
-  assert.deepEqual(out, { ...out, emptied: true, inGiven: true, ownKept: true, fresh: true, kept: true });
+  assert.deepEqual(out.same, [true, true, true, true, true, true, true]);
+  assert.deepEqual(out, { ...out, emptied: true, inGiven: true, ownKept: true, fresh: true, letGo: true, reused: true });
 });
 
 test('n = 1024: the engine runs in a worker; the page answers while it computes, and only the latest edit is shown', async () => {
