@@ -382,7 +382,9 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     list.replaceChildren(...nodes);
   }
   // several steps: each skippable once laid out (style.css); one step is always laid out
-  if (nodes.length === 1) nodes[0].classList.remove('skippable');
+  if (nodes.length === 1) {
+    if (nodes[0].classList.contains('skippable')) nodes[0].classList.remove('skippable');
+  }
   else {
     const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
     requestAnimationFrame(() => requestAnimationFrame(() => {
