@@ -384,8 +384,7 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
   // several steps: each skippable once laid out (style.css); one step is always laid out
   if (nodes.length === 1) {
     if (nodes[0].classList.contains('skippable')) nodes[0].classList.remove('skippable');
-  }
-  else {
+  } else {
     const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
     requestAnimationFrame(() => requestAnimationFrame(() => {
       for (const node of fresh) if (node.parentNode === list && list.children.length > 1) node.classList.add('skippable');
