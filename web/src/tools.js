@@ -289,8 +289,9 @@ export class Tools {
   }
 
   // text: a string, or its parts in order (strings or Blobs)
+  // text: a string of `type`, or a Blob made already.
   save(name, text, type) {
-    download(name, new Blob(Array.isArray(text) ? text : [text], { type: `${type};charset=utf-8` }));
+    download(name, typeof text === 'string' ? new Blob([text], { type: `${type};charset=utf-8` }) : text);
     this.showMessage({ key: 'downloaded', params: { name } });
   }
 
@@ -345,8 +346,14 @@ export class Tools {
         } finally {
           release();
         }
-        if (copy) this.copy(new Blob(parts, { type: 'text/plain' }));
-        else this.save(`${file}.${ext}`, parts, TEXT_FORMATS[format].type);
+        // the whole text's Blob, then its download, each in a task of its own: both wait for
+        // the browser's process (a synchronous call) while it still takes in the slices' Blobs,
+        // 20–60 ms each in traces at n = 4096, and in the last slice's task they made it 90–117 ms
+        await nextTask();
+        const blob = new Blob(parts, { type: copy ? 'text/plain' : `${TEXT_FORMATS[format].type};charset=utf-8` });
+        await nextTask();
+        if (copy) this.copy(blob);
+        else this.save(`${file}.${ext}`, blob);
         return;
       }
       const text = format === 'latex' ? toLatex(spec.data, decimals) : toMarkdown(spec.data, spec, decimals);
