@@ -50,4 +50,13 @@ module.exports = [
     files: ['tests/browser/**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    files: ['tests/browser/**/*.{js,mjs}', 'scripts/**/*.{js,mjs}'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name='waitForFunction'] > :function[async=true]",
+        message: 'waitForFunction takes the promise an async function returns for true at once: poll in page.evaluate instead.',
+      }],
+    },
+  },
 ];

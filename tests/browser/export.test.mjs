@@ -96,6 +96,16 @@ function assertNumbersClose(actual, expected, label) {
   });
 }
 
+// The clipboard's text once it is not empty. (Not waitForFunction: it takes the promise an
+// async function returns for true at once, and waits for nothing.)
+const clipboardText = (page) => page.evaluate(async () => {
+  for (;;) {
+    const text = await navigator.clipboard.readText();
+    if (text !== '') return text;
+    await new Promise((resolve) => { setTimeout(resolve, 20); });
+  }
+});
+
 const csvCells = (text) => {
   assert.ok(text.endsWith('\n'), 'CSV ends with a newline');
   return text.slice(0, -1).split('\n').map((line) => line.split(',').map((cell) => (cell === '-inf' ? -Infinity : /^-?\d/.test(cell) ? Number(cell) : cell)));
@@ -253,9 +263,8 @@ test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the cl
       await choose(tools, 'Weights', format);
       await click(tools, 'Copy');
       // (the message of the round before still reads "Copied": wait for this round's text)
-      await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
+      const text = await clipboardText(page);
       assert.match(await tools.locator('.av-message').textContent(), /Copied/);
-      const text = await page.evaluate(() => navigator.clipboard.readText());
       assertNumbersClose(cells(text), cells(fixture(`Weights.${format}`)), `copied Weights.${format}`);
     }
     assert.deepEqual(problems, []);
@@ -299,10 +308,7 @@ test('full page: a CSV copied while X is edited twice is of the Weights when Cop
     }, [texts, copyFirst]);
     await edit([text(withX00(0.5))], false);
     await choose(tools, 'Weights', 'csv');
-    const copied = async () => {
-      await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
-      return csvCells(await page.evaluate(() => navigator.clipboard.readText()));
-    };
+    const copied = async () => csvCells(await clipboardText(page));
     await page.evaluate(() => navigator.clipboard.writeText(''));
     // Copy writes its first slice, then both edits are applied before its second
     await edit([text(withX00(2)), text(withX00(-1))], true);

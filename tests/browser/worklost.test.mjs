@@ -180,7 +180,7 @@ test('a burst of edits then a reload showed an older state: the newest edit wins
     assert.equal(await page.locator('#storage-notice').isHidden(), true, 'an own older hash is no link: nothing set aside');
     // the address catches up once the browser takes updates again
     await page.waitForFunction(() => location.hash.length > 5 && document.getElementById('steps'));
-    await page.waitForFunction(async () => {
+    await page.waitForFunction(() => {
       const json = atob(location.hash.slice('#av1.'.length).replace(/-/g, '+').replace(/_/g, '/'));
       return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (ch) => ch.charCodeAt(0)))).x[0][0] === 9;
     }, null, { timeout: 30000 });

@@ -36,13 +36,14 @@ const TEXT_CELL_LIMIT = 256 * 256;
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
 // task froze the page for ~15 s), the panel saying how far it got every
 // PROGRESS_MS. The first slice is rows of about FIRST_CELLS cells; each next
-// one is sized by the time the last took, its text's Blob included (making the
-// Blob took longer than writing the text: 16 ms of writing made 58–69 ms slices).
+// one is sized by the time the last took, its text's encoding included (making a
+// Blob of it took longer than writing the text: 16 ms of writing made 58–69 ms slices).
 // Slices sized for 16 ms took 25–31 ms of a task at n = 4096 (the collection of
 // the slices' strings comes on top), and one 76 ms: 10 ms leaves room for it.
 const SLICE_MS = 10;
 const FIRST_CELLS = 1 << 13;
 const PROGRESS_MS = 250;
+const BLOB_BYTES = 1 << 20;
 const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
 const HEATMAP_PNG_SIDE = 1024; // px, about: the large heatmap scaled up by whole pixels
 
@@ -336,16 +337,35 @@ export class Tools {
       }
       if ((format === 'latex' || format === 'markdown') && tooLarge('errExportTextLarge', TEXT_CELL_LIMIT)) return;
       if (format === 'csv' || format === 'json') {
-        // each slice's text as a Blob, so that it is encoded to UTF-8 in its own slice (as one
-        // Blob of strings, 300 MB at n = 4096 took a second in one task; joining them to copy, as long)
+        // each slice's text encoded to UTF-8 in its own slice (as one Blob of strings, 300 MB at
+        // n = 4096 took a second in one task; joining them to copy, as long) into one buffer,
+        // made a Blob when full (BLOB_BYTES): making a Blob waits for the browser's process (a
+        // synchronous call), and a Blob a slice (~600 at n = 4096) waited 0.65–0.9 s in all, up to
+        // 30 ms at once; ~200 wait 0.2–0.3 s. A Blob of 8 MB took 51 ms to make; of 1 MB, ~6
         // (the result's arrays stay as they are meanwhile, whatever is edited: rows.js holdRows)
         const release = holdRows(spec.data);
-        let parts;
+        const encoder = new TextEncoder();
+        const buffer = new Uint8Array(BLOB_BYTES);
+        const parts = [];
+        let size = 0;
+        const gather = () => {
+          parts.push(new Blob([buffer.subarray(0, size)])); // a copy
+          size = 0;
+        };
         try {
-          parts = await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => new Blob([text]));
+          await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => {
+            for (let rest = text; ;) {
+              const { read, written } = encoder.encodeInto(rest, buffer.subarray(size));
+              size += written;
+              if (read === rest.length) return;
+              gather();
+              rest = rest.slice(read);
+            }
+          });
         } finally {
           release();
         }
+        if (size > 0) gather();
         // the whole text's Blob, then its download, each in a task of its own: both wait for
         // the browser's process (a synchronous call) while it still takes in the slices' Blobs,
         // 20–60 ms each in traces at n = 4096, and in the last slice's task they made it 90–117 ms
@@ -365,14 +385,13 @@ export class Tools {
   // part(the text of rows(data, from, to)) for a slice's rows, over every row,
   // yielding to the page between slices (see SLICE_MS).
   async textInSlices(rows, data, name, part) {
-    const parts = [];
     let count = Math.max(1, Math.floor(FIRST_CELLS / data[0].length)); // rows in the next slice
     let shown = performance.now();
     let from = 0;
     while (from < data.length) {
       const start = performance.now();
       const to = Math.min(data.length, from + count);
-      parts.push(part(rows(data, from, to)));
+      part(rows(data, from, to));
       const ms = performance.now() - start;
       // as many rows as fit in SLICE_MS at this slice's pace, at most twice as many
       count = Math.max(1, Math.min(2 * (to - from), Math.floor(((to - from) * SLICE_MS) / Math.max(ms, 1))));
@@ -384,7 +403,6 @@ export class Tools {
       }
       await nextTask();
     }
-    return parts;
   }
 
   exportLines(lang, format) {
