@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { TEXT_PARTS, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
+import { TEXT_PARTS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/export.js';
 import { tutorialState } from '../../web/src/share.js';
 import { parseMatrixText } from '../../web/src/parse.js';
 import { rowViews } from '../../web/src/rows.js';
@@ -234,4 +234,21 @@ test('SVG heatmap and lines view: well-formed, labelled, escaped', () => {
   const lines = linesSvg({ title: 'Lines', tokens: ['我', '爱', '你'], keyTokens: ['我', '爱', '你'], weights: REFERENCE.Weights });
   assert.equal((lines.match(/<line /g) || []).length, 9);
   assert.ok(lines.includes('stroke-opacity="0.3357"'));
+});
+
+test('TextBlobs: pieces of text as Blobs of their UTF-8, each at most the size, no character split', async () => {
+  // 1-, 2-, 3- and 4-byte characters (a, é, 我, 😀), and pieces longer than a Blob
+  const pieces = ['a,b\n', 'é我😀', '😀😀😀', '', 'x'.repeat(23), '我我我我我\n'];
+  const blobs = new TextBlobs(8);
+  for (const piece of pieces) blobs.add(piece);
+  const made = blobs.done();
+  const bytes = await Promise.all(made.map(async (blob) => new Uint8Array(await blob.arrayBuffer())));
+  assert.ok(bytes.every((b) => b.length > 0 && b.length <= 8), `sizes ${bytes.map((b) => b.length)}`);
+  // each Blob is whole characters (a strict decoder reads it), and together they are the text
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const texts = bytes.map((b) => strict.decode(b));
+  assert.equal(texts.join(''), pieces.join(''));
+  assert.equal(bytes.reduce((sum, b) => sum + b.length, 0), Buffer.byteLength(pieces.join('')));
+  assert.deepEqual(new TextBlobs(1024).done(), [], 'no text, no Blob');
+  assert.throws(() => new TextBlobs(3), RangeError);
 });

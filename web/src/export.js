@@ -49,6 +49,40 @@ const jsonRows = (data, from, to) => {
 };
 export const TEXT_PARTS = { csv: csvRows, json: jsonRows };
 
+// A long text given in pieces (add), as Blobs of its UTF-8 of at most `size` bytes each
+// (blobs, once done): each piece encoded into one buffer as it comes, a Blob made when the
+// buffer is full. A character is never split between two Blobs.
+export class TextBlobs {
+  constructor(size) {
+    if (!(size >= 4)) throw new RangeError(`TextBlobs: ${size} bytes cannot hold every character (4 bytes at most)`);
+    this.encoder = new TextEncoder();
+    this.buffer = new Uint8Array(size);
+    this.used = 0;
+    this.made = [];
+  }
+
+  add(text) {
+    for (let rest = text; ;) {
+      const { read, written } = this.encoder.encodeInto(rest, this.buffer.subarray(this.used));
+      this.used += written;
+      if (read === rest.length) return;
+      this.flush();
+      rest = rest.slice(read);
+    }
+  }
+
+  flush() {
+    if (this.used === 0) return;
+    this.made.push(new Blob([this.buffer.subarray(0, this.used)])); // a copy
+    this.used = 0;
+  }
+
+  done() {
+    this.flush();
+    return this.made;
+  }
+}
+
 export const toCsv = (data) => csvRows(data, 0, data.length);
 export const toJson = (data) => jsonRows(data, 0, data.length);
 

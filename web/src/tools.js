@@ -11,7 +11,7 @@ import { el, button, download, nextTask } from './dom.js';
 import { dimLabel, headName } from './work.js';
 import { parseMatrixText } from './parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from './share.js';
-import { TEXT_PARTS, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
+import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from './export.js';
 import { parseNpy } from './npy.js';
 import { paintHeatmap, heatmapBin } from './view.js';
 import { LINES_LIMIT } from './lines.js';
@@ -344,28 +344,13 @@ export class Tools {
         // 30 ms at once; ~200 wait 0.2–0.3 s. A Blob of 8 MB took 51 ms to make; of 1 MB, ~6
         // (the result's arrays stay as they are meanwhile, whatever is edited: rows.js holdRows)
         const release = holdRows(spec.data);
-        const encoder = new TextEncoder();
-        const buffer = new Uint8Array(BLOB_BYTES);
-        const parts = [];
-        let size = 0;
-        const gather = () => {
-          parts.push(new Blob([buffer.subarray(0, size)])); // a copy
-          size = 0;
-        };
+        const blobs = new TextBlobs(BLOB_BYTES);
         try {
-          await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => {
-            for (let rest = text; ;) {
-              const { read, written } = encoder.encodeInto(rest, buffer.subarray(size));
-              size += written;
-              if (read === rest.length) return;
-              gather();
-              rest = rest.slice(read);
-            }
-          });
+          await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => blobs.add(text));
         } finally {
           release();
         }
-        if (size > 0) gather();
+        const parts = blobs.done();
         // the whole text's Blob, then its download, each in a task of its own: both wait for
         // the browser's process (a synchronous call) while it still takes in the slices' Blobs,
         // 20–60 ms each in traces at n = 4096, and in the last slice's task they made it 90–117 ms
