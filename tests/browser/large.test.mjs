@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
+import { attention } from './reference.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
 const D = 64;
@@ -287,8 +288,10 @@ test('worker.recycle(): a result given back is emptied, and the results written 
       if (ArrayBuffer.isView(mine[key])) return same(mine[key], theirs[key]);
       return mine[key].rows === theirs[key].rows && mine[key].cols === theirs[key].cols && same(mine[key].data, theirs[key].data);
     });
+    const single = []; // one head's inputs and what the worker gave, for plain JS to check
     const check = async (made) => {
       const theirs = await worker.compute(made);
+      if (!made.heads) single.push({ made, weights: Array.from(theirs.weights.data), output: Array.from(theirs.output.data) });
       return { result: theirs, same: sameParts(engine.compute(made, { typed: true }), theirs) };
     };
     const first = await check(input(40));
@@ -324,9 +327,19 @@ test('worker.recycle(): a result given back is emptied, and the results written 
     worker.recycle(afterIdle.result); // a stopped worker: nothing happens
     return {
       same: [first.same, shorter.same, half.same, twoHeads.same, again.same, big.same, afterIdle.same],
-      emptied, inGiven, ownKept, fresh, letGo, reused: again.result.heads[1].weights.data.length === 0,
+      emptied, inGiven, ownKept, fresh, letGo, reused: again.result.heads[1].weights.data.length === 0, single,
     };
   });
+  // the one-head results, written into fresh and given-back buffers alike, against plain JS
+  assert.equal(out.single.length, 5);
+  for (const { made, weights, output } of out.single) {
+    const want = attention(made, { causal: true });
+    for (const [name, got, matrix] of [['Weights', weights, want.Weights], ['Output', output, want.Output]]) {
+      const flat = matrix.flat();
+      assert.equal(got.length, flat.length, `${name} of n = ${made.x.length}`);
+      got.forEach((v, i) => assert.ok(Math.abs(v - flat[i]) <= 1e-12 * Math.max(1, Math.abs(flat[i])), `${name}[${i}] of n = ${made.x.length}: ${v}, expected ${flat[i]}`));
+    }
+  }
   assert.deepEqual(out.same, [true, true, true, true, true, true, true]);
   assert.deepEqual(out, { ...out, emptied: true, inGiven: true, ownKept: true, fresh: true, letGo: true, reused: true });
 });
