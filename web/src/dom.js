@@ -111,3 +111,17 @@ export function nextTask() {
     channel.port2.postMessage(null);
   });
 }
+
+// Marks each node `skippable` (style.css: content-visibility: auto, at the size it
+// was last laid out) once it has been laid out: skipped before that, it would
+// stand in at a guessed size, and what follows it would move when it came into view.
+export function skippableOnceLaidOut(nodes) {
+  const observer = new ResizeObserver((entries) => {
+    for (const { target, contentRect } of entries) {
+      if (contentRect.height === 0) continue; // not laid out yet (a closed panel, a hidden section)
+      observer.unobserve(target);
+      requestAnimationFrame(() => target.classList.add('skippable'));
+    }
+  });
+  for (const node of nodes) observer.observe(node);
+}
