@@ -245,6 +245,50 @@ test('all steps: a step far from view is skipped once laid out, keeping its size
   assert.deepEqual((await steps()).map((step) => step.skippable), [false]);
 }));
 
+test('edit panel: a matrix section is skipped far off screen once laid out, keeping its size, so nothing moves when it is scrolled to', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(FILE_URL);
+  await waitForSteps(page);
+  const frames = (n) => page.evaluate((count) => new Promise((resolve) => {
+    const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(count);
+  }), n);
+  const sections = () => page.evaluate(() => [...document.querySelectorAll('.matrix-editor')].map((section) => ({
+    id: section.id,
+    height: section.getBoundingClientRect().height,
+    skippable: getComputedStyle(section).contentVisibility === 'auto',
+  })));
+  // the panel closed: nothing laid out, nothing skippable
+  await frames(3);
+  assert.deepEqual((await sections()).filter((section) => section.skippable), []);
+  await openEditor(page);
+  await frames(3);
+  // the grids grow (2 × 2 to 16 × 16, taller than the 600 px stand-in) while the sections off screen are skipped
+  for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '16');
+  await frames(3);
+  const skipped = await sections();
+  // the sections shown (not the hidden C and W_O) are skippable
+  assert.deepEqual(skipped.filter((section) => section.skippable).map((section) => section.id), ['editor-x', 'editor-wq', 'editor-wk', 'editor-wv']);
+  // scrolled to W_V (off screen until then): it stays where it came
+  await page.evaluate(() => document.querySelector('#editor-wv h4').scrollIntoView({ block: 'start' }));
+  const top = () => page.evaluate(() => document.getElementById('editor-wv').getBoundingClientRect().top);
+  const arrived = await top();
+  await frames(3);
+  assert.equal(await top(), arrived);
+  // every section skipped had the size it is laid out at (neither the stand-in nor the 2 × 2 grid's)
+  const laidOut = await page.evaluate(() => [...document.querySelectorAll('.matrix-editor')].map((section) => {
+    section.classList.remove('skippable');
+    return section.getBoundingClientRect().height;
+  }));
+  assert.deepEqual(skipped.map((section) => section.height), laidOut);
+  assert.ok(laidOut[2] > 600, `W_Q's grid is ${laidOut[2]} px high`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('play mode advances one step at a time and stops at the end', async () => {
   const { context, page, problems } = await openPage(FILE_URL, { clock: true });
   try {

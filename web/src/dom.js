@@ -113,15 +113,26 @@ export function nextTask() {
 }
 
 // Marks each node `skippable` (style.css: content-visibility: auto, at the size it
-// was last laid out) once it has been laid out: skipped before that, it would
-// stand in at a guessed size, and what follows it would move when it came into view.
+// was last laid out) once it has been laid out, and again after each call (a
+// node whose content changed its size: skipped, it would keep the old size).
+// Skipped before that, a node would stand in at a guessed or stale size, and
+// what follows it would move when it came into view.
+let laidOut = null;
+const waiting = new WeakSet(); // nodes not laid out since the last call
 export function skippableOnceLaidOut(nodes) {
-  const observer = new ResizeObserver((entries) => {
+  laidOut ||= new ResizeObserver((entries) => {
     for (const { target, contentRect } of entries) {
       if (contentRect.height === 0) continue; // not laid out yet (a closed panel, a hidden section)
-      observer.unobserve(target);
-      requestAnimationFrame(() => target.classList.add('skippable'));
+      laidOut.unobserve(target);
+      waiting.delete(target);
+      requestAnimationFrame(() => {
+        if (!waiting.has(target)) target.classList.add('skippable');
+      });
     }
   });
-  for (const node of nodes) observer.observe(node);
+  for (const node of nodes) {
+    node.classList.remove('skippable');
+    waiting.add(node);
+    laidOut.observe(node);
+  }
 }

@@ -33,7 +33,7 @@ import { sameInputs } from './history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 import { dimLabel } from './work.js';
-import { el, setDisabled, setText, setAttr, nextTask, skippableOnceLaidOut } from './dom.js';
+import { el, setDisabled, setText, setAttr, nextTask } from './dom.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
@@ -186,7 +186,6 @@ export class Editor {
     this.urgent = false; // while an edit that is no typing (a click, an apply) is told: computed at once
     this.lang = null;
     setUpTemperatureSlider(this.$('temperature-slider')); // its range first: a position set outside it would be clamped
-    skippableOnceLaidOut(this.panel.querySelectorAll('.matrix-editor')); // off screen, not laid out (style.css)
     this.wire();
   }
 

@@ -3,7 +3,7 @@
 // rebuilt only when its shape or labels change, so typing never loses focus.
 
 import { translate } from './i18n.js';
-import { el, headerRow, labelNode, setText, setAttr, LABEL_CHARS } from './dom.js';
+import { el, headerRow, labelNode, setText, setAttr, skippableOnceLaidOut, LABEL_CHARS } from './dom.js';
 import { TABLE_LIMIT } from './view.js';
 import { isBlock } from './parse.js';
 import { makeScrubbable } from './scrub.js';
@@ -119,6 +119,7 @@ export function renderMatrixEditor(container, spec, handlers) {
   if (built) {
     container.dataset.key = key;
     buildEditor(container, spec, handlers, large);
+    skippableOnceLaidOut([container]); // skipped off screen at its new size (style.css)
     gridWritten.set(container, { texts: [], bad: null, inputs: [...container.querySelectorAll('.grid input')] });
   }
   setText(container.querySelector('.grid-shape'), `${rows} × ${cols}`);
