@@ -215,34 +215,44 @@ test('step navigation: buttons, step list, arrow keys, overview', onFreshPage(as
   assert.deepEqual(await stepIds(page), ['step-7']);
 }));
 
+// Skippable boxes (content-visibility: auto once laid out): after `n` frames.
+const frames = (page, n) => page.evaluate((count) => new Promise((resolve) => {
+  const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+  next(count);
+}), n);
+// each box of `selector`: its id, its height as it is (a skipped box: the size kept for it) and whether it is skippable
+const skippables = (page, selector) => page.evaluate((s) => [...document.querySelectorAll(s)].map((node) => ({
+  id: node.id,
+  height: node.getBoundingClientRect().height,
+  skippable: getComputedStyle(node).contentVisibility === 'auto',
+})), selector);
+// the heights of the boxes of `selector` laid out (no longer skippable)
+const laidOutHeights = (page, selector) => page.evaluate((s) => [...document.querySelectorAll(s)].map((node) => {
+  node.classList.remove('skippable');
+  return node.getBoundingClientRect().height;
+}), selector);
+// the top of #id now, then after a few frames (a box that moves once in view differs)
+async function topsAfterArriving(page, id) {
+  const top = () => page.evaluate((i) => document.getElementById(i).getBoundingClientRect().top, id);
+  const arrived = await top();
+  await frames(page, 3);
+  return [arrived, await top()];
+}
+
 test('all steps: a step far from view is skipped once laid out, keeping its size, so nothing moves when it is scrolled to', onFreshPage(async (page) => {
-  const frames = (n) => page.evaluate((count) => new Promise((resolve) => {
-    const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
-    next(count);
-  }), n);
-  const steps = () => page.evaluate(() => [...document.querySelectorAll('#steps > li')].map((li) => ({
-    height: li.getBoundingClientRect().height,
-    skippable: getComputedStyle(li).contentVisibility === 'auto',
-  })));
   await page.click('#overview');
-  await frames(3);
-  const skipped = await steps();
+  await frames(page, 3);
+  const skipped = await skippables(page, '#steps > li');
   assert.deepEqual(skipped.map((step) => step.skippable), Array(7).fill(true));
   // a stage clicked: its step comes into view and stays where it came
   await stageOf(page, 6).click();
-  const top = () => page.evaluate(() => document.getElementById('step-6').getBoundingClientRect().top);
-  const arrived = await top();
-  await frames(3);
-  assert.equal(await top(), arrived);
+  const [arrived, later] = await topsAfterArriving(page, 'step-6');
+  assert.equal(later, arrived);
   // the steps out of view kept their sizes (none is the 600 px stand-in): the same laid out
-  const laidOut = await page.evaluate(() => [...document.querySelectorAll('#steps > li')].map((li) => {
-    li.classList.remove('skippable');
-    return li.getBoundingClientRect().height;
-  }));
-  assert.deepEqual(skipped.map((step) => step.height), laidOut);
+  assert.deepEqual(skipped.map((step) => step.height), await laidOutHeights(page, '#steps > li'));
   // one step shown: always laid out
   await page.click('#overview');
-  assert.deepEqual((await steps()).map((step) => step.skippable), [false]);
+  assert.deepEqual((await skippables(page, '#steps > li')).map((step) => step.skippable), [false]);
 }));
 
 test('edit panel: a matrix section is skipped far off screen once laid out, keeping its size, so nothing moves when it is scrolled to', async () => {
@@ -252,37 +262,23 @@ test('edit panel: a matrix section is skipped far off screen once laid out, keep
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(FILE_URL);
   await waitForSteps(page);
-  const frames = (n) => page.evaluate((count) => new Promise((resolve) => {
-    const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
-    next(count);
-  }), n);
-  const sections = () => page.evaluate(() => [...document.querySelectorAll('.matrix-editor')].map((section) => ({
-    id: section.id,
-    height: section.getBoundingClientRect().height,
-    skippable: getComputedStyle(section).contentVisibility === 'auto',
-  })));
   // the panel closed: nothing laid out, nothing skippable
-  await frames(3);
-  assert.deepEqual((await sections()).filter((section) => section.skippable), []);
+  await frames(page, 3);
+  assert.deepEqual((await skippables(page, '.matrix-editor')).filter((section) => section.skippable), []);
   await openEditor(page);
-  await frames(3);
+  await frames(page, 3);
   // the grids grow (2 × 2 to 16 × 16, taller than the 600 px stand-in) while the sections off screen are skipped
   for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '16');
-  await frames(3);
-  const skipped = await sections();
+  await frames(page, 3);
+  const skipped = await skippables(page, '.matrix-editor');
   // the sections shown (not the hidden C and W_O) are skippable
   assert.deepEqual(skipped.filter((section) => section.skippable).map((section) => section.id), ['editor-x', 'editor-wq', 'editor-wk', 'editor-wv']);
   // scrolled to W_V (off screen until then): it stays where it came
   await page.evaluate(() => document.querySelector('#editor-wv h4').scrollIntoView({ block: 'start' }));
-  const top = () => page.evaluate(() => document.getElementById('editor-wv').getBoundingClientRect().top);
-  const arrived = await top();
-  await frames(3);
-  assert.equal(await top(), arrived);
+  const [arrived, later] = await topsAfterArriving(page, 'editor-wv');
+  assert.equal(later, arrived);
   // every section skipped had the size it is laid out at (neither the stand-in nor the 2 × 2 grid's)
-  const laidOut = await page.evaluate(() => [...document.querySelectorAll('.matrix-editor')].map((section) => {
-    section.classList.remove('skippable');
-    return section.getBoundingClientRect().height;
-  }));
+  const laidOut = await laidOutHeights(page, '.matrix-editor');
   assert.deepEqual(skipped.map((section) => section.height), laidOut);
   assert.ok(laidOut[2] > 600, `W_Q's grid is ${laidOut[2]} px high`);
   assert.deepEqual(problems, []);
