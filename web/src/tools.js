@@ -289,7 +289,6 @@ export class Tools {
     this.host.rerender();
   }
 
-  // text: a string, or its parts in order (strings or Blobs)
   // text: a string of `type`, or a Blob made already.
   save(name, text, type) {
     download(name, typeof text === 'string' ? new Blob([text], { type: `${type};charset=utf-8` }) : text);
