@@ -668,6 +668,9 @@ test('a long sentence (n = 512) becomes canvas heatmaps and recomputes on every 
   const heat = page.locator('#step-5 .matrix-canvas[data-matrix="Weights"] .heat-box');
   await heat.scrollIntoViewIfNeeded();
   const box = await heat.boundingBox();
+  // step 5 was skipped off screen (content-visibility): until the frame after the scroll
+  // renders it, a point on it hits the step's box, not its heatmap
+  await page.waitForFunction(([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('.heat-box')), [box.x + box.width / 1024, box.y + box.height / 1024]);
   await page.mouse.move(box.x + box.width / 1024, box.y + box.height / 1024); // the middle of cell (0, 0)
   assert.match(await page.locator('#step-5 .work-main').textContent(), /^Weights\[一, 一\] = exp/);
   assert.equal(await page.locator('#step-5 .heat-mark.mark-feed').count(), 1);
