@@ -114,25 +114,34 @@ export function nextTask() {
 
 // Marks each node `skippable` (style.css: content-visibility: auto, at the size it
 // was last laid out) once it has been laid out, and again after each call (a
-// node whose content changed its size: skipped, it would keep the old size).
-// Skipped before that, a node would stand in at a guessed or stale size, and
-// what follows it would move when it came into view.
+// node whose content changed its size: skipped, it would keep the old size),
+// if `when(node)` then still holds. Skipped before that, a node would stand in at
+// a guessed or stale size, and what follows it would move when it came into view.
 let laidOut = null;
-const waiting = new WeakSet(); // nodes not laid out since the last call
-export function skippableOnceLaidOut(nodes) {
+const calls = new WeakMap(); // node → the latest call it waits for ({when})
+export function skippableOnceLaidOut(nodes, when = () => true) {
   laidOut ||= new ResizeObserver((entries) => {
     for (const { target, contentRect } of entries) {
       if (contentRect.height === 0) continue; // not laid out yet (a closed panel, a hidden section)
       laidOut.unobserve(target);
-      waiting.delete(target);
+      const call = calls.get(target);
       requestAnimationFrame(() => {
-        if (!waiting.has(target)) target.classList.add('skippable');
+        if (calls.get(target) !== call) return; // called again, or stopped, since
+        calls.delete(target);
+        if (call.when(target)) target.classList.add('skippable');
       });
     }
   });
   for (const node of nodes) {
     node.classList.remove('skippable');
-    waiting.add(node);
+    calls.set(node, { when });
     laidOut.observe(node);
   }
+}
+
+// The node is laid out always (no longer skippable, nor waiting to be).
+export function stopSkipping(node) {
+  laidOut?.unobserve(node);
+  calls.delete(node);
+  node.classList.remove('skippable');
 }

@@ -13,7 +13,7 @@
 import { translate, describeLoadFailure } from './i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, signedLegend, settleSteps, forgetStep } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
-import { el, button, setDisabled, setText, setAttr } from './dom.js';
+import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from './dom.js';
 import { applyStrings } from './editor.js';
 import { headField } from './model.js';
 import { readState } from './share.js';
@@ -378,17 +378,18 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
-    for (const node of shown) if (!nodes.includes(node)) forgetStep(node);
+    for (const node of shown) {
+      if (nodes.includes(node)) continue;
+      forgetStep(node);
+      stopSkipping(node);
+    }
     list.replaceChildren(...nodes);
   }
   // several steps: each skippable once laid out (style.css); one step is always laid out
-  if (nodes.length === 1) {
-    if (nodes[0].classList.contains('skippable')) nodes[0].classList.remove('skippable');
-  } else {
+  if (nodes.length === 1) stopSkipping(nodes[0]);
+  else {
     const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      for (const node of fresh) if (node.parentNode === list && list.children.length > 1) node.classList.add('skippable');
-    }));
+    skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
   }
   if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
