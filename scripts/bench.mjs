@@ -298,7 +298,7 @@ async function pageLatency({ largeOnly = false } = {}) {
       const area = document.getElementById('x-text');
       const root = document.documentElement;
       const count = Number(root.dataset.renderCount);
-      area.value = area.value.replace(/^[^\t\n]+/, String(value));
+      area.value = area.value.replace(/^ *[^ \n]+/, String(value));
       // the typing itself (the browser laying out the box's new text) happens before the edit
       // is applied, as when a person types: let that frame pass, then time Apply
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

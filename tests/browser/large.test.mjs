@@ -74,7 +74,7 @@ async function readText(id) {
     if (!details.open) details.querySelector('summary').click();
   }, id);
   await page.waitForFunction((wanted) => document.getElementById(`${wanted}-text`).value !== '', id);
-  return page.evaluate((wanted) => document.getElementById(`${wanted}-text`).value.split('\n').map((line) => line.split('\t').map(Number)), id);
+  return page.evaluate((wanted) => document.getElementById(`${wanted}-text`).value.split('\n').map((line) => line.trim().split(/ +/).map(Number)), id);
 }
 
 // Plain-JS attention for a few (query, key) cells and output cells.
@@ -132,7 +132,7 @@ test('n = 512: an edit of X updates every step, values as plain JS computes them
     const before = await renderCount();
     await page.evaluate((v) => {
       const area = document.getElementById('x-text');
-      area.value = area.value.replace(/^[^\t\n]+/, v);
+      area.value = area.value.replace(/^ *[^ \n]+/, v);
       area.dispatchEvent(new Event('input'));
       area.closest('details').querySelector('button.apply').click();
     }, value);
@@ -191,7 +191,7 @@ test('n = 512: a burst of 20 keystrokes is far fewer recomputes, and the last st
 // X's first value set to `value` in its text box, then Apply (a direct update).
 const applyFirstX = (value) => page.evaluate((v) => {
   const area = document.getElementById('x-text');
-  area.value = area.value.replace(/^[^\t\n]+/, v);
+  area.value = area.value.replace(/^ *[^ \n]+/, v);
   area.dispatchEvent(new Event('input'));
   area.closest('details').querySelector('button.apply').click();
   return document.documentElement.hasAttribute('data-computing');
@@ -362,7 +362,7 @@ test('n = 1024: the engine runs in a worker; the page answers while it computes,
   const seen = await page.evaluate(() => {
     const apply = (v) => {
       const area = document.getElementById('x-text');
-      area.value = area.value.replace(/^[^\t\n]+/, v);
+      area.value = area.value.replace(/^ *[^ \n]+/, v);
       area.dispatchEvent(new Event('input'));
       area.closest('details').querySelector('button.apply').click();
     };

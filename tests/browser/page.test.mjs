@@ -465,7 +465,7 @@ test('text boxes of another head: filled with that head\'s matrix, typing before
   const tab = (i) => page.click(`#edit-heads .head-tab >> nth=${i}`);
   const readArea = async (id) => {
     await page.waitForFunction((wanted) => document.getElementById(wanted).value !== '', id);
-    return page.evaluate((wanted) => document.getElementById(wanted).value.split('\n').map((line) => line.split('\t').map(Number)), id);
+    return page.evaluate((wanted) => document.getElementById(wanted).value.split('\n').map((line) => line.trim().split(/ +/).map(Number)), id);
   };
   const pad = (row) => [...row, ...Array(28).fill(0)];
   await tab(1);
@@ -515,6 +515,32 @@ test('grids: typing, and pasting TSV, CSV or JSON', onFreshPage(async (page) => 
   assert.deepEqual((await readHeaders(page, 'Output')).cols, ['d1', 'd2', 'd3', 'd4']);
 }));
 
+
+test('text box: columns right-aligned with spaces; copied with Ctrl+C, it pastes as a spreadsheet block (tabs)', onFreshPage(async (page) => {
+  await openEditor(page);
+  await page.fill('#editor-wq input[data-r="0"][data-c="0"]', '-1.25');
+  await page.click('#editor-wq summary');
+  await page.waitForFunction(() => document.getElementById('wq-text').value.startsWith('-1.25'));
+  assert.equal(await page.inputValue('#wq-text'), '-1.25  0.2\n  0.1  0.6');
+  // what a paste receives, read where it arrives (the system clipboard, as a user's keys use it)
+  await page.evaluate(() => {
+    document.addEventListener('paste', (event) => { window.pasted = event.clipboardData.getData('text/plain'); }, { capture: true });
+  });
+  const copyPaste = async (from, to) => {
+    await page.focus(from);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await page.focus(to);
+    await page.keyboard.press('Control+V');
+    return page.evaluate(() => window.pasted);
+  };
+  assert.equal(await copyPaste('#wq-text', '#editor-wk input[data-r="0"][data-c="0"]'), '-1.25\t0.2\n0.1\t0.6');
+  assert.deepEqual(await readGrid(page, 'wk'), [[-1.25, 0.2], [0.1, 0.6]], 'W_K took the block');
+  // the user's own text (commas, unapplied) is copied as it is
+  await page.fill('#wq-text', '1, 2\n3, 4');
+  assert.equal(await copyPaste('#wq-text', '#editor-wv input[data-r="0"][data-c="0"]'), '1, 2\n3, 4');
+  assert.deepEqual(await readGrid(page, 'wv'), [[1, 2], [3, 4]]);
+}));
 test('bad input: a message at the field, the last good result kept and marked', onFreshPage(async (page) => {
   await page.click('#overview');
   const cases = [
@@ -784,7 +810,7 @@ test('page: a large input edited with all steps shown: the steps out of view fol
   // below, still waits
   const waiting = await page.evaluate(() => {
     const area = document.getElementById('x-text');
-    area.value = area.value.replace(/^[^\t\n]+/, '2.5');
+    area.value = area.value.replace(/^ *[^ \n]+/, '2.5');
     area.closest('details').querySelector('button.apply').click();
     return [...document.querySelectorAll('#steps [data-pending]')].map((li) => li.dataset.step);
   });

@@ -212,8 +212,28 @@ function sameTexts(a, b) {
   return true;
 }
 
+// A text box's matrix: a row a line, each column right-aligned with spaces.
+// Not tabs: each tab starts a text run of its own, and a 64 × 64 matrix with
+// tabs took the browser 45 ms to lay out and paint, with spaces 10 (a copy
+// from the box puts tabs back: copyAsCells).
 function matrixText(texts) {
-  return texts.map((row) => row.join('\t')).join('\n');
+  const widths = [];
+  for (const row of texts) for (let c = 0; c < row.length; c++) widths[c] = Math.max(widths[c] ?? 0, row[c].length);
+  return texts.map((row) => row.map((text, c) => text.padStart(widths[c])).join('  ')).join('\n');
+}
+
+// A copy of numbers and spaces from a text box carries a tab between cells, as
+// a spreadsheet's copy does, so it pastes into a spreadsheet's cells; parse.js
+// reads it as before. Anything else (commas, JSON, a word) is copied as it is.
+const NUMBERS_AND_SPACES = /^[\d.eE+\- \n]*$/;
+
+function copyAsCells(event) {
+  const area = event.currentTarget;
+  const text = area.value.slice(area.selectionStart, area.selectionEnd);
+  if (!event.clipboardData || !text.includes(' ') || !NUMBERS_AND_SPACES.test(text)) return;
+  const cells = text.split('\n').map((line) => line.trim().split(/ +/).join('\t')).join('\n');
+  event.clipboardData.setData('text/plain', cells);
+  event.preventDefault();
 }
 
 // Matrices up to this many cells open their text box at once (a grid's or
@@ -287,6 +307,7 @@ function buildEditor(container, spec, handlers, large) {
   area.rows = 4;
   area.wrap = 'off';
   area.spellcheck = false;
+  area.addEventListener('copy', copyAsCells);
   // (setting `open` above fires a toggle too, later: a box waiting for its turn stays waiting)
   details.addEventListener('toggle', () => {
     if (!waiting.has(area)) showText(area);
