@@ -32,7 +32,7 @@ export function resultRowViews(result, made = new Map()) {
 
 // object[key] is make()'s value, made on the first read (or replaced by the first write)
 // and from then on a plain property.
-function whenRead(object, key, make) {
+export function whenRead(object, key, make) {
   const settle = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(object, key, {
     get: () => {

@@ -18,6 +18,7 @@ import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { TUTORIAL_PRINTED } from './presets.js';
+import { whenRead } from './rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
@@ -81,29 +82,35 @@ function matrixCatalog(ctx) {
   const square = (data, kind = 'signed', masked = null) => ({
     data, label: headLabel, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'), kind, masked,
   });
-  const catalog = {
-    X: byToken(inputs.x, t('labelX')),
-    W_Q: byDim(inputs.wq, headLabel),
-    W_K: byDim(inputs.wk, headLabel),
-    W_V: byDim(inputs.wv, headLabel),
-    Q: byToken(result.q, withHead(t('labelQ'))),
-    K: byKey(result.k, withHead(t('labelK'))),
-    V: byKey(result.v, withHead(t('labelV'))),
-    Scores: square(result.scores),
-    Scaled: square(result.scaled, 'signed', full.masked),
-    Weights: { ...square(result.weights, 'weights', full.masked), rowSums: true },
-    Output: byToken(full.output, options.usesWo ? t('labelOutputWo') : ''),
-  };
-  if (options.cross) catalog.C = byKey(inputs.c, t('labelC'));
+  // each entry made when first read: a step reads a few (at n = 4096 making the
+  // row views of every matrix of a head cost a head switch ~10 ms; rows.js)
+  const catalog = {};
+  const entry = (name, make) => whenRead(catalog, name, make);
+  entry('X', () => byToken(inputs.x, t('labelX')));
+  entry('W_Q', () => byDim(inputs.wq, headLabel));
+  entry('W_K', () => byDim(inputs.wk, headLabel));
+  entry('W_V', () => byDim(inputs.wv, headLabel));
+  entry('Q', () => byToken(result.q, withHead(t('labelQ'))));
+  entry('K', () => byKey(result.k, withHead(t('labelK'))));
+  entry('V', () => byKey(result.v, withHead(t('labelV'))));
+  entry('Scores', () => square(result.scores));
+  entry('Scaled', () => square(result.scaled, 'signed', full.masked));
+  entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
+  entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
+  if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
   if (options.pe) {
-    Object.assign(catalog, { PE: byToken(full.pe, t('labelPe')), 'X+PE': byToken(full.xWithPe, t('labelXPe')) });
-    if (options.cross) Object.assign(catalog, { PE_C: byKey(full.contextPe, t('labelPe')), 'C+PE_C': byKey(full.contextWithPe, t('labelXPe')) });
+    entry('PE', () => byToken(full.pe, t('labelPe')));
+    entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
+    if (options.cross) {
+      entry('PE_C', () => byKey(full.contextPe, t('labelPe')));
+      entry('C+PE_C', () => byKey(full.contextWithPe, t('labelXPe')));
+    }
   }
   if (options.usesWo) {
-    catalog.W_O = byDim(inputs.wo);
-    full.heads.forEach((head, h) => { catalog[headName(h)] = byToken(head.output, t('headN', { n: h + 1 })); });
+    entry('W_O', () => byDim(inputs.wo));
+    full.heads.forEach((head, h) => entry(headName(h), () => byToken(head.output, t('headN', { n: h + 1 }))));
   }
-  if (full.concat && options.heads > 1) catalog.Concat = byToken(full.concat, t('labelConcat'));
+  if (options.heads > 1) entry('Concat', () => byToken(full.concat, t('labelConcat')));
   return catalog;
 }
 

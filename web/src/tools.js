@@ -15,7 +15,7 @@ import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpy
 import { parseNpy } from './npy.js';
 import { paintHeatmap, heatmapBin } from './view.js';
 import { LINES_LIMIT } from './lines.js';
-import { holdRows } from './rows.js';
+import { holdRows, whenRead } from './rows.js';
 import { cellMessage, CELL_CODES } from './model.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
@@ -129,16 +129,28 @@ export function exportables(ctx) {
   const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
   const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
   const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
-  const list = {
-    X: byToken(inputs.x), ...(inputs.c ? { C: byToken(inputs.c, keyTokens) } : {}),
-    ...(full.xWithPe ? { 'X+PE': byToken(full.xWithPe) } : {}),
-    W_Q: byDim(inputs.wq), W_K: byDim(inputs.wk), W_V: byDim(inputs.wv),
-    Q: byToken(result.q), K: byToken(result.k, keyTokens), V: byToken(result.v, keyTokens),
-    Scores: square(result.scores, 'signed'), Scaled: square(result.scaled, 'signed'), Weights: square(result.weights, 'weights'),
-    [ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output']: byToken(result.output),
-  };
-  if (ctx.options.heads > 1) list.Concat = byToken(full.concat);
-  if (ctx.options.usesWo) Object.assign(list, { W_O: byDim(inputs.wo), Output: byToken(full.output) });
+  // each made when first read: the panel lists the names, an export reads one
+  // (at n = 4096 making every matrix's row views cost a head switch ~10 ms; rows.js)
+  const list = {};
+  const entry = (name, make) => whenRead(list, name, make);
+  entry('X', () => byToken(inputs.x));
+  if (inputs.c) entry('C', () => byToken(inputs.c, keyTokens));
+  if (ctx.options.pe) entry('X+PE', () => byToken(full.xWithPe));
+  entry('W_Q', () => byDim(inputs.wq));
+  entry('W_K', () => byDim(inputs.wk));
+  entry('W_V', () => byDim(inputs.wv));
+  entry('Q', () => byToken(result.q));
+  entry('K', () => byToken(result.k, keyTokens));
+  entry('V', () => byToken(result.v, keyTokens));
+  entry('Scores', () => square(result.scores, 'signed'));
+  entry('Scaled', () => square(result.scaled, 'signed'));
+  entry('Weights', () => square(result.weights, 'weights'));
+  entry(ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output', () => byToken(result.output));
+  if (ctx.options.heads > 1) entry('Concat', () => byToken(full.concat));
+  if (ctx.options.usesWo) {
+    entry('W_O', () => byDim(inputs.wo));
+    entry('Output', () => byToken(full.output));
+  }
   return list;
 }
 
