@@ -112,6 +112,18 @@ export function nextTask() {
   });
 }
 
+// A promise settled in a task after the next frame, or after `most` ms when no
+// frame comes (a hidden tab draws none).
+export function afterFrame(most = 100) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, most);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
+}
+
 // Marks each node `skippable` (style.css: content-visibility: auto, at the size it
 // was last laid out) once it has been laid out, and again after each call (a
 // node whose content changed its size: skipped, it would keep the old size),
