@@ -83,7 +83,7 @@ const message = (tools) => tools.locator('.av-message').textContent();
 // other orders); masked cells (-inf, null) and everything around the numbers exactly.
 function assertNumbersClose(actual, expected, label) {
   const finite = expected.flat().filter((v) => typeof v === 'number' && Number.isFinite(v));
-  const scale = Math.max(1, ...finite.map(Math.abs));
+  const scale = finite.reduce((most, v) => Math.max(most, Math.abs(v)), 1);
   assert.equal(actual.length, expected.length, `${label}: rows`);
   actual.forEach((row, r) => {
     assert.ok(Array.isArray(row), `${label}: row ${r} is ${JSON.stringify(row).slice(0, 40)}, not an array`);
@@ -277,7 +277,7 @@ test('full page: Copy of a CSV and a JSON export puts numpy\'s numbers on the cl
 // compute new results on the page's thread, which take the arrays of results no
 // longer shown (updates.js ResultArrays), never those the export reads.
 test('full page: a CSV copied while X is edited twice is of the Weights when Copy was pressed', async () => {
-  const n = 128; // 16 384 cells: the CSV's first slice is 64 rows
+  const n = 512; // 262 144 cells: the CSV's slices are 65 536 cells at most (tools.js), and its arrays are reused (updates.js)
   const x = Array.from({ length: n }, (_, i) => Array.from({ length: 4 }, (_, j) => ((i * 7 + j * 3) % 11) / 5 - 1));
   const w = (k) => Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (_, j) => ((i * 5 + j * k) % 7) / 4 - 0.75));
   const weights = { wq: w(1), wk: w(2), wv: w(3) };

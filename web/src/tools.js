@@ -35,13 +35,17 @@ const TEXT_CELL_LIMIT = 256 * 256;
 // CSV and JSON are built in slices of about SLICE_MS, the page free between
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
 // task froze the page for ~15 s), the panel saying how far it got every
-// PROGRESS_MS. The first slice is rows of about FIRST_CELLS cells; each next
-// one is sized by the time the last took, its text's encoding included (making a
-// Blob of it took longer than writing the text: 16 ms of writing made 58–69 ms slices).
-// Slices sized for 16 ms took 25–31 ms of a task at n = 4096 (the collection of
-// the slices' strings comes on top), and one 76 ms: 10 ms leaves room for it.
+// PROGRESS_MS. A slice makes rows a chunk of about CHUNK_CELLS cells (~0.6 ms at
+// n = 4096) at a time, until SLICE_MS have passed, its text's encoding included
+// (making a Blob of it took longer than writing the text: 16 ms of writing made
+// 58–69 ms slices). Slices sized beforehand by the last one's pace ran over it
+// when a row's pace changed: at n = 4096, 15 ms in one slice of ten and up to 26;
+// slices sized for 16 ms took 25–31 ms of a task, and one 76 ms: 10 ms leaves
+// room for the collection of the slices' strings and a Blob made. A slice ends
+// at SLICE_CELLS too (~10 ms here), so that its text stays small on a fast machine.
 const SLICE_MS = 10;
-const FIRST_CELLS = 1 << 13;
+const CHUNK_CELLS = 1 << 12;
+const SLICE_CELLS = 1 << 16;
 const PROGRESS_MS = 250;
 const BLOB_BYTES = 1 << 20;
 const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
@@ -381,17 +385,18 @@ export class Tools {
   // part(the text of rows(data, from, to)) for a slice's rows, over every row,
   // yielding to the page between slices (see SLICE_MS).
   async textInSlices(rows, data, name, part) {
-    let count = Math.max(1, Math.floor(FIRST_CELLS / data[0].length)); // rows in the next slice
+    const chunk = Math.max(1, Math.floor(CHUNK_CELLS / data[0].length)); // rows
+    const most = Math.max(chunk, Math.floor(SLICE_CELLS / data[0].length)); // rows in a slice
     let shown = performance.now();
     let from = 0;
-    while (from < data.length) {
+    for (;;) {
       const start = performance.now();
-      const to = Math.min(data.length, from + count);
-      part(rows(data, from, to));
-      const ms = performance.now() - start;
-      // as many rows as fit in SLICE_MS at this slice's pace, at most twice as many
-      count = Math.max(1, Math.min(2 * (to - from), Math.floor(((to - from) * SLICE_MS) / Math.max(ms, 1))));
-      from = to;
+      const end = Math.min(data.length, from + most);
+      do {
+        const to = Math.min(end, from + chunk);
+        part(rows(data, from, to));
+        from = to;
+      } while (from < end && performance.now() - start < SLICE_MS);
       if (from === data.length) break;
       if (performance.now() - shown >= PROGRESS_MS) {
         this.showMessage({ key: 'exporting', params: { name, percent: Math.floor((100 * from) / data.length) } });
