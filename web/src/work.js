@@ -20,11 +20,13 @@ export const headName = (h) => `head_${h + 1}`;
 
 const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
 
-// Long sums keep their first and last terms: d and n go up to 64 and 512.
+// Long sums keep their first and last terms: d and n go up to 64 and 4096.
+// term(i) is term i's text, made only for the terms shown (at n = 4096 writing
+// every term of an output cell's sum cost the arrival at its step ~20 ms).
 const MAX_TERMS = 12;
-function joinTerms(terms, separator) {
-  if (terms.length <= MAX_TERMS) return terms.join(separator);
-  return [...terms.slice(0, 5), `… (${terms.length})`, ...terms.slice(-2)].join(separator);
+function joinTerms(count, term, separator) {
+  const shown = count <= MAX_TERMS ? [...Array(count).keys()] : [0, 1, 2, 3, 4, null, count - 2, count - 1];
+  return shown.map((i) => (i === null ? `… (${count})` : term(i))).join(separator);
 }
 
 function number(value, decimals) {
@@ -32,9 +34,8 @@ function number(value, decimals) {
   return text.startsWith('-') ? `(${text})` : text;
 }
 
-// Rows may be typed arrays (rows.js): Array.from, since their map() gives numbers only.
 function dotProduct(a, b, decimals) {
-  return joinTerms(Array.from(a, (v, i) => `${number(v, decimals)}×${number(b[i], decimals)}`), ' + ');
+  return joinTerms(a.length, (i) => `${number(a[i], decimals)}×${number(b[i], decimals)}`, ' + ');
 }
 
 const column = (matrix, c) => matrix.map((row) => row[c]);
@@ -130,8 +131,8 @@ export function explainCell(name, r, c, ctx) {
     const lines = [
       `${head} = exp(s − max) / Σ exp(s − max)`,
       t('workMax', { token: tokens[r], max: m, argmax: keyTokens[argmax] }),
-      `= ${expTerm(row[c])} / (${joinTerms(Array.from(row, expTerm), ' + ')})`,
-      `= ${f(exps[c])} / (${joinTerms(exps.map(f), ' + ')})`,
+      `= ${expTerm(row[c])} / (${joinTerms(row.length, (i) => expTerm(row[i]), ' + ')})`,
+      `= ${f(exps[c])} / (${joinTerms(exps.length, (i) => f(exps[i]), ' + ')})`,
       `= ${f(exps[c])} / ${f(total)} = ${f(result.weights[r][c])}`,
     ];
     if (reason) lines.push(maskLine());
