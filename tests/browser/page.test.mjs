@@ -49,7 +49,7 @@ after(async () => {
 });
 
 // Opens the page and records console errors, page errors and every request.
-async function openPage(url, { locale = 'en-US', viewport, clock = false } = {}) {
+async function openPage(url, { locale = 'en-US', viewport, clock = false, editor = true } = {}) {
   const context = await browser.newContext({ locale, viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
@@ -61,7 +61,7 @@ async function openPage(url, { locale = 'en-US', viewport, clock = false } = {})
   if (clock) await page.clock.install();
   await page.goto(url);
   await waitForSteps(page);
-  await openEditor(page);
+  if (editor) await openEditor(page);
   return { context, page, problems, requests };
 }
 
@@ -256,33 +256,31 @@ test('all steps: a step far from view is skipped once laid out, keeping its size
 }));
 
 test('edit panel: a matrix section is skipped far off screen once laid out, keeping its size, so nothing moves when it is scrolled to', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(FILE_URL);
-  await waitForSteps(page);
-  // the panel closed: nothing laid out, nothing skippable
-  await frames(page, 3);
-  assert.deepEqual((await skippables(page, '.matrix-editor')).filter((section) => section.skippable), []);
-  await openEditor(page);
-  await frames(page, 3);
-  // the grids grow (2 × 2 to 16 × 16, taller than the 600 px stand-in) while the sections off screen are skipped
-  for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '16');
-  await frames(page, 3);
-  const skipped = await skippables(page, '.matrix-editor');
-  // the sections shown (not the hidden C and W_O) are skippable
-  assert.deepEqual(skipped.filter((section) => section.skippable).map((section) => section.id), ['editor-x', 'editor-wq', 'editor-wk', 'editor-wv']);
-  // scrolled to W_V (off screen until then): it stays where it came
-  await page.evaluate(() => document.querySelector('#editor-wv h4').scrollIntoView({ block: 'start' }));
-  const [arrived, later] = await topsAfterArriving(page, 'editor-wv');
-  assert.equal(later, arrived);
-  // every section skipped had the size it is laid out at (neither the stand-in nor the 2 × 2 grid's)
-  const laidOut = await laidOutHeights(page, '.matrix-editor');
-  assert.deepEqual(skipped.map((section) => section.height), laidOut);
-  assert.ok(laidOut[2] > 600, `W_Q's grid is ${laidOut[2]} px high`);
-  assert.deepEqual(problems, []);
-  await context.close();
+  const { context, page, problems } = await openPage(FILE_URL, { editor: false });
+  try {
+    // the panel closed: nothing laid out, nothing skippable
+    await frames(page, 3);
+    assert.deepEqual((await skippables(page, '.matrix-editor')).filter((section) => section.skippable), []);
+    await openEditor(page);
+    await frames(page, 3);
+    // the grids grow (2 × 2 to 16 × 16, taller than the 600 px stand-in) while the sections off screen are skipped
+    for (const dim of ['dModel', 'dk', 'dv']) await page.fill(`#dim-${dim}`, '16');
+    await frames(page, 3);
+    const skipped = await skippables(page, '.matrix-editor');
+    // the sections shown (not the hidden C and W_O) are skippable
+    assert.deepEqual(skipped.filter((section) => section.skippable).map((section) => section.id), ['editor-x', 'editor-wq', 'editor-wk', 'editor-wv']);
+    // scrolled to W_V (off screen until then): it stays where it came
+    await page.evaluate(() => document.querySelector('#editor-wv h4').scrollIntoView({ block: 'start' }));
+    const [arrived, later] = await topsAfterArriving(page, 'editor-wv');
+    assert.equal(later, arrived);
+    // every section skipped had the size it is laid out at (neither the stand-in nor the 2 × 2 grid's)
+    const laidOut = await laidOutHeights(page, '.matrix-editor');
+    assert.deepEqual(skipped.map((section) => section.height), laidOut);
+    assert.ok(laidOut[2] > 600, `W_Q's grid is ${laidOut[2]} px high`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
 });
 
 test('play mode advances one step at a time and stops at the end', async () => {
@@ -515,9 +513,7 @@ test('grids: typing, and pasting TSV, CSV or JSON', onFreshPage(async (page) => 
   assert.deepEqual((await readHeaders(page, 'Output')).cols, ['d1', 'd2', 'd3', 'd4']);
 }));
 
-
 test('text box: columns right-aligned with spaces; copied with Ctrl+C, it pastes as a spreadsheet block (tabs)', onFreshPage(async (page) => {
-  await openEditor(page);
   await page.fill('#editor-wq input[data-r="0"][data-c="0"]', '-1.25');
   await page.click('#editor-wq summary');
   await page.waitForFunction(() => document.getElementById('wq-text').value.startsWith('-1.25'));
@@ -541,6 +537,7 @@ test('text box: columns right-aligned with spaces; copied with Ctrl+C, it pastes
   assert.equal(await copyPaste('#wq-text', '#editor-wv input[data-r="0"][data-c="0"]'), '1, 2\n3, 4');
   assert.deepEqual(await readGrid(page, 'wv'), [[1, 2], [3, 4]]);
 }));
+
 test('bad input: a message at the field, the last good result kept and marked', onFreshPage(async (page) => {
   await page.click('#overview');
   const cases = [
