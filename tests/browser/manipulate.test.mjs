@@ -118,6 +118,11 @@ test('page: dragging the temperature slider updates the weights live and is one 
 // of it in view (steps.js near): the comparison below follows once let go.
 test('page: a drag of T writes the Weights in view live, the comparison below the screen once let go', async () => {
   const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 700 } });
+  // the Weights' last row just above the bottom of the screen (a table writes only its rows in sight during a drag, view.js)
+  await page.evaluate(() => {
+    const weights = document.querySelector('#steps [data-step="softmax"] table[data-matrix="Weights"]');
+    window.scrollBy(0, weights.getBoundingClientRect().bottom - innerHeight + 20);
+  });
   const slider = page.locator('#temperature-slider');
   const { x, y, box } = await middle(slider);
   await page.mouse.move(x, y);
@@ -125,9 +130,14 @@ test('page: a drag of T writes the Weights in view live, the comparison below th
   await page.mouse.move(box.x + box.width * 0.3, y, { steps: 3 });
   await page.mouse.move(box.x + box.width * 0.1, y, { steps: 3 });
   const midT = sliderT(Number(await slider.inputValue()));
-  const inView = (selector) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top < innerHeight, selector);
-  assert.ok(await inView('#steps [data-step="softmax"] table[data-matrix="Weights"]'), 'the Weights are in view');
-  assert.ok(!await inView('#steps .compare'), 'the comparison is below the screen');
+  const place = (selector) => page.evaluate((s) => {
+    const { top, bottom } = document.querySelector(s).getBoundingClientRect();
+    return { top, bottom, height: innerHeight };
+  }, selector);
+  const weights = await place('#steps [data-step="softmax"] table[data-matrix="Weights"]');
+  assert.ok(weights.bottom < weights.height, `the Weights are in view (${JSON.stringify(weights)})`);
+  const comparison = await place('#steps .compare');
+  assert.ok(comparison.top > comparison.height * 1.25, `the comparison is below the screen and its margin (steps.js near) (${JSON.stringify(comparison)})`);
   assertClose(await shown(page, 'Weights'), attention(TUTORIAL, { temperature: midT }).Weights, `weights at T = ${midT} during the drag`);
   const stale = await compared(page, 'After');
   const live = attention(TUTORIAL, { temperature: midT }).Weights;
@@ -271,7 +281,11 @@ test('page: with the comparison open, a drag of X recomputes its Before and Afte
 test('page: all steps shown: a drag updates the steps in view live, one scrolled to on the way, and every step when let go', async () => {
   const { context, page, problems } = await openPage(1, { viewport: { width: 1280, height: 500 } });
   await page.click('#overview');
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // X's table just above the bottom of the screen (a table writes only its rows in sight during a drag, view.js)
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    window.scrollBy(0, document.querySelector('#steps table[data-matrix="X"]').getBoundingClientRect().bottom - innerHeight + 20);
+  });
   const topOf = (step) => page.evaluate((id) => document.querySelector(`#steps [data-step="${id}"]`).getBoundingClientRect().top, step);
   assert.ok(await topOf('input') < 500, 'the input step is in view');
   assert.ok(await topOf('output') > 1000, 'the output step is two screens down');
@@ -293,7 +307,7 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   assertClose(await shown(page, 'Output'), attention(withX00(1.1)).Output, 'the output out of view, not written yet');
   assert.ok(await page.$('#steps [data-step="output"][data-pending]'), 'the output step says its update waits');
   // scrolled to while the button is still down: written, and live from then on
-  await page.evaluate(() => document.querySelector('#steps [data-step="output"]').scrollIntoView());
+  await page.evaluate(() => document.querySelector('#steps [data-step="output"] table[data-matrix="Output"]').scrollIntoView({ block: 'center' }));
   const expected = attention(withX00(1.3)).Output[0][0];
   await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="output"] table[data-matrix="Output"] td[data-r="0"][data-c="0"]').dataset.value) === value, expected);
   assertClose(await shown(page, 'Output'), attention(withX00(1.3)).Output, 'the output once in view');
@@ -305,6 +319,71 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   assert.equal(await cell.inputValue(), '1.7');
   await settled();
   assertClose(await shown(page, 'Output'), attention(withX00(1.7)).Output, 'the output out of view once let go');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// During a drag a table writes only its cells in sight (view.js inSightFill): at
+// 16 tokens the Scaled table's rows below the screen and its columns scrolled
+// away wait; a column scrolled to on the way is written; every cell once let go.
+test('page: a drag writes a table\'s cells in sight live, its rows below the screen and columns scrolled away once in sight or let go', async () => {
+  const { context, page, problems } = await openPage(4, { viewport: { width: 1280, height: 700 } });
+  const tokens = Array.from({ length: 16 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  const x = tokens.map((_, i) => [Math.round(100 * Math.sin(i + 1)) / 50, Math.round(100 * Math.cos(3 * i)) / 50]);
+  await page.evaluate((state) => new Promise((resolve) => {
+    const v = document.querySelector('attention-visualizer');
+    v.addEventListener('computed', resolve, { once: true });
+    v.state = state;
+  }), { tokens, x, view: { step: 'scale' } });
+  const before = attention({ ...TUTORIAL, x }).Scaled;
+  // the table's top under the sticky toolbar's bottom: its last rows are below the screen
+  await page.evaluate(() => {
+    const table = document.querySelector('#steps [data-step="scale"] table[data-matrix="Scaled"]');
+    window.scrollBy(0, table.getBoundingClientRect().top - document.getElementById('steps-toolbar').getBoundingClientRect().bottom);
+  });
+  // each cell of Scaled: its full value, and whether it is in sight (within 40 px of the screen and of its box)
+  const cells = () => page.evaluate(() => {
+    const table = document.querySelector('#steps [data-step="scale"] table[data-matrix="Scaled"]');
+    const box = table.closest('.matrix-view').getBoundingClientRect();
+    return [...table.tBodies[0].rows].map((tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => {
+      const rect = td.getBoundingClientRect();
+      const inSight = rect.bottom > -40 && rect.top < innerHeight + 40 && rect.right > box.left - 40 && rect.left < box.right + 40;
+      return { value: Number(td.dataset.value), inSight };
+    }));
+  });
+  const cell = page.locator('#editor-wq input[data-r="0"][data-c="0"]');
+  const { x: px, y: py } = await middle(cell);
+  await page.mouse.move(px, py);
+  await page.mouse.down();
+  await page.mouse.move(px + 30, py, { steps: 3 });
+  const wq00 = Number(await cell.inputValue());
+  assert.notEqual(wq00, TUTORIAL.wq[0][0], 'the drag changed W_Q[0][0]');
+  const live = attention({ ...TUTORIAL, x, wq: [[wq00, TUTORIAL.wq[0][1]], TUTORIAL.wq[1]] }).Scaled;
+  const during = await cells();
+  const seen = during.flat().filter((c) => c.inSight).length;
+  assert.ok(seen > 16 && seen < 200, `some cells in sight, some not (${seen} of 256)`);
+  assert.ok(during.at(-1).every((c) => !c.inSight), 'the last row is below the screen');
+  assert.ok(during.every((row) => !row.at(-1).inSight), 'the last column is scrolled away');
+  // (the drag's first move writes every cell: which are in sight is known from its frame on)
+  during.forEach((row, i) => row.forEach((c, j) => {
+    if (c.inSight) assert.ok(Math.abs(c.value - live[i][j]) <= 1e-12, `Scaled[${i}][${j}] in sight: ${c.value}, expected ${live[i][j]}`);
+    else assert.ok(Math.abs(c.value - live[i][j]) > 1e-6 && c.value !== before[i][j], `Scaled[${i}][${j}] out of sight waits, from the drag's first move: ${c.value}`);
+  }));
+  assert.ok(await page.$('#steps [data-step="scale"][data-pending]'), 'its step says an update waits');
+  // scrolled sideways while the button is still down: the columns that come in sight are written
+  await page.evaluate(() => {
+    const box = document.querySelector('#steps [data-step="scale"] table[data-matrix="Scaled"]').closest('.matrix-view');
+    box.scrollLeft = box.scrollWidth;
+  });
+  await page.waitForFunction((value) => Number(document.querySelector('#steps [data-step="scale"] table[data-matrix="Scaled"] td[data-r="0"][data-c="15"]').dataset.value) === value, live[0][15]);
+  const scrolled = await cells();
+  assert.ok(scrolled[0].at(-1).inSight && !scrolled[0][0].inSight, 'the last columns in sight, the first scrolled away');
+  scrolled.forEach((row, i) => row.forEach((c, j) => {
+    if (c.inSight) assert.ok(Math.abs(c.value - live[i][j]) <= 1e-12, `Scaled[${i}][${j}] in sight after the scroll: ${c.value}, expected ${live[i][j]}`);
+  }));
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('#steps [data-pending]') === null);
+  assertClose((await cells()).map((row) => row.map((c) => c.value)), live, 'Scaled once let go');
   assert.deepEqual(problems, []);
   await context.close();
 });

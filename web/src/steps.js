@@ -146,7 +146,8 @@ const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection
 // observer's first report). A step whose update waits has data-pending.
 // Within a step in view, its matrices and extras out of view wait the same way
 // (a drag of T with the softmax step shown: its comparison, below, is 512 of
-// the 1 024 cells a move would write). owner: such a node → its step's <li>;
+// the 1 024 cells a move would write), and within a table in view its rows
+// and columns out of sight (view.js). owner: such a node → its step's <li>;
 // watched: a step's <li> → the nodes watched for it (itself too).
 const near = new WeakMap();
 const owner = new WeakMap();
@@ -365,7 +366,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       setText(formula, formulaOf(step, current));
       for (const view of views) {
         if (partial && near.get(view.element) === false) skipped = true;
-        else view.update(catalog[view.name]);
+        else if (view.update(catalog[view.name], partial)) skipped = true;
       }
       renderExtras(partial);
       showPanel();

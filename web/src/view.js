@@ -2,8 +2,10 @@
 // to read, a canvas heatmap beyond TABLE_LIMIT rows or columns (n = 512 would
 // be a quarter of a million DOM cells). Both colour cells by value, report
 // the cell under the pointer or keyboard focus through onSelect(name, r, c),
-// and show highlight marks from "show the work". update({data, masked})
-// writes new numbers of the same shape into the view in place. With `minus`
+// and show highlight marks from "show the work". update({data, masked},
+// partial) writes new numbers of the same shape into the view in place (a
+// drag's partial update: a table's cells in sight only; it returns whether
+// any was left, see inSightFill). With `minus`
 // (rows of the same shape) a view shows data − minus, element by element:
 // a table from difference() (variant.js), a heatmap straight from both
 // matrices, so that n = 4096 makes no third matrix of 16.7 M numbers.
@@ -98,17 +100,25 @@ function tableView(opts, rows, cols) {
   };
   // A cell whose value, mask and colour scale stay is skipped before its text
   // and colour are worked out (a dragged temperature changes a few of the
-  // matrices shown: the others are read, not formatted again).
+  // matrices shown: the others are read, not formatted again). inSight(r, c):
+  // the cells to write (others are forgotten in `seen`, to be written later);
+  // returns whether any was left.
   const seen = [];
   let seenMagnitude = null;
-  const fill = (values, mask) => {
+  const fill = (values, mask, inSight = null) => {
     const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
     const sameScale = magnitude === seenMagnitude;
     seenMagnitude = magnitude;
+    let left = false;
     values.forEach((row, r) => {
       row.forEach((value, c) => {
-        const isMasked = Boolean(mask && mask[r][c]);
         const k = r * cols + c;
+        if (inSight && !inSight(r, c)) {
+          seen[k] = undefined;
+          left = true;
+          return;
+        }
+        const isMasked = Boolean(mask && mask[r][c]);
         if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked) return;
         seen[k] = [value, isMasked];
         const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals);
@@ -116,8 +126,9 @@ function tableView(opts, rows, cols) {
         const color = background ? textColorFor(background) : '';
         write(cells[r][c], k, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
       });
-      if (rowSums) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
+      if (rowSums && (!inSight || inSight(r, -1))) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
     });
+    return left;
   };
   fill(data, masked);
 
@@ -165,12 +176,13 @@ function tableView(opts, rows, cols) {
     });
   }
 
+  const sight = inSightFill(fill, element, body.children, [...headRow.children].slice(1, cols + 1));
   let marked = [];
   return {
     name,
     element,
-    update(next) {
-      fill(shown(next), next.masked);
+    update(next, partial = false) {
+      return sight.fill(shown(next), next.masked, partial);
     },
     setMarks(marks) {
       for (const [td, cls] of marked) td.classList.remove(cls);
@@ -186,6 +198,57 @@ function tableView(opts, rows, cols) {
           }
         }
       }
+    },
+  };
+}
+
+// During a drag (a partial update) a table writes only its rows near the
+// viewport and its columns near its own box's scrolled-to part: at n = 16
+// with one step shown, ~9 of the Scaled table's 16 rows and 9 of its 16
+// columns are on screen, and laying out the text of a changed cell is most of
+// a move's frame (~20 µs a cell here). The rows and columns are watched from
+// a drag's first partial update (unknown: written) to the next full update,
+// which writes every cell; one that comes near meanwhile is written then.
+// fill(values, mask, inSight) is the table's; returns {fill(values, mask,
+// partial)}, which returns whether any cell was left.
+const SIGHT_MARGIN = 40; // px: about a row, written before it is scrolled to
+function inSightFill(fill, box, rows, colHeads) {
+  let near = null; // {rows: [bool | undefined], cols: [...]}
+  let observers = [];
+  let waiting = null; // [values, mask] of the last partial fill
+  const inSight = (r, c) => near.rows[r] !== false && (c < 0 || near.cols[c] !== false);
+  const watch = (targets, side, options) => {
+    const index = new Map([...targets].map((target, i) => [target, i]));
+    const watching = near;
+    const observer = new IntersectionObserver((entries) => {
+      if (near !== watching) return; // a report queued before the drag ended
+      let came = false;
+      for (const entry of entries) {
+        const i = index.get(entry.target);
+        came ||= entry.isIntersecting && near[side][i] === false;
+        near[side][i] = entry.isIntersecting;
+      }
+      if (came && waiting) fill(...waiting, inSight);
+    }, options);
+    for (const target of targets) observer.observe(target);
+    observers.push(observer);
+  };
+  return {
+    fill(values, mask, partial) {
+      if (!partial) {
+        for (const observer of observers) observer.disconnect();
+        observers = [];
+        near = null;
+        waiting = null;
+        return fill(values, mask);
+      }
+      if (!near) {
+        near = { rows: [], cols: [] };
+        watch(rows, 'rows', { rootMargin: `${SIGHT_MARGIN}px 0px` });
+        watch(colHeads, 'cols', { root: box, rootMargin: `0px ${SIGHT_MARGIN}px` });
+      }
+      waiting = [values, mask];
+      return fill(values, mask, inSight);
     },
   };
 }
