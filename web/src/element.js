@@ -612,6 +612,7 @@ export class AttentionVisualizer extends HTMLElement {
   _hold(on) {
     this._store.hold(on);
     this._holding = on;
+    if (this._full) this._fullView.hold(on);
     if (on || !this._heldChange) return;
     this._heldChange = false;
     this._notifyChange();

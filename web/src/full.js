@@ -11,7 +11,7 @@
 // av._result, av._ctx()) and changes the view through av._setView().
 
 import { translate, describeLoadFailure } from './i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, signedLegend, settleSteps, forgetStep } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, signedLegend, settleSteps, forgetStep, holdSteps } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from './dom.js';
 import { applyStrings } from './editor.js';
@@ -98,10 +98,7 @@ export class FullView {
 
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
     // a drag let go (its one change event): the steps out of view get what it left
-    av.addEventListener('change', () => {
-      $('steps').classList.toggle('held', Boolean(av._holding));
-      settleSteps($('steps'));
-    });
+    av.addEventListener('change', () => settleSteps($('steps')));
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
     $('play').addEventListener('click', () => this.togglePlay());
@@ -276,12 +273,20 @@ export class FullView {
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
-    container.classList.toggle('held', Boolean(av._holding));
     const ctx = av._ctx(this.view().lang);
     // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
     const defer = av._holding || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
     showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
     this.renderTools();
+  }
+
+  // A drag pressed or let go (element.js _hold), before its first move: the
+  // weights' lines stop (start) fading into each change (style.css) and the
+  // tables in view watch which of their cells are in sight (steps.js holdSteps).
+  // Restyling the lines cost the first move's frame ~7–14 ms at n = 16.
+  hold(on) {
+    this.$('steps').classList.toggle('held', on);
+    holdSteps(this.$('steps'), on);
   }
 
   // The panel reads the inputs and results when used, so it is rebuilt only

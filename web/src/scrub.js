@@ -85,7 +85,8 @@ export function steppedText(value, step) {
 // changes its number, a click without a drag puts the cursor in it (its
 // text selected). A focused cell is edited as text, as usual.
 // Alt+↑/↓ on a cell adds or takes a step. onCell(r, c, text) gets every new
-// text; onHold(true/false) brackets a drag.
+// text; onHold(true/false) brackets a press that may become a drag (from
+// the press, so that what a drag needs is ready before its first move).
 export function makeScrubbable(table, { onCell, onHold }) {
   const setCell = (input, text) => {
     input.value = text;
@@ -100,6 +101,7 @@ export function makeScrubbable(table, { onCell, onHold }) {
     if (!start.ok) return; // a cell that is not a number is typed in, not dragged
     event.preventDefault(); // no focus, no text selection while it may be a drag
     input.setPointerCapture(event.pointerId);
+    onHold(true);
     let value = start.value; // unrounded, so a change of Shift mid-drag does not jump
     let lastX = event.clientX;
     let dragging = false;
@@ -109,7 +111,6 @@ export function makeScrubbable(table, { onCell, onHold }) {
         dragging = true;
         lastX = event.clientX;
         input.classList.add('scrubbing');
-        onHold(true);
       }
       const next = value + (e.clientX - lastX) * (e.shiftKey ? SCRUB_FINE_STEP : SCRUB_STEP);
       lastX = e.clientX;
@@ -123,10 +124,9 @@ export function makeScrubbable(table, { onCell, onHold }) {
     const end = (e) => {
       input.removeEventListener('pointermove', move);
       for (const type of ends) input.removeEventListener(type, end);
-      if (dragging) {
-        input.classList.remove('scrubbing');
-        onHold(false);
-      } else if (e.type === 'pointerup') {
+      onHold(false);
+      if (dragging) input.classList.remove('scrubbing');
+      else if (e.type === 'pointerup') {
         input.focus();
         input.select();
       }

@@ -202,6 +202,13 @@ export function settleSteps(list) {
 export function forgetStep(li) {
   for (const node of watched.get(li) || []) observer.unobserve(node);
   watched.delete(li);
+  rendered.get(li)?.hold(false);
+}
+
+// A drag pressed (on) or let go: the tables of the steps of `list` watch which
+// of their cells are in sight from now, so that its first move writes only those (view.js).
+export function holdSteps(list, on) {
+  for (const li of list.children) rendered.get(li)?.hold(on);
 }
 
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
@@ -374,6 +381,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       return skipped;
     },
     cell: markedCell,
+    hold(on) {
+      for (const view of views) view.hold(on);
+    },
     // Another step's explained cell: the same numbers marked here, where shown.
     link(marks, text) {
       linked = marks.filter((mark) => names.includes(mark.m)).map((mark) => ({ ...mark, kind: 'linked' }));

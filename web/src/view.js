@@ -184,6 +184,7 @@ function tableView(opts, rows, cols) {
     update(next, partial = false) {
       return sight.fill(shown(next), next.masked, partial);
     },
+    hold: sight.hold,
     setMarks(marks) {
       for (const [td, cls] of marked) td.classList.remove(cls);
       marked = [];
@@ -207,10 +208,12 @@ function tableView(opts, rows, cols) {
 // with one step shown, ~9 of the Scaled table's 16 rows and 9 of its 16
 // columns are on screen, and laying out the text of a changed cell is most of
 // a move's frame (~20 µs a cell here). The rows and columns are watched from
-// a drag's first partial update (unknown: written) to the next full update,
-// which writes every cell; one that comes near meanwhile is written then.
-// fill(values, mask, inSight) is the table's; returns {fill(values, mask,
-// partial)}, which returns whether any cell was left.
+// when the drag is pressed (hold(true); else from its first partial update,
+// unknown ones written meanwhile) to the next full update, which writes every
+// cell, or to its release without one (hold(false)); a row or column that
+// comes near meanwhile is written then. fill(values, mask, inSight) is the
+// table's; returns {fill(values, mask, partial), which returns whether any
+// cell was left, and hold(on)}.
 const SIGHT_MARGIN = 40; // px: about a row, written before it is scrolled to
 function inSightFill(fill, box, rows, colHeads) {
   let near = null; // {rows: [bool | undefined], cols: [...]}
@@ -233,23 +236,30 @@ function inSightFill(fill, box, rows, colHeads) {
     for (const target of targets) observer.observe(target);
     observers.push(observer);
   };
+  const start = () => {
+    if (near) return;
+    near = { rows: [], cols: [] };
+    watch(rows, 'rows', { rootMargin: `${SIGHT_MARGIN}px 0px` });
+    watch(colHeads, 'cols', { root: box, rootMargin: `0px ${SIGHT_MARGIN}px` });
+  };
+  const stop = () => {
+    for (const observer of observers) observer.disconnect();
+    observers = [];
+    near = null;
+    waiting = null;
+  };
   return {
     fill(values, mask, partial) {
       if (!partial) {
-        for (const observer of observers) observer.disconnect();
-        observers = [];
-        near = null;
-        waiting = null;
+        stop();
         return fill(values, mask);
       }
-      if (!near) {
-        near = { rows: [], cols: [] };
-        watch(rows, 'rows', { rootMargin: `${SIGHT_MARGIN}px 0px` });
-        watch(colHeads, 'cols', { root: box, rootMargin: `0px ${SIGHT_MARGIN}px` });
-      }
+      start();
       waiting = [values, mask];
       return fill(values, mask, inSight);
     },
+    // (let go: the cells left wait for the full update that follows)
+    hold: (on) => (on ? start() : stop()),
   };
 }
 
@@ -643,6 +653,7 @@ function canvasView(opts, rows, cols) {
       paintOnce(canvas, { data, minus, kind, masked: next.masked, cell });
       if (cursor()) readOut(...cursor());
     },
+    hold() {}, // a heatmap is painted whole, in slices (paintOnce)
     setMarks(marks) {
       overlay.replaceChildren(...marks.map((mark) => {
         const node = el('div', `heat-mark mark-${mark.kind || 'feed'}`);
