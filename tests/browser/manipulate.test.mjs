@@ -73,10 +73,18 @@ function shown(page, name, root = null) {
 
 const hashOf = (page) => page.evaluate(() => location.hash);
 
-// The middle of a locator, scrolled into view.
+// The middle of a locator, scrolled into view, once it stays put for two
+// frames (a page still laying out a render could move it under the press).
 async function middle(locator) {
   await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
+  const frames = () => locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  let box = await locator.boundingBox();
+  for (let tries = 0; tries < 20; tries++) {
+    await frames();
+    const now = await locator.boundingBox();
+    if (now.x === box.x && now.y === box.y) break;
+    box = now;
+  }
   return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
 }
 
@@ -298,6 +306,7 @@ test('page: all steps shown: a drag updates the steps in view live, one scrolled
   await page.mouse.down();
   await page.mouse.move(x + 10, y, { steps: 2 });
   await page.mouse.up();
+  assert.equal(await cell.inputValue(), '1.1', 'the first drag');
   await settled();
   assertClose(await shown(page, 'Output'), attention(withX00(1.1)).Output, 'the output after a first drag');
   await page.mouse.move(x, y);

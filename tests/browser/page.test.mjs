@@ -374,8 +374,14 @@ test('weights: legend, row sums and the lines view focusing a row', onFreshPage(
   assert.deepEqual(active, ['20', '21', '22']);
   assert.equal(await page.locator('#step-5 .lines-view.has-focus').count(), 1);
   assert.deepEqual(await page.locator('#step-5 .lines-weight').allTextContents(), REFERENCE.Weights[2].map((w) => w.toFixed(4)));
+  // a row focused or let go fades; new weights are drawn at once (no transition, as during a drag)
+  const fade = () => page.locator('#step-5 .weight-line').first().evaluate((line) => getComputedStyle(line).transitionDuration);
+  assert.equal(await fade(), '0.15s', 'focused: the lines fade');
   await page.mouse.move(0, 0);
   assert.equal(await page.locator('#step-5 .lines-view.has-focus').count(), 0);
+  assert.equal(await fade(), '0.15s', 'let go: the lines fade back');
+  await page.waitForFunction(() => document.querySelector('#step-5 .lines-view.unfocusing') === null);
+  assert.equal(await fade(), '0s', 'then new weights are drawn at once');
 }));
 
 test('tokenisation modes, and tokens edited, added and removed', onFreshPage(async (page) => {

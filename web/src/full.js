@@ -280,12 +280,9 @@ export class FullView {
     this.renderTools();
   }
 
-  // A drag pressed or let go (element.js _hold), before its first move: the
-  // weights' lines stop (start) fading into each change (style.css) and the
-  // tables in view watch which of their cells are in sight (steps.js holdSteps).
-  // Restyling the lines cost the first move's frame ~7–14 ms at n = 16.
+  // A drag pressed or let go (element.js _hold): from its press, before its
+  // first move, the tables in view watch which of their cells are in sight (steps.js holdSteps).
   hold(on) {
-    this.$('steps').classList.toggle('held', on);
     holdSteps(this.$('steps'), on);
   }
 

@@ -9,6 +9,7 @@ import { el, svg, labelNode } from './dom.js';
 
 export const LINES_LIMIT = 40;
 const ROW = 28; // px per token; the CSS gives the labels the same height
+const FADE_MS = 200; // a row let go fades out over 0.15 s (style.css)
 
 const updates = new WeakMap(); // a view's element → its update(weights)
 
@@ -77,8 +78,12 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
   readout.setAttribute('aria-live', 'polite');
 
   let focused = null;
+  let unfocusing = 0; // the timer that ends the fade out of a row let go (style.css)
   const focusRow = (i) => {
     if (focused === i) return;
+    clearTimeout(unfocusing);
+    element.classList.toggle('unfocusing', focused !== null && i === null);
+    if (focused !== null && i === null) unfocusing = setTimeout(() => element.classList.remove('unfocusing'), FADE_MS);
     focused = i;
     element.classList.toggle('has-focus', i !== null);
     for (const line of lines) line.classList.toggle('active', Number(line.dataset.q) === i);
