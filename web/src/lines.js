@@ -81,9 +81,10 @@ export function createLinesView({ lang, tokens, keyTokens = tokens, weights, dec
   let unfocusing = 0; // the timer that ends the fade out of a row let go (style.css)
   const focusRow = (i) => {
     if (focused === i) return;
+    const leaving = focused !== null && i === null;
     clearTimeout(unfocusing);
-    element.classList.toggle('unfocusing', focused !== null && i === null);
-    if (focused !== null && i === null) unfocusing = setTimeout(() => element.classList.remove('unfocusing'), FADE_MS);
+    element.classList.toggle('unfocusing', leaving);
+    if (leaving) unfocusing = setTimeout(() => element.classList.remove('unfocusing'), FADE_MS);
     focused = i;
     element.classList.toggle('has-focus', i !== null);
     for (const line of lines) line.classList.toggle('active', Number(line.dataset.q) === i);
