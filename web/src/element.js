@@ -46,8 +46,9 @@ import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
 import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
 
-// Where this script was loaded from: embed.html and index.html sit next to it.
-const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
+// Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
+// a static-site build's server render, there is no document: importing defines nothing.)
+const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
 
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
@@ -228,7 +229,8 @@ function luminance(r, g, b) {
 
 // ---- the element ----
 
-export class AttentionVisualizer extends HTMLElement {
+// Without a DOM (node) the class exists, for imports, over a plain base; it is never defined there.
+export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) {
   static get observedAttributes() {
     return [...DATA_ATTRIBUTES, ...CONFIG_ATTRIBUTES];
   }
@@ -1018,4 +1020,6 @@ export class AttentionVisualizer extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-visualizer')) customElements.define('attention-visualizer', AttentionVisualizer);
+if (typeof customElements !== 'undefined' && !customElements.get('attention-visualizer')) {
+  customElements.define('attention-visualizer', AttentionVisualizer);
+}
