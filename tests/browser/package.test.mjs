@@ -2,13 +2,18 @@
 // the packed tarball installed offline into a scratch project: `import 'attention-visualizer'`
 // under node (a server render) defines nothing and throws nothing; a VitePress site that
 // imports it in its theme builds (its pages rendered in node) and, opened in Chromium, shows
-// the worked example with no page error and no request outside the site.
+// the worked example with no page error and no request outside the site. Publishable:
+// `npm publish --dry-run` warns of nothing but the missing login, the tarball holds its
+// LICENSE and every file and heading its Markdown links to, and its Custom Elements Manifest
+// and VS Code custom data are what scripts/make-element-data.mjs writes, listing the
+// attributes the built element observes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { elementData } from '../../scripts/make-element-data.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { WORKED_ATTRIBUTES, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
@@ -18,6 +23,7 @@ const ROOT = path.resolve('.');
 const DIR = pageFolder('package');
 const CONSUMER = path.join(DIR, 'consumer');
 const SITE = path.join(CONSUMER, 'site'); // VitePress itself resolves from the repository's node_modules
+const PACKAGE = path.join(CONSUMER, 'node_modules/attention-visualizer');
 const write = (file, text) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -83,4 +89,70 @@ test('server-side rendering: a VitePress site importing the element in its theme
   } finally {
     await host.context.close();
   }
+});
+
+test('npm publish --dry-run warns of nothing but the login a dry run has not got', async () => {
+  const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--offline', '--json'], { cwd: ROOT });
+  const warnings = stderr.split('\n').filter((line) => /\bwarn\b/i.test(line) && !/requires you to be logged in/.test(line));
+  assert.deepEqual(warnings, []);
+  const [{ files: packed }] = Object.values(JSON.parse(stdout.slice(stdout.indexOf('{'))));
+  const files = packed.map((f) => f.path);
+  for (const file of ['LICENSE', 'README.md', 'docs/api.md', 'docs/screenshot.png', 'custom-elements.json', 'vscode.html-custom-data.json']) {
+    assert.ok(files.includes(file), file);
+  }
+});
+
+test('the package is self-contained: MIT LICENSE, and every file and heading its Markdown links to is in it', () => {
+  const pkg = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8'));
+  assert.equal(pkg.license, 'MIT');
+  assert.match(readFileSync(path.join(PACKAGE, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} /);
+  // GitHub's anchors: lower case, punctuation dropped, each space a hyphen, repeats numbered
+  const anchors = (file) => {
+    const seen = new Map();
+    const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    return new Set([...text.matchAll(/^#+ (.+)$/gm)].map(([, heading]) => {
+      const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+      const n = seen.get(slug) || 0;
+      seen.set(slug, n + 1);
+      return n ? `${slug}-${n}` : slug;
+    }));
+  };
+  const markdown = ['README.md', ...readdirSync(path.join(PACKAGE, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const broken = [];
+  for (const file of markdown) {
+    const text = readFileSync(path.join(PACKAGE, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue; // an address outside the package
+      const [rel, fragment] = target.split('#');
+      const linked = rel ? path.join(PACKAGE, path.dirname(file), rel) : path.join(PACKAGE, file);
+      if (!linked.startsWith(PACKAGE + path.sep) || !existsSync(linked)) broken.push(`${file}: ${target}`);
+      else if (fragment && !anchors(linked).has(decodeURIComponent(fragment))) broken.push(`${file}: ${target} (no such heading)`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(markdown.length >= 3, markdown.join(', '));
+});
+
+test('custom-elements.json and the VS Code custom data are what make-element-data writes, with the attributes the element observes', async () => {
+  const pkg = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8'));
+  for (const [file, text] of Object.entries(elementData())) {
+    assert.equal(readFileSync(path.join(ROOT, file), 'utf8'), text, `${file}: run node scripts/make-element-data.mjs`);
+    assert.equal(readFileSync(path.join(PACKAGE, file), 'utf8'), text, `${file} in the package`);
+  }
+  const manifest = JSON.parse(readFileSync(path.join(PACKAGE, pkg.customElements), 'utf8'));
+  const [declaration] = manifest.modules[0].declarations;
+  assert.equal(declaration.tagName, 'attention-visualizer');
+  assert.ok(existsSync(path.join(PACKAGE, manifest.modules[0].path)));
+  // the runtime's own list: the class the package exports, imported under node
+  const script = "const { AttentionVisualizer } = await import('attention-visualizer'); console.log(JSON.stringify(AttentionVisualizer.observedAttributes));";
+  const observed = JSON.parse((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: CONSUMER })).stdout);
+  // mode is read once, when first connected, so never observed
+  assert.deepEqual(declaration.attributes.map((a) => a.name), [...observed, 'mode']);
+  const vscode = JSON.parse(readFileSync(path.join(PACKAGE, 'vscode.html-custom-data.json'), 'utf8'));
+  assert.deepEqual(vscode.tags[0].attributes.map((a) => a.name), [...observed, 'mode']);
+  assert.ok(declaration.attributes.every((a) => a.description && a.type.text), 'each attribute described and typed');
+  // the Hugo shortcode passes on exactly the observed attributes
+  const shortcode = readFileSync(path.join(PACKAGE, 'hosts/hugo/layouts/shortcodes/attention-visualizer.html'), 'utf8');
+  const listed = shortcode.match(/\$attributes := slice ([\s\S]*?) -\}\}/)[1].match(/"[^"]+"/g).map((name) => JSON.parse(name));
+  assert.deepEqual(listed.sort(), [...observed].sort());
 });

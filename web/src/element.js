@@ -45,15 +45,12 @@ import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
 import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
+import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES } from './attributes.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
 const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
 
-export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
-const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
-const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
 // The engine's operands as the editor's fields.
 const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
