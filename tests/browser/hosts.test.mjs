@@ -71,7 +71,7 @@ const v = document.querySelector('attention-visualizer');
 if (v) {
   v.addEventListener('change', (event) => console.log(event.detail.state.view.step));
   v.state = { causal: true, view: { step: 'softmax' } };
-  const weights: number[][] | undefined = v.result?.heads[0].weights;
+  const weights: number[][] | Float64Array[] | undefined = v.result?.heads[0].weights;
   const code: string = v.embedCode('iframe');
   console.log(weights, code);
   // @ts-expect-error: a step id

@@ -1,15 +1,17 @@
 // The attributes of <attention-visualizer>, declared once. element.js observes the `data` and
 // `config` ones (a data attribute changes the state, a config one what is shown; `mode` is
 // read once, when first connected); scripts/make-element-data.mjs writes from this list the
-// package's custom-elements.json, vscode.html-custom-data.json and the attribute interface of
-// types/attention-visualizer.d.ts. Each entry: name, kind, the TypeScript type of its value
+// package's custom-elements.json, vscode.html-custom-data.json and the attribute interface (with
+// the unions of step ids, panels, languages and themes) of types/attention-visualizer.d.ts. Each entry: name, kind, the TypeScript type of its value
 // in JSX, the values an editor may offer (`values`; `boolean`: a boolean attribute) and what
 // it means, in English · Chinese (the words of docs/authoring.md's table).
 import { stepsFor } from './steps.js';
+import { LANGUAGES } from './i18n.js';
 
 // every step id, in the order shown (the options that add steps all on)
-const STEP_IDS = stepsFor({ pe: true, heads: 2, usesWo: true }).map((step) => step.id);
+export const STEP_IDS = stepsFor({ pe: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
+export const THEMES = ['auto', 'light', 'dark'];
 const BOOLEAN = "boolean | '' | 'true' | 'false'";
 
 export const ATTRIBUTES = [
@@ -34,7 +36,7 @@ export const ATTRIBUTES = [
   { name: 'temperature', kind: 'data', type: 'number | string', description: 'A number above 0, with a decimal point · 大于 0 的数（用小数点）' },
   { name: 'positional-encoding', kind: 'data', type: BOOLEAN, values: 'boolean', description: 'Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码' },
   {
-    name: 'lang', kind: 'data', type: "'zh' | 'en' | string", values: ['zh', 'en'],
+    name: 'lang', kind: 'data', type: 'Language | string', values: LANGUAGES,
     description: "zh or en (default: the nearest lang of the page, else the browser's) · 界面语言",
   },
   {
@@ -47,7 +49,7 @@ export const ATTRIBUTES = [
   { name: 'panels', kind: 'config', type: 'string', description: `Which parts to show: ${PANELS.join(', ')} (default all) · 显示哪些部分` },
   { name: 'editable', kind: 'config', type: BOOLEAN, values: 'boolean', description: "The full page's editor under the steps; read-only without it · 可编辑" },
   {
-    name: 'theme', kind: 'config', type: "'auto' | 'light' | 'dark'", values: ['auto', 'light', 'dark'],
+    name: 'theme', kind: 'config', type: 'Theme', values: THEMES,
     description: 'auto (default: follows the page), light or dark · 主题',
   },
   {

@@ -479,7 +479,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return this._statusMessage;
   }
 
+  // (the page's own, main.js) A descriptor that does not read in both languages throws and is
+  // not kept: kept, it would break every later render (and so the next state set).
   set statusMessage(descriptor) {
+    try {
+      if (descriptor !== null) for (const lang of LANGUAGES) describe(lang, descriptor);
+    } catch (error) {
+      throw new TypeError(`statusMessage: ${error.message}`, { cause: error });
+    }
     this._statusMessage = descriptor;
     this._render();
   }
