@@ -69,6 +69,8 @@ export interface AttentionVisualizerAttributes {
   panels?: string;
   /** The full page's editor under the steps; read-only without it · 可编辑 */
   editable?: boolean | '' | 'true' | 'false';
+  /** The level of the steps' headings on the host page, 1–6 (what they hold one below; default: h3 steps, h2 editor) · 步骤标题在宿主页中的级别 */
+  'heading-level'?: 1 | 2 | 3 | 4 | 5 | 6 | '1' | '2' | '3' | '4' | '5' | '6';
   /** auto (default: follows the page), light or dark · 主题 */
   theme?: Theme;
   /** full: the whole visualizer page (what index.html is), in the element's own children; read once, when first connected · 完整页面模式 */

@@ -133,7 +133,7 @@ test('the package is self-contained: MIT LICENSE, and every file and heading its
   assert.ok(markdown.length >= 3, markdown.join(', '));
 });
 
-test('custom-elements.json and the VS Code custom data are what make-element-data writes, with the attributes the element observes', async () => {
+test('custom-elements.json and the VS Code custom data are what make-element-data writes, with the attributes the element observes; the Hugo shortcode and the Jupyter helper take the same', async () => {
   const pkg = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8'));
   for (const [file, text] of Object.entries(elementData())) {
     assert.equal(readFileSync(path.join(ROOT, file), 'utf8'), text, `${file}: run node scripts/make-element-data.mjs`);
@@ -155,4 +155,8 @@ test('custom-elements.json and the VS Code custom data are what make-element-dat
   const shortcode = readFileSync(path.join(PACKAGE, 'hosts/hugo/layouts/shortcodes/attention-visualizer.html'), 'utf8');
   const listed = shortcode.match(/\$attributes := slice ([\s\S]*?) -\}\}/)[1].match(/"[^"]+"/g).map((name) => JSON.parse(name));
   assert.deepEqual(listed.sort(), [...observed].sort());
+  // and the Jupyter helper takes exactly them as keywords (- as _)
+  const helper = readFileSync(path.join(PACKAGE, 'hosts/jupyter/attention_visualizer.py'), 'utf8');
+  const keywords = [...helper.matchAll(/^_(?:MATRICES|JSON|LISTS|BOOLEANS|TEXTS) = \{([^}]*)\}/gm)].flatMap(([, set]) => set.match(/"[^"]+"/g).map((name) => JSON.parse(name)));
+  assert.deepEqual(keywords.sort(), observed.map((name) => name.replace(/-/g, '_')).sort());
 });

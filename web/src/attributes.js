@@ -49,6 +49,10 @@ export const ATTRIBUTES = [
   { name: 'panels', kind: 'config', type: 'string', description: `Which parts to show: ${PANELS.join(', ')} (default all) · 显示哪些部分` },
   { name: 'editable', kind: 'config', type: BOOLEAN, values: 'boolean', description: "The full page's editor under the steps; read-only without it · 可编辑" },
   {
+    name: 'heading-level', kind: 'config', type: "1 | 2 | 3 | 4 | 5 | 6 | '1' | '2' | '3' | '4' | '5' | '6'", values: ['1', '2', '3', '4', '5', '6'],
+    description: "The level of the steps' headings on the host page, 1–6 (what they hold one below; default: h3 steps, h2 editor) · 步骤标题在宿主页中的级别",
+  },
+  {
     name: 'theme', kind: 'config', type: 'Theme', values: THEMES,
     description: 'auto (default: follows the page), light or dark · 主题',
   },
@@ -57,6 +61,16 @@ export const ATTRIBUTES = [
     description: 'full: the whole visualizer page (what index.html is), in the element\'s own children; read once, when first connected · 完整页面模式',
   },
 ];
+
+// heading-level="N": {level: N}; absent {level: null}; another value {level: null, error} (a
+// descriptor of i18n.js for the element's status).
+export function headingLevel(text) {
+  if (text === null) return { level: null, error: null };
+  if (/^\s*[1-6]\s*$/.test(text)) return { level: Number(text), error: null };
+  const problem = { key: 'probOneOf', params: { list: '1, 2, 3, 4, 5, 6' } };
+  const detail = { key: 'errStateField', params: { field: 'heading-level', problem } };
+  return { level: null, error: { key: 'errAttribute', params: { name: 'heading-level', detail } } };
+}
 
 const named = (kind) => ATTRIBUTES.filter((a) => a.kind === kind).map((a) => a.name);
 export const DATA_ATTRIBUTES = named('data');

@@ -36,7 +36,7 @@ import { TUTORIAL, presetOf } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt } from './quote.js';
-import { el, button } from './dom.js';
+import { el, button, setAttr } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
 import { StateStore } from './store.js';
@@ -45,7 +45,7 @@ import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
 import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
-import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES } from './attributes.js';
+import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, headingLevel } from './attributes.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -786,11 +786,28 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       // Next pressed at the last step (Previous at the first) is disabled now: its focus goes
       // to the first of Previous, Next and "all steps" left enabled, not to the body.
       (again && again.disabled ? [...root.querySelectorAll('.av-bar > button')].find((b) => !b.disabled) : again)?.focus();
+      // a stage left by ←/→ hands its focus to the stage of the step it opened (the one in the Tab order)
+      if (again && focusedId.startsWith('stage-') && again.tabIndex < 0) root.querySelector('.pipeline-stage[tabindex="0"]')?.focus();
     }
+    this._levelHeadings();
     // On a narrow screen the diagram scrolls sideways: keep the current stage in sight
     // (scrollIntoView would scroll the host page too).
     const pipeline = root.querySelector('.pipeline');
     if (pipeline) revealCurrent(pipeline);
+  }
+
+  // heading-level="N": the steps' titles (h3) and the editor's (h2) are read as level N, what
+  // they hold one or two below; headings drawn later (a step's learning panel) too.
+  _levelHeadings() {
+    const { level } = headingLevel(this.getAttribute('heading-level'));
+    this._headingObserver ||= new MutationObserver(() => this._levelHeadings());
+    this._headingObserver.disconnect();
+    for (const h of this._root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+      const below = Number(h.tagName[1]) - (this._editorBox?.contains(h) ? 2 : 3);
+      if (level === null) h.removeAttribute('aria-level');
+      else setAttr(h, 'aria-level', String(Math.min(6, Math.max(1, level + below))));
+    }
+    if (level !== null) this._headingObserver.observe(this._root, { childList: true, subtree: true });
   }
 
   // While the newest edit computes: in full mode the edit and the status show
@@ -849,11 +866,13 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     const next = button(t('next'), () => go(index + 1));
     next.disabled = overview || index === steps.length - 1;
     next.dataset.focusId = 'next';
-    const nav = el('nav', 'pipeline-box');
+    // a labelled group, not a landmark: landmarks are the host page's (several elements, several navs)
+    const nav = el('div', 'pipeline-box');
+    nav.setAttribute('role', 'group');
     nav.setAttribute('aria-label', translate(lang, 'stepsLabel'));
-    // the whole computation, its stages opening the steps this element shows
+    // the whole computation, its stages opening the steps this element shows, one of them in the Tab order
     nav.append(createPipeline(this._view(lang), {
-      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id),
+      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id), roving: true,
     }));
     const all = button(t(overview ? 'guided' : 'overview'), () => this._setView({ step: overview ? steps[0].id : 'all' }));
     all.setAttribute('aria-pressed', overview ? 'true' : 'false');
@@ -893,6 +912,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (this._statusMessage) add('error', describe(lang, this._statusMessage));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
     if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
+    const heading = this._full ? {} : headingLevel(this.getAttribute('heading-level'));
+    if (heading.error) add('error', describe(lang, heading.error));
     return messages;
   }
 
