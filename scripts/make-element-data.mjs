@@ -2,8 +2,8 @@
 // declaration of its attributes (web/src/attributes.js): custom-elements.json (the Custom
 // Elements Manifest, package.json's `customElements`), vscode.html-custom-data.json (VS Code's
 // HTML custom data) and, in types/attention-visualizer.d.ts, the block between its `generated`
-// markers: the unions of step ids, panels, languages, themes and "How it learns"'s goals and
-// learning rates, and the attributes' interface. tests/browser/package.test.mjs checks that the
+// markers: the unions of step ids, panels, languages, themes, "How it learns"'s goals and
+// learning rates and the embed code's forms, and the attributes' interface. tests/browser/package.test.mjs checks that the
 // files are what this writes and that they list the attributes the built element observes;
 // tests/browser/types.test.mjs checks the types against the element's runtime objects.
 //   node scripts/make-element-data.mjs           write the files
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ATTRIBUTES, PANELS, STEP_IDS, THEMES } from '../web/src/attributes.js';
 import { LANGUAGES } from '../web/src/i18n.js';
 import { GOALS, LEARNING_RATES } from '../web/src/learnmath.js';
+import { EMBED_FORMS } from '../web/src/tools.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TAG = 'attention-visualizer';
@@ -80,6 +81,8 @@ function typeDeclarations() {
     `export type LearnGoal = ${union(GOALS)};`,
     '/** Its learning rates (Adam\'s step size, the state\'s `learn.lr`). */',
     `export type LearningRate = ${union(LEARNING_RATES)};`,
+    '/** The forms of embedCode() and of the tools\' embed code. */',
+    `export type EmbedForm = ${union(EMBED_FORMS)};`,
     '',
     '/** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */',
     'export interface AttentionVisualizerAttributes {',

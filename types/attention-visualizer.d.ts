@@ -18,6 +18,8 @@ export type Theme = 'auto' | 'light' | 'dark';
 export type LearnGoal = 'previous' | 'self' | 'animal' | 'custom';
 /** Its learning rates (Adam's step size, the state's `learn.lr`). */
 export type LearningRate = 0.001 | 0.002 | 0.005 | 0.01 | 0.02 | 0.05 | 0.1 | 0.2 | 0.5;
+/** The forms of embedCode() and of the tools' embed code. */
+export type EmbedForm = 'element' | 'iframe' | 'hugo' | 'mkdocs' | 'jupyter';
 
 /** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */
 export interface AttentionVisualizerAttributes {
@@ -171,8 +173,8 @@ export declare class AttentionVisualizer extends HTMLElement {
   readonly computing: boolean;
   /** The engine's refusal of the newest edit (an overflow, say) in both languages, or null. */
   readonly error: { zh: string; en: string } | null;
-  /** The markup that shows exactly this: a script tag and the element, or an iframe. */
-  embedCode(form: 'element' | 'iframe'): string;
+  /** The markup that shows exactly this: a script tag and the element, an iframe, Hugo's shortcode, the element for MkDocs, a Jupyter cell. */
+  embedCode(form: EmbedForm): string;
   /** Full mode: loads a whole state as a link does (the engine's refusal is shown, not thrown). */
   load(state: AttentionVisualizerState): void;
   /** Full mode: the element's store (its state and undo history), for the page's storage; else null. */
