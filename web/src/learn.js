@@ -33,7 +33,7 @@ import {
   goalFloor, stopReason, unreachableReason, STOP_RULE,
 } from './learnmath.js';
 import { LEARNED_NAMES, learnedOf } from './learned.js';
-import { legend } from './steps.js';
+import { legend, revealWork } from './steps.js';
 
 // Training here is for inputs a person paints a goal for: up to this many
 // tokens a side (the goal grid has one cell per query and key).
@@ -379,7 +379,7 @@ export function createLearner(host) {
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
           corner: key.startsWith('dW') || key === 'dQ' || key === 'dK' ? '' : t('queryKeyCorner'), kind: 'signed', decimals: ctx.decimals,
-          interactive: true, onSelect: (_, r, c) => select(key, r, c),
+          interactive: true, onSelect: (_, r, c, cell) => select(key, r, c, cell),
         });
         refs.grads[key] = view;
         groupNode.append(view.element);
@@ -498,9 +498,11 @@ export function createLearner(host) {
     return { element: scrollBox(table, t('learnGridLabel')) };
   }
 
-  function select(key, r, c) {
+  // cell: the <td> tapped, clicked or reached with the keys, kept in view with its work
+  function select(key, r, c, cell) {
     selection = { key, r, c };
     draw({});
+    if (cell && panel) revealWork(cell, panel.refs.work);
   }
 
   function draw({ lines = false }) {

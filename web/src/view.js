@@ -1,7 +1,9 @@
 // A matrix on screen: a real table with header cells while it is small enough
 // to read, a canvas heatmap beyond TABLE_LIMIT rows or columns (n = 512 would
 // be a quarter of a million DOM cells). Both colour cells by value, report
-// the cell under the pointer or keyboard focus through onSelect(name, r, c),
+// the cell under the pointer or keyboard focus through onSelect(name, r, c)
+// (a table's cell focused — tapped, clicked or reached with the keys — adds
+// its <td>: onSelect(name, r, c, td), the cell to keep in view with its work),
 // and show highlight marks from "show the work". update({data, masked},
 // partial) writes new numbers of the same shape into the view in place (a
 // drag's partial update: a table's cells in sight only; it returns whether
@@ -151,10 +153,10 @@ function tableView(opts, rows, cols) {
 
   if (interactive) {
     const cellOf = (target) => (target instanceof HTMLElement ? target.closest('td[data-r]') : null);
-    const select = (td) => onSelect(name, Number(td.dataset.r), Number(td.dataset.c));
+    const select = (td, focused) => onSelect(name, Number(td.dataset.r), Number(td.dataset.c), ...(focused ? [td] : []));
     table.addEventListener('mouseover', (event) => {
       const td = cellOf(event.target);
-      if (td) select(td);
+      if (td) select(td, false);
     });
     table.addEventListener('focusin', (event) => {
       const td = cellOf(event.target);
@@ -162,7 +164,7 @@ function tableView(opts, rows, cols) {
       // roving tabindex: the last focused cell is the one Tab comes back to
       for (const row of cells) for (const cell of row) cell.tabIndex = -1;
       td.tabIndex = 0;
-      select(td);
+      select(td, true);
     });
     table.addEventListener('keydown', (event) => {
       const td = cellOf(event.target);
