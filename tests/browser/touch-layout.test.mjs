@@ -59,3 +59,68 @@ for (const [name, device] of [['a phone (375 px, a tap)', PHONE], ['a desktop (1
     }
   });
 }
+
+// Every pointer target on screen whose box is under 24 × 24 CSS px and not spaced (WCAG 2.2,
+// 2.5.8: a 24 px circle on its centre meets no other target nor another small target's circle),
+// as "what WxH" strings; the folds opened first so that their contents count.
+const smallTargets = (page) => page.evaluate(() => {
+  for (const details of document.querySelectorAll('details')) details.open = true;
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=radio], [tabindex], .pipeline-stage';
+  const targets = [...document.querySelectorAll(selector)].map((node) => ({ node, r: node.getBoundingClientRect() }))
+    .filter(({ node, r }) => r.width > 1 && r.height > 1 && getComputedStyle(node).visibility !== 'hidden' && !node.closest('[hidden], [inert]'));
+  const centre = ({ r }) => [r.left + r.width / 2, r.top + r.height / 2];
+  const small = targets.filter(({ r }) => r.width < 24 || r.height < 24);
+  const meets = (t, other) => {
+    const [x, y] = centre(t);
+    if (other.r.width < 24 || other.r.height < 24) {
+      const [u, v] = centre(other);
+      if (Math.hypot(x - u, y - v) < 24) return true;
+    }
+    const dx = Math.max(other.r.left - x, 0, x - other.r.right);
+    const dy = Math.max(other.r.top - y, 0, y - other.r.bottom);
+    return Math.hypot(dx, dy) < 12;
+  };
+  const label = ({ node, r }) => `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}.${String(node.className?.baseVal ?? node.className).split(' ')[0]} "${(node.textContent || node.getAttribute('aria-label') || '').trim().slice(0, 20)}" ${r.width.toFixed(1)}×${r.height.toFixed(1)}`;
+  return [...new Set(small.filter((t) => targets.some((other) => other !== t && !other.node.contains(t.node) && !t.node.contains(other.node) && meets(t, other))).map(label))];
+});
+
+// issue 31 item 10: "pad" 36 × 19, checkboxes 16 × 16, "Also train X" 13 × 13, the diagram's
+// Q/K/V stages 22 px tall, "Paste or edit as text" 21 px; token indices and "query \ key" at
+// 11.2 px; the pinned toolbar ~150 of a phone's 812 px.
+for (const [name, device] of [['375 px', PHONE], ['1280 px', DESKTOP]]) {
+  test(`every pointer target is at least 24 × 24 px or spaced, and no label is under 12 px, at ${name}`, async () => {
+    const { context, page, problems } = await open(device);
+    try {
+      assert.deepEqual(await smallTargets(page), [], 'the first screen');
+      if (await page.getAttribute('#edit-toggle', 'aria-expanded') !== 'true') await page.click('#edit-toggle');
+      await page.waitForSelector('.token-pad');
+      assert.deepEqual(await smallTargets(page), [], 'the edit panel open');
+      await page.locator('#pipeline .pipeline-stage[data-step="learn"]').click();
+      await page.waitForSelector('.learn-train-x input');
+      assert.deepEqual(await smallTargets(page), [], 'How it learns');
+      const sizes = await page.$$eval('.token-index, table.matrix th.corner, .token-pad', (nodes) => [...new Set(nodes.map((n) => `${n.className} ${getComputedStyle(n).fontSize}`))]);
+      for (const size of sizes) assert.ok(parseFloat(size.split(' ').pop()) >= 12, size);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('the pinned toolbar takes at most 110 of a phone\'s 812 px and still holds Previous, Next and the diagram', async () => {
+  const { context, page, problems } = await open(PHONE);
+  try {
+    await page.evaluate(() => scrollTo(0, document.getElementById('steps').getBoundingClientRect().top + scrollY + 400));
+    const bar = await boxOf(page.locator('#steps-toolbar'));
+    assert.ok(bar.top <= 0.5 && bar.bottom - bar.top <= 110, `toolbar ${bar.top}–${bar.bottom}`);
+    for (const selector of ['#prev', '#next', '#pipeline']) {
+      const box = await boxOf(page.locator(selector));
+      assert.ok(box.top >= bar.top && box.bottom <= bar.bottom + 0.5, `${selector} in the toolbar: ${box.top}–${box.bottom}`);
+    }
+    assert.equal(await page.getAttribute('#prev', 'data-i18n'), 'prev');
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#prev, #next')].map((b) => b.textContent)), ['← Previous', 'Next →']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

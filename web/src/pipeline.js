@@ -80,8 +80,8 @@ const shapeText = (shape) => shape.join(' × ');
 const LABEL_PX = 14; // the CSS gives .pipeline-text these sizes, in a monospace font
 const SHAPE_PX = 11;
 const TALL = 40; // a stage alone in its column: its text over its shape
-const FLAT = 22; // stages stacked in a column: text and shape on one line
-const STACK_GAP = 6;
+const FLAT = 24; // stages stacked in a column: text and shape on one line (24 px: a touch target, WCAG 2.5.8)
+const STACK_GAP = 4;
 const COLUMN_GAP = 24; // room for an arrow
 const PAD = 4; // round the drawing, for the focus ring
 
