@@ -124,3 +124,57 @@ test('the pinned toolbar takes at most 110 of a phone\'s 812 px and still holds 
     await context.close();
   }
 });
+
+// The diagram's scroll state and mask: [data-more, the computed mask-image is not none, it overflows].
+const pipelineEnds = (page) => page.$eval('#pipeline .pipeline', (p) => [p.dataset.more, getComputedStyle(p).maskImage !== 'none', p.scrollWidth > p.clientWidth]);
+const frames = (page) => page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); }));
+
+// issue 31 item 11: on a phone the diagram was cut at both ends ("· Kᵀ" … "lear") with nothing
+// saying it scrolls; with the edit panel open at 1280 px it stopped after "concat", and the
+// 11-column matrices of "The animal didn't cross the street because it was too tired" hid "too"
+// and "tired" behind an inner scroll.
+test('the diagram says which ends scroll, and the 11-token matrices fit beside the edit panel at 1280 px', async () => {
+  const phone = await open(PHONE);
+  try {
+    await openStep(phone.page, 5);
+    await frames(phone.page);
+    assert.deepEqual(await pipelineEnds(phone.page), ['both', true, true], 'cut at both ends: both fade');
+    await phone.page.$eval('#pipeline .pipeline', (p) => { p.scrollLeft = 0; });
+    await frames(phone.page);
+    assert.deepEqual(await pipelineEnds(phone.page), ['right', true, true], 'at the start: more on the right');
+    await phone.page.$eval('#pipeline .pipeline', (p) => { p.scrollLeft = p.scrollWidth; });
+    await frames(phone.page);
+    assert.deepEqual(await pipelineEnds(phone.page), ['left', true, true], 'at the end: more on the left');
+    assert.deepEqual(phone.problems, []);
+  } finally {
+    await phone.context.close();
+  }
+  const { context, page, problems } = await open(DESKTOP);
+  try {
+    await page.click('#edit-toggle');
+    await frames(page);
+    assert.deepEqual(await pipelineEnds(page), ['', false, false], 'the tutorial\'s diagram fits beside the panel, no fade');
+    await page.click('[data-preset="animal"]');
+    await openStep(page, 5);
+    await page.waitForSelector('#steps table[data-matrix="Weights"] th:text-is("tired")');
+    const views = await page.$$eval('#steps .step .matrix-scroll', (boxes) => boxes.map((box) => ({
+      name: box.querySelector('table').dataset.matrix, client: box.clientWidth, scroll: box.scrollWidth, right: box.getBoundingClientRect().right,
+    })));
+    assert.equal(views.length, 2);
+    for (const v of views) assert.ok(v.scroll <= v.client, `${v.name}: ${v.scroll} px in a box of ${v.client}`);
+    const tired = await page.locator('#steps table[data-matrix="Weights"] thead th:text-is("tired")').boundingBox();
+    const panel = await page.locator('#edit-panel').boundingBox();
+    assert.ok(tired.x + tired.width <= panel.x, `"tired" (right edge ${tired.x + tired.width}) left of the panel (${panel.x})`);
+    // two heads, W_O, a mask and positions: the diagram is wider than its column, and says so
+    await page.fill('#heads', '2');
+    for (const id of ['causal', 'pe', 'use-wo']) await page.check(`#${id}`);
+    await page.waitForSelector('#pipeline [data-stage="concat"]');
+    await frames(page);
+    const [more, masked, overflows] = await pipelineEnds(page);
+    assert.equal(overflows, true);
+    assert.ok(['right', 'both', 'left'].includes(more) && masked, `an end fades: ${more}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

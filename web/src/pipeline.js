@@ -165,7 +165,9 @@ function build(view, stages, { current, onOpen, enabled = null }) {
   for (const s of stages.columns.flat()) drawing.append(stageNode(s, boxes[s.id], steps, t, enabled, onOpen));
   const element = el('div', 'pipeline');
   element.dataset.key = keyOf(view, stages, enabled);
+  element.dataset.more = '';
   element.append(drawing);
+  element.addEventListener('scroll', () => markMore(element), { passive: true });
   setCurrent(element, current);
   return element;
 }
@@ -253,8 +255,19 @@ export function revealCurrent(element) {
   revealing.add(element);
   requestAnimationFrame(() => {
     revealing.delete(element);
-    if (element.isConnected) reveal(element);
+    if (!element.isConnected) return;
+    reveal(element);
+    markMore(element);
   });
+}
+
+// Which ends of a narrow diagram have more of it out of sight: data-more is '', 'left',
+// 'right' or 'both', and the CSS fades those ends (the hint that it scrolls sideways).
+function markMore(element) {
+  const left = element.scrollLeft > 1;
+  const right = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+  const more = left && right ? 'both' : left ? 'left' : right ? 'right' : '';
+  if (element.dataset.more !== more) element.dataset.more = more;
 }
 
 function reveal(element) {
