@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openStep } from './ui.mjs';
+import { tutorialState, encodeHash } from '../../web/src/share.js';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
@@ -15,13 +16,14 @@ let browser;
 before(async () => { browser = await launchChromium(); });
 after(async () => { await browser?.close(); });
 
-async function open(device, lang = 'en') {
+async function open(device, lang = 'en', hash = '') {
   const context = await browser.newContext({ ...device, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(FILE_URL);
-  await waitForSteps(page);
+  await page.goto(`${FILE_URL}${hash}`);
+  if (hash) await page.waitForSelector('#steps .step');
+  else await waitForSteps(page);
   return { context, page, problems };
 }
 
@@ -59,6 +61,36 @@ for (const [name, device] of [['a phone (375 px, a tap)', PHONE], ['a desktop (1
     }
   });
 }
+
+// Beyond 24 tokens a matrix is a heatmap: a tap on one of its cells brings the work into view too.
+test('a tapped heatmap cell\'s explanation comes into view with its cell on a phone', async () => {
+  const grid = (rows, cols, k) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (__, j) => ((i * 7 + j * 3 + k) % 10) / 10 - 0.5));
+  const state = {
+    ...tutorialState('en'),
+    tokens: Array.from({ length: 30 }, (_, i) => `t${i + 1}`),
+    x: grid(30, 2, 0),
+    heads: [{ wq: grid(2, 2, 1), wk: grid(2, 2, 2), wv: grid(2, 2, 3) }],
+    keyPadding: Array(30).fill(false),
+  };
+  const { context, page, problems } = await open(PHONE, 'en', `#${encodeHash(state)}`);
+  try {
+    await openStep(page, 5);
+    const heatmap = page.locator('#steps .matrix-canvas[data-matrix="Weights"] .heat-box');
+    await heatmap.scrollIntoViewIfNeeded();
+    const box = await heatmap.boundingBox();
+    await page.touchscreen.tap(box.x + box.width * 0.52, box.y + box.height * 0.88);
+    await page.waitForFunction(() => /Weights\[t27, t16\]/.test(document.querySelector('#steps .work').textContent));
+    await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); }));
+    const [top, bottom] = await band(page);
+    const mark = await boxOf(page.locator('#steps .matrix-canvas[data-matrix="Weights"] .mark-selected'));
+    const work = await boxOf(page.locator('#steps .step .work').first());
+    assert.ok(mark.top >= top - 0.5 && mark.bottom <= bottom + 0.5, `the cell's mark ${mark.top}–${mark.bottom} outside ${top}–${bottom}`);
+    assert.ok(work.top >= mark.bottom && work.bottom <= bottom + 0.5, `explanation ${work.top}–${work.bottom}, the cell ends at ${mark.bottom}, the screen at ${bottom}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
 
 // Every pointer target on screen whose box is under 24 × 24 CSS px and not spaced (WCAG 2.2,
 // 2.5.8: a 24 px circle on its centre meets no other target nor another small target's circle),

@@ -310,11 +310,11 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     return { lines, marks: own, text };
   };
   // byUser: pointed at or focused here, so the steps shown beside it mark the same numbers;
-  // cell: the <td> tapped, clicked or reached with the keys, kept in view with its work.
+  // cell: the <td> (or a heatmap's box) tapped, clicked or reached with the keys, kept in view with its work.
   const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
     work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
-    if (cell) revealWork(cell, work);
+    if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
     onSelection({ name, r, c });
     if (!byUser || !li.parentElement) return;
     for (const other of li.parentElement.children) {

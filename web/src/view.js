@@ -3,7 +3,8 @@
 // be a quarter of a million DOM cells). Both colour cells by value, report
 // the cell under the pointer or keyboard focus through onSelect(name, r, c)
 // (a table's cell focused — tapped, clicked or reached with the keys — adds
-// its <td>: onSelect(name, r, c, td), the cell to keep in view with its work),
+// its <td>: onSelect(name, r, c, td), the cell to keep in view with its work;
+// a heatmap's cell so chosen adds the heatmap's box, its mark inside),
 // and show highlight marks from "show the work". update({data, masked},
 // partial) writes new numbers of the same shape into the view in place (a
 // drag's partial update: a table's cells in sight only; it returns whether
@@ -273,19 +274,20 @@ const arrowMove = (key) => ARROWS[key];
 const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
 
 // A heatmap's cells under the pointer (hover, or a tap), or walked with the
-// arrow keys once `box` has focus (labelled `label`): show(r, c) on each new
-// cell. Returns a function giving the cell shown, [r, c], or null.
+// arrow keys once `box` has focus (labelled `label`): show(r, c, chosen) on each
+// new cell, chosen when pressed (a tap, a click) or reached with the keys, and again
+// on a press of the cell shown. Returns a function giving the cell shown, [r, c], or null.
 export function walkCells(box, canvas, rows, cols, label, show) {
   let cursor = null;
-  const go = (r, c) => {
-    if (cursor && cursor[0] === r && cursor[1] === c) return;
+  const go = (r, c, chosen = false) => {
+    if (!chosen && cursor && cursor[0] === r && cursor[1] === c) return;
     cursor = [r, c];
-    show(r, c);
+    show(r, c, chosen);
   };
   const atPointer = (event) => {
     const rect = canvas.getBoundingClientRect();
     go(clampIndex(Math.floor(((event.clientY - rect.top) / rect.height) * rows), rows),
-      clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols));
+      clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols), event.type === 'pointerdown');
   };
   box.addEventListener('pointermove', atPointer);
   box.addEventListener('pointerdown', atPointer);
@@ -301,7 +303,7 @@ export function walkCells(box, canvas, rows, cols, label, show) {
     event.preventDefault();
     event.stopPropagation();
     const [r, c] = cursor || [0, 0];
-    go(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols));
+    go(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols), true);
   });
   return () => cursor;
 }
@@ -636,9 +638,9 @@ function canvasView(opts, rows, cols) {
     const text = value === -Infinity ? '−∞' : fullNumber(value);
     readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
   };
-  const cursor = walkCells(box, canvas, rows, cols, description, (r, c) => {
+  const cursor = walkCells(box, canvas, rows, cols, description, (r, c, chosen) => {
     readOut(r, c);
-    if (interactive) onSelect(name, r, c);
+    if (interactive) onSelect(name, r, c, ...(chosen ? [box] : []));
   });
 
   const place = (node, r0, r1, c0, c1) => {
