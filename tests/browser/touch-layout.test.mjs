@@ -177,6 +177,18 @@ test('the diagram says which ends scroll, and the 11-token matrices fit beside t
     await phone.page.$eval('#pipeline .pipeline', (p) => { p.scrollLeft = p.scrollWidth; });
     await frames(phone.page);
     assert.deepEqual(await pipelineEnds(phone.page), ['left', true, true], 'at the end: more on the left');
+    // the 11-token matrices cannot fit a phone: their hidden end fades too
+    await phone.page.click('#edit-toggle');
+    await phone.page.click('[data-preset="animal"]');
+    await openStep(phone.page, 5);
+    const weights = '#steps .matrix-scroll:has(table[data-matrix="Weights"])';
+    await phone.page.waitForSelector(`${weights} th:text-is("tired")`);
+    await frames(phone.page);
+    const ends = (selector) => phone.page.$eval(selector, (box) => [box.dataset.more, getComputedStyle(box).maskImage !== 'none', box.scrollWidth > box.clientWidth]);
+    assert.deepEqual(await ends(weights), ['right', true, true], 'an 11-column matrix on a phone: more on the right');
+    await phone.page.$eval(weights, (box) => { box.scrollLeft = box.scrollWidth; });
+    await frames(phone.page);
+    assert.deepEqual(await ends(weights), ['left', true, true], 'scrolled to its end: more on the left');
     assert.deepEqual(phone.problems, []);
   } finally {
     await phone.context.close();
@@ -194,6 +206,7 @@ test('the diagram says which ends scroll, and the 11-token matrices fit beside t
     })));
     assert.equal(views.length, 2);
     for (const v of views) assert.ok(v.scroll <= v.client, `${v.name}: ${v.scroll} px in a box of ${v.client}`);
+    assert.deepEqual(await page.$$eval('#steps .step .matrix-scroll', (boxes) => boxes.map((box) => box.dataset.more)), ['', ''], 'nothing hidden, nothing fades');
     const tired = await page.locator('#steps table[data-matrix="Weights"] thead th:text-is("tired")').boundingBox();
     const panel = await page.locator('#edit-panel').boundingBox();
     assert.ok(tired.x + tired.width <= panel.x, `"tired" (right edge ${tired.x + tired.width}) left of the panel (${panel.x})`);

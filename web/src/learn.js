@@ -22,7 +22,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
-import { el, svg, button, headerRow, labelNode } from './dom.js';
+import { el, svg, button, headerRow, labelNode, watchMore } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { dimLabel } from './work.js';
@@ -623,6 +623,7 @@ function scrollBox(table, label) {
   box.setAttribute('role', 'region');
   box.setAttribute('aria-label', label);
   box.append(table);
+  watchMore(box);
   return box;
 }
 

@@ -10,7 +10,7 @@
 // steps' ctx has all of these): only sizes are read, never a number.
 
 import { translate } from './i18n.js';
-import { el, svg, setAttr } from './dom.js';
+import { el, svg, setAttr, markMore, watchMore } from './dom.js';
 import { stepsFor } from './steps.js';
 
 // The stages in columns (a column holds the stages side by side in the data:
@@ -165,9 +165,8 @@ function build(view, stages, { current, onOpen, enabled = null }) {
   for (const s of stages.columns.flat()) drawing.append(stageNode(s, boxes[s.id], steps, t, enabled, onOpen));
   const element = el('div', 'pipeline');
   element.dataset.key = keyOf(view, stages, enabled);
-  element.dataset.more = '';
   element.append(drawing);
-  element.addEventListener('scroll', () => markMore(element), { passive: true });
+  watchMore(element);
   setCurrent(element, current);
   return element;
 }
@@ -259,15 +258,6 @@ export function revealCurrent(element) {
     reveal(element);
     markMore(element);
   });
-}
-
-// Which ends of a narrow diagram have more of it out of sight: data-more is '', 'left',
-// 'right' or 'both', and the CSS fades those ends (the hint that it scrolls sideways).
-function markMore(element) {
-  const left = element.scrollLeft > 1;
-  const right = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
-  const more = left && right ? 'both' : left ? 'left' : right ? 'right' : '';
-  if (element.dataset.more !== more) element.dataset.more = more;
 }
 
 function reveal(element) {

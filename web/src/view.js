@@ -18,7 +18,7 @@ import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData, holdRows } from './rows.js';
 import { difference } from './variant.js';
-import { el, headerRow, labelNode, setText } from './dom.js';
+import { el, headerRow, labelNode, setText, watchMore } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -151,6 +151,7 @@ function tableView(opts, rows, cols) {
   element.setAttribute('role', 'region');
   element.setAttribute('aria-label', translate(lang, 'matrixCaption', { name, rows, cols }));
   element.append(table);
+  watchMore(element); // wider than its box (11 columns on a phone): the hidden end fades
 
   if (interactive) {
     const cellOf = (target) => (target instanceof HTMLElement ? target.closest('td[data-r]') : null);
