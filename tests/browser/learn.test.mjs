@@ -57,13 +57,18 @@ test('train toward "previous word": the loss falls below the threshold, Pause st
     assert.ok(Math.abs(start.loss - 1.1088566926463002) < 1e-12, `start loss ${start.loss}`);
     await page.click('.learn-play');
     assert.equal(await page.textContent('.learn-play'), 'Pause');
-    await page.waitForFunction((n) => Number(document.querySelector('.learn-status').dataset.steps) >= n, WITHIN_STEPS, { timeout: 30000 });
+    await page.waitForFunction(() => Number(document.querySelector('.learn-status').dataset.steps) >= 5, null, { timeout: 30000 });
     await page.click('.learn-play');
     const paused = await status(page);
-    assert.ok(paused.steps >= WITHIN_STEPS, `${paused.steps} steps`);
-    assert.ok(paused.loss < LOSS_BELOW, `loss ${paused.loss} after ${paused.steps} steps`);
+    assert.equal(await page.textContent('.learn-play'), 'Train');
     await page.waitForTimeout(1000);
     assert.deepEqual(await status(page), paused, 'nothing moves after Pause');
+    // Train again goes on from there until the run stops by itself
+    await page.click('.learn-play');
+    await page.waitForFunction(() => document.querySelector('.learn-status').dataset.stop !== '', null, { timeout: 30000 });
+    const trained = await status(page);
+    assert.ok(trained.steps <= WITHIN_STEPS, `${trained.steps} steps`);
+    assert.ok(trained.loss < LOSS_BELOW, `loss ${trained.loss} after ${trained.steps} steps`);
     // the trained weights are the inputs now: in the link, which reopens them
     const wq = await matrix(page, 'W_Q');
     assert.notDeepEqual(wq, TUTORIAL.wq);
@@ -77,7 +82,7 @@ test('train toward "previous word": the loss falls below the threshold, Pause st
       assert.deepEqual(await matrix(reopened.page, 'W_Q'), wq);
       assert.equal(await reopened.page.isChecked('.learn-train-x input'), true);
       const again = await status(reopened.page);
-      assert.ok(Math.abs(again.loss - paused.loss) < 1e-12, `${again.loss} vs ${paused.loss}`);
+      assert.ok(Math.abs(again.loss - trained.loss) < 1e-12, `${again.loss} vs ${trained.loss}`);
       assert.deepEqual(reopened.problems, []);
     } finally {
       await reopened.context.close();
@@ -88,6 +93,55 @@ test('train toward "previous word": the loss falls below the threshold, Pause st
     assert.deepEqual(await matrix(page, 'W_K'), TUTORIAL.wk);
     await page.waitForFunction(() => location.hash.length > 5);
     assert.deepEqual((await linkState(page)).x, TUTORIAL.x);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// issue 31 item 8: the default goal sat at 0.3662 from step 56 and ran 25 s to the 3000-step cap;
+// with X trained it reached 0 by step 62 and ran on too. Bounds from learnmath.js STOP_RULE under
+// node (engine.train, Adam at 0.05): a plateau at step 138, the goal reached at step 38.
+test('"How it learns" stops by itself at a pace a person can follow, and says why: a plateau and its reason, or the goal reached', async () => {
+  const { context, page, problems } = await openLearn();
+  try {
+    const verdict = () => page.textContent('.learn-verdict');
+    const stopped = () => page.waitForFunction(() => document.querySelector('.learn-status').dataset.stop !== '', null, { timeout: 30000 });
+    // before a run, the reason is in the inputs already
+    assert.match(await verdict(), /爱’s vector is the mean of 我’s and 你’s/);
+    // the pace: 15 steps a second at first (PACE_START), a quarter more for each step taken, so
+    // that after t seconds at most 60 · (e^(t/4) − 1) steps (and a frame's) are behind
+    const { steps, seconds } = await page.evaluate(async () => {
+      const t0 = performance.now();
+      document.querySelector('.learn-play').click();
+      await new Promise((resolve) => { setTimeout(resolve, 1000); });
+      return { steps: Number(document.querySelector('.learn-status').dataset.steps), seconds: (performance.now() - t0) / 1000 };
+    });
+    assert.ok(steps <= 60 * (Math.exp(seconds / 4) - 1) + 2, `${steps} steps in ${seconds} s`);
+    await stopped();
+    const plateau = await status(page);
+    assert.equal(plateau.steps <= 200, true, `${plateau.steps} steps`);
+    assert.equal(await page.getAttribute('.learn-status', 'data-stop'), 'plateau');
+    assert.equal(await page.textContent('.learn-play'), 'Train');
+    assert.match(await verdict(), /^Stopped after \d+ steps: the loss has stopped falling .* This goal cannot be reached with these inputs: 爱’s vector is the mean of 我’s and 你’s.* Tick “Also train X”/);
+    await page.waitForTimeout(500);
+    assert.deepEqual(await status(page), plateau, 'nothing moves after the stop');
+    // with X trained too: the goal is reached and the run says so
+    await page.check('.learn-train-x input');
+    await page.click('.learn-play');
+    await stopped();
+    const reached = await status(page);
+    assert.equal(await page.getAttribute('.learn-status', 'data-stop'), 'converged');
+    assert.ok(reached.steps - plateau.steps <= 100 && reached.loss < 1e-3, `${reached.steps} steps, loss ${reached.loss}`);
+    assert.match(await verdict(), /^Stopped after \d+ steps: goal reached/);
+    assert.doesNotMatch(await verdict(), /mean of/);
+    // a preset where no key is a mix of others: no such note
+    if (await page.getAttribute('#edit-toggle', 'aria-expanded') !== 'true') await page.click('#edit-toggle');
+    await page.click('[data-preset="previous"]');
+    if (!(await page.$('.learn'))) await page.locator('#pipeline .pipeline-stage[data-step="learn"]').click();
+    await page.waitForFunction(() => document.querySelector('.learn-status')?.dataset.steps === '0' && document.querySelectorAll('.goal-grid tbody tr').length === 6);
+    assert.equal(await page.getAttribute('.learn-verdict', 'data-reason'), '');
+    assert.equal(await verdict(), '');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

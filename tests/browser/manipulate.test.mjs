@@ -125,7 +125,8 @@ test('page: dragging the temperature slider updates the weights live and is one 
 // With one step shown, a drag writes on each move only the matrices and notes
 // of it in view (steps.js near): the comparison below follows once let go.
 test('page: a drag of T writes the Weights in view live, the comparison below the screen once let go', async () => {
-  const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 700 } });
+  // 600 px tall: the comparison (~190 px under the Weights beside the 22rem edit panel) beyond the 25 % margin
+  const { context, page, problems } = await openPage(5, { viewport: { width: 1280, height: 600 } });
   // the Weights' last row just above the bottom of the screen (a table writes only its rows in sight during a drag, view.js)
   await page.evaluate(() => {
     const weights = document.querySelector('#steps [data-step="softmax"] table[data-matrix="Weights"]');

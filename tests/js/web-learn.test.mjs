@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/share.js';
 import { describe } from '../../web/src/i18n.js';
-import { goalTarget, addWeight, pickCell, clearRow } from '../../web/src/learnmath.js';
+import {
+  goalTarget, addWeight, pickCell, clearRow, goalFloor, stopReason, unreachableReason, STOP_RULE,
+} from '../../web/src/learnmath.js';
 import { LEARNED } from '../../web/src/learned-data.js';
 import { learnedState } from '../../web/src/learned.js';
 import { tokenize } from '../../web/src/tokenize.js';
@@ -118,4 +120,66 @@ test('fitLearn drops what no longer applies after an edit of the tokens, and kee
   const animal = { ...tutorialState('en'), tokens: ['it', 'animal', 'x'], learn: { goal: 'animal' } };
   assert.deepEqual(fitLearn(animal).learn, { goal: 'animal' });
   assert.equal('learn' in fitLearn({ ...animal, tokens: ['it', 'cat', 'x'] }), false);
+});
+
+// issue 31 item 8: "How it learns" ran to its 3000-step cap on a goal reached at step 62 or stuck
+// at 0.3662 from step 56. The stop rule on made-up loss curves whose stop step is known by hand.
+test('a training run never runs on: it stops when the goal is reached, on a plateau, or at the cap, and says which', () => {
+  assert.equal(goalFloor([[1, 0], [0, 1]]), 0);
+  // a free row adds nothing; [0.5, 0.5] allows no less than ln 2 in its row
+  assert.ok(Math.abs(goalFloor([[0.5, 0.5], [0, 0]]) - Math.log(2) / 2) < 1e-15);
+  const run = (f, steps) => Array.from({ length: steps + 1 }, (_, k) => f(k));
+  const stopsAt = (losses, floor) => {
+    for (let k = 1; k < losses.length; k++) {
+      const reason = stopReason(losses.slice(0, k + 1), floor);
+      if (reason) return [reason, k];
+    }
+    return [null, losses.length - 1];
+  };
+  // 1.1 · 0.8^k falls below 1e-3 (the rule's gap) at k = ceil(ln(1.1e3) / ln 1.25) = 32
+  assert.deepEqual(stopsAt(run((k) => 1.1 * 0.8 ** k, 100), 0), ['converged', 32]);
+  // the same toward a floor of ln 2 / 2: reached within the gap of the floor, not of 0
+  const floor = Math.log(2) / 2;
+  assert.deepEqual(stopsAt(run((k) => floor + 1.1 * 0.8 ** k, 100), floor), ['converged', 32]);
+  // stuck at ln 3 / 3 above a floor of 0 (the tutorial's "previous word"): 0.3662 + 0.7 · 0.9^k.
+  // From step 50 on, the best of the last 50 steps is compared with the best before them:
+  // 0.7 · 0.9^(k−50) · (1 − 0.9^50) < 0.01 · (0.3662 + 0.7 · 0.9^k) first at k = 100
+  const stuck = Math.log(3) / 3;
+  const gain = (k) => 0.7 * 0.9 ** (k - 50) * (1 - 0.9 ** 50) < 0.01 * (stuck + 0.7 * 0.9 ** k);
+  assert.equal(gain(99), false);
+  assert.equal(gain(100), true);
+  assert.deepEqual(stopsAt(run((k) => stuck + 0.7 * 0.9 ** k, 500), 0), ['plateau', 100]);
+  // a loss that swings up and down (a rate too high) without getting lower than at step 4 is a
+  // plateau once step 4 is before the last 50 steps: at step 54
+  assert.deepEqual(stopsAt(run((k) => (k < 5 ? 1 - k / 10 : 0.6 + 0.05 * (k % 2)), 200), 0), ['plateau', 54]);
+  // a slow but steady fall (5 % of what is left every 50 steps) goes on to the cap
+  assert.deepEqual(stopsAt(run((k) => 0.9 * 0.999 ** k, 3000), 0), ['cap', STOP_RULE.maxSteps]);
+  assert.equal(stopReason([1.1], 0), null);
+});
+
+test('the reason a goal cannot be reached is found in the inputs, and only where it is there', () => {
+  const tokens = ['我', '爱', '你'];
+  const tutorialX = [[1, 0], [0.5, 0.5], [0, 1]];
+  // 爱 = (我 + 你) / 2: "previous word" asks row 你 for 爱, "itself" asks row 爱 for 爱
+  assert.deepEqual(unreachableReason(tutorialX, goalTarget('previous', tokens, tokens)), { key: 1, p: 0, q: 2, a: 0.5, row: 2 });
+  assert.deepEqual(unreachableReason(tutorialX, goalTarget('self', tokens, tokens)), { key: 1, p: 0, q: 2, a: 0.5, row: 1 });
+  // a goal that asks 爱 for no more than the mean of what 我 and 你 get is not refused
+  assert.equal(unreachableReason(tutorialX, [[1, 0, 0], [0, 0, 1], [0.2, 0.3, 0.5]]), null);
+  // half on 爱 is more than the mean of half on 我 and none on 你
+  assert.deepEqual(unreachableReason(tutorialX, [[0.5, 0.5, 0], [0, 0, 0], [0, 0, 0]]), { key: 1, p: 0, q: 2, a: 0.5, row: 0 });
+  // a key masked in the row that asks for it: that row is left out
+  const masked = [[false, false, false], [false, false, false], [false, true, false]];
+  assert.equal(unreachableReason(tutorialX, goalTarget('previous', tokens, tokens), masked), null);
+  // 3 of 4 keys spread apart, the 4th a quarter of the way from k0 to k2: a = 0.75
+  const spread = [[2, 0], [0, 3], [-2, 1], [1, 0.25]];
+  assert.deepEqual(unreachableReason(spread, [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]), { key: 3, p: 0, q: 2, a: 0.75, row: 0 });
+  // outside the segment (an affine mix with a weight below 0) scores can exceed both: no reason
+  assert.equal(unreachableReason([[2, 0], [0, 3], [-2, 1], [4, -0.5]], [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]), null);
+  // two keys with the same vector always get the same weight
+  const twice = [[1, 2], [0, 1], [1, 2]];
+  assert.deepEqual(unreachableReason(twice, [[0, 0, 1], [0, 0, 0], [0, 0, 0]]), { key: 2, p: 0, q: 0, a: 1, row: 0 });
+  assert.equal(unreachableReason(twice, [[0.5, 0, 0.5], [0, 1, 0], [0, 0, 0]]), null);
+  // the other presets' "previous word" has no such key: no reason shown there
+  const cat = tokenize(PRESETS.previous.sentence, PRESETS.previous.mode);
+  assert.equal(unreachableReason(PRESETS.previous.x, goalTarget('previous', cat, cat)), null);
 });

@@ -158,3 +158,28 @@ export function stopSkipping(node) {
   calls.delete(node);
   node.classList.remove('skippable');
 }
+
+// A box that scrolls sideways says which of its ends have more out of sight: data-more is
+// '', 'left', 'right' or 'both' (the CSS fades those ends). markMore(box) measures once (call
+// it when the layout is clean: a frame, a scroll); watchMore(box) keeps it so on scrolls and
+// resizes (one ResizeObserver for all, which lets go of a box once it leaves the document).
+export function markMore(box) {
+  const left = box.scrollLeft > 1;
+  const right = box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+  const more = left && right ? 'both' : left ? 'left' : right ? 'right' : '';
+  if (box.dataset.more !== more) box.dataset.more = more;
+}
+
+let sized = null;
+export function watchMore(box) {
+  box.dataset.more = '';
+  box.addEventListener('scroll', () => markMore(box), { passive: true });
+  if (typeof ResizeObserver !== 'function') return;
+  sized ||= new ResizeObserver((entries) => {
+    for (const { target } of entries) {
+      if (target.isConnected) markMore(target);
+      else sized.unobserve(target);
+    }
+  });
+  sized.observe(box);
+}

@@ -782,10 +782,41 @@ export const STRINGS = {
   learnRate: { zh: '学习率', en: 'Learning rate' },
   learnTrainX: { zh: '也训练 X', en: 'Also train X' },
   learnTrainXHint: {
-    zh: '只训练 W_Q、W_K 不一定能达到每个目标：如果一个词的向量是别的词的混合（教程的“我爱你”里，“爱”是“我”和“你”的平均），它的分数也只能是它们的平均。勾选“也训练 X”让词向量也一起动。',
-    en: 'W_Q and W_K alone cannot reach every goal: when a word’s vector is a mix of others’ (in the tutorial’s 我爱你, 爱 is the mean of 我 and 你), its scores are the same mix of theirs. Tick “Also train X” to let the vectors move too.',
+    zh: '只训练 W_Q、W_K 不一定能达到每个目标：如果一个键的向量是别的键的混合，它的分数也只能是它们分数的同样混合。勾选“也训练 X”让词向量也一起动。',
+    en: 'W_Q and W_K alone cannot reach every goal: when a key’s vector is a mix of other keys’, its scores are the same mix of theirs. Tick “Also train X” to let the vectors move too.',
   },
   learnStatus: { zh: '第 {n} 步，损失 {value}', en: 'Step {n}, loss {value}' },
+  // why a run stopped (learnmath.js stopReason) and the verdict on the goal (learn.js verdictText)
+  learnStopConverged: {
+    zh: '这次训练了 {n} 步后停下：目标达到了——损失离这个目标能有的最小值（{floor}）不到 {gap}。',
+    en: ({ n, floor, gap }) => `Stopped after ${n} ${n === 1 ? 'step' : 'steps'}: goal reached — the loss is within ${gap} of the least this goal allows (${floor}).`,
+  },
+  learnStopPlateau: {
+    zh: '这次训练了 {n} 步后停下：损失不再下降（最近 {window} 步离这个目标的最小值 {floor} 近了不到 1%）。',
+    en: ({ n, window, floor }) => `Stopped after ${n} ${n === 1 ? 'step' : 'steps'}: the loss has stopped falling (it came less than 1% closer to the least this goal allows, ${floor}, over the last ${window} steps).`,
+  },
+  learnStopCap: {
+    zh: '这次训练了 {n} 步，是一次训练的上限；损失还在下降，再按“训练”接着练。',
+    en: 'Stopped after {n} steps, the most one run takes; the loss was still falling: press Train to go on.',
+  },
+  learnReasonMean: {
+    zh: '用这些输入达不到这个目标：“{key}”的向量是“{p}”和“{q}”的平均，所以每一行里“{key}”的分数都是它们的平均，它的权重不可能比它们两个都大——可目标要“{query}”这一行更多地看“{key}”。',
+    en: 'This goal cannot be reached with these inputs: {key}’s vector is the mean of {p}’s and {q}’s, so in every row {key}’s score is the mean of theirs and its weight can never be above both — yet the goal asks the row of {query} for more weight on {key}.',
+  },
+  learnReasonMix: {
+    zh: '用这些输入达不到这个目标：“{key}”的向量是 {a} ×“{p}”+ {b} ×“{q}”，所以每一行里“{key}”的分数都是它们分数的同样混合，它的权重不可能比它们两个都大——可目标要“{query}”这一行更多地看“{key}”。',
+    en: 'This goal cannot be reached with these inputs: {key}’s vector is {a} × {p}’s + {b} × {q}’s, so in every row {key}’s score is the same mix of theirs and its weight can never be above both — yet the goal asks the row of {query} for more weight on {key}.',
+  },
+  learnReasonSame: {
+    zh: '用这些输入达不到这个目标：“{key}”和“{p}”的向量一样，所以每一行里它们的权重都相等——可目标要“{query}”这一行给它们不同的权重。',
+    en: 'This goal cannot be reached with these inputs: {key}’s vector is the same as {p}’s, so in every row their weights are equal — yet the goal asks the row of {query} to weigh them differently.',
+  },
+  learnReasonTrainX: { zh: '勾选“也训练 X”让词向量也能动。', en: 'Tick “Also train X” to let the vectors move.' },
+  learnNoCause: {
+    zh: '输入里看不出简单的原因：调小学习率，或勾选“也训练 X”，也许能更接近目标。',
+    en: 'No simple cause shows in the inputs: a lower learning rate, or “Also train X”, may get closer.',
+  },
+  learnNoCauseX: { zh: '输入里看不出简单的原因：调小学习率也许能更接近目标。', en: 'No simple cause shows in the inputs: a lower learning rate may get closer.' },
   learnNoGoal: { zh: '还没有目标：选一个，或在网格上画。', en: 'No goal yet: pick one, or paint it on the grid.' },
   learnOverflow: {
     zh: '这一步数值溢出了（{message}），权重停在上一步。请调小学习率再试。',

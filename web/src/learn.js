@@ -1,8 +1,11 @@
 // "How it learns": the step after the output. Pick a goal for the current
 // head's attention weights (a preset pattern, or one painted on a grid), then
 // train W_Q and W_K (and X, if asked) toward it with engine.train() (Adam), a
-// few steps each animation frame, and watch the loss, the weights, the
-// matrices and their change since the start. Below: the backward pass of the
+// at a pace a person can follow (15 steps a second at first, faster as the
+// run goes on), and watch the loss, the weights, the matrices and their
+// change since the start. A run stops by itself (learnmath.js stopReason):
+// the goal reached, the loss on a plateau (with the reason in the inputs
+// when there is one: unreachableReason), or the cap of steps. Below: the backward pass of the
 // loss with the user's numbers, cell by cell: the engine's gradients
 // (engine.backward(input, { loss: 'weights', target }), the loss train()
 // minimises), each with the arithmetic that makes it.
@@ -19,7 +22,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
-import { el, svg, button, headerRow, labelNode } from './dom.js';
+import { el, svg, button, headerRow, labelNode, watchMore } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { dimLabel } from './work.js';
@@ -27,17 +30,21 @@ import { engineInput } from './variant.js';
 import { sameNumbers } from './model.js';
 import {
   availableGoals, goalTarget, pickCell, addWeight, clearRow, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
+  goalFloor, stopReason, unreachableReason, STOP_RULE,
 } from './learnmath.js';
 import { LEARNED_NAMES, learnedOf } from './learned.js';
-import { legend } from './steps.js';
+import { legend, revealWork } from './steps.js';
 
 // Training here is for inputs a person paints a goal for: up to this many
 // tokens a side (the goal grid has one cell per query and key).
 export const LEARN_LIMIT = 24;
-const STEPS_PER_FRAME = 2; // ~120 steps a second: slow enough to watch the weights move
+// The pace: PACE_START steps a second, PACE_GROWTH more for each step the run has
+// taken (the first 60 steps take ~2.6 s, 3000 ~16 s), PACE_FRAME_MS of time at most a frame.
+const PACE_START = 15;
+const PACE_GROWTH = 0.25;
+const PACE_FRAME_MS = 100;
 const REDUCED_STEPS = 30; // with reduced motion: this many steps per redraw ...
 const REDUCED_MS = 500; // ... and a redraw at most this often
-const MAX_STEPS = 3000; // a run stops (and keeps its weights) after this many steps
 const LINES_EVERY = 12; // frames between redraws of the lines view while training
 
 const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
@@ -49,10 +56,12 @@ export function defaultSettings(goals) {
 
 export function createLearner(host) {
   let ctx = null;
-  let session = null; // { sig (sessionSig), start, input, losses, adam, steps }
+  let session = null; // { sig (sessionSig), start, input, losses, adam, steps, runFrom, stopped }
   let running = false;
   let frames = 0;
   let lastDraw = 0;
+  let lastFrame = 0;
+  let budget = 0; // the steps the pace owes, a fraction of one between frames
   let error = null; // a descriptor of the engine's refusal of the last step
   let selection = null; // the cell of the backward pass explained { name, r, c }
   let panel = null; // { sig (layoutSig), node, refs } rebuilt when the layout changes
@@ -95,7 +104,7 @@ export function createLearner(host) {
     if (session && session.sig === sig && sameWeights(current(), trainedOf(next))) return;
     stop();
     const start = trainedOf(next);
-    session = { sig, start, input: inputOf(next, start), losses: [], adam: null, steps: 0 };
+    session = { sig, start, input: inputOf(next, start), losses: [], adam: null, steps: 0, runFrom: 0, stopped: null };
     error = null;
     session.losses.push(analyse().loss);
   }
@@ -103,6 +112,7 @@ export function createLearner(host) {
   const trainList = (s) => ['wq', 'wk', ...(s.trainX ? (ctx.options.cross ? ['x', 'context'] : ['x']) : [])];
 
   // `steps` more steps from where the session is; false (and the error shown) when the engine refuses.
+  // A run (Train) takes them one at a time, so that it stops on the very step its rule says (runSteps).
   function trainSteps(steps) {
     const engine = host.engine();
     const s = settings();
@@ -125,6 +135,21 @@ export function createLearner(host) {
 
   const commit = () => host.commit({ head: ctx.head, ...current() });
 
+  // Up to `steps` steps of the run, one at a time; false when the run is over
+  // (session.stopped says why: 'converged', 'plateau', 'cap'; null after a refusal).
+  function runSteps(steps) {
+    const floor = goalFloor(settings().target);
+    for (let k = 0; k < steps; k++) {
+      if (!trainSteps(1)) return false;
+      const reason = stopReason(session.losses.slice(session.runFrom), floor);
+      if (reason) {
+        session.stopped = reason;
+        return false;
+      }
+    }
+    return true;
+  }
+
   // ---- the run ----
 
   function frame() {
@@ -139,10 +164,18 @@ export function createLearner(host) {
       requestAnimationFrame(frame);
       return;
     }
-    const ok = trainSteps(Math.min(reduced ? REDUCED_STEPS : STEPS_PER_FRAME, MAX_STEPS - session.steps));
+    budget += (Math.min(now - lastFrame, PACE_FRAME_MS) / 1000) * (PACE_START + PACE_GROWTH * (session.steps - session.runFrom));
+    lastFrame = now;
+    const steps = reduced ? REDUCED_STEPS : Math.floor(budget);
+    if (steps === 0) {
+      requestAnimationFrame(frame);
+      return;
+    }
+    budget -= reduced ? 0 : steps;
+    const ok = runSteps(steps);
     frames++;
     lastDraw = now;
-    if (!ok || session.steps >= MAX_STEPS) {
+    if (!ok) {
       pause();
       return;
     }
@@ -153,6 +186,10 @@ export function createLearner(host) {
   function play() {
     if (running || !host.engine()) return;
     running = true;
+    session.runFrom = session.losses.length - 1; // the stop rule reads this run's losses
+    session.stopped = null;
+    budget = 0;
+    lastFrame = performance.now();
     draw({});
     requestAnimationFrame(frame);
   }
@@ -172,6 +209,7 @@ export function createLearner(host) {
 
   function stepOnce() {
     if (running) return;
+    session.stopped = null;
     trainSteps(1);
     draw({ lines: true });
     commit();
@@ -180,7 +218,7 @@ export function createLearner(host) {
   function reset() {
     running = false;
     const start = session.start;
-    session = { sig: session.sig, start, input: inputOf(ctx, start), losses: [], adam: null, steps: 0 };
+    session = { sig: session.sig, start, input: inputOf(ctx, start), losses: [], adam: null, steps: 0, runFrom: 0, stopped: null };
     error = null;
     session.losses.push(analyse().loss);
     host.commit({ head: ctx.head, ...start });
@@ -195,10 +233,13 @@ export function createLearner(host) {
     else delete next.target;
     host.setSettings(next);
     ctx = { ...ctx, learnSettings: next };
+    session.stopped = null; // the verdict was of the settings before
     if ('goal' in change || 'target' in change || 'trainX' in change) {
       session.adam = null;
       session.losses = [analyse().loss];
       session.steps = 0;
+      session.runFrom = 0;
+      session.stopped = null;
     }
     draw({});
   }
@@ -290,9 +331,11 @@ export function createLearner(host) {
     controls.append(refs.play, refs.step, refs.reset, rate, trainX);
     refs.status = el('p', 'learn-status');
     refs.status.setAttribute('aria-live', 'polite');
+    refs.verdict = el('p', 'learn-verdict');
+    refs.verdict.setAttribute('aria-live', 'polite');
     refs.error = el('p', 'learn-error');
     refs.error.setAttribute('role', 'alert');
-    node.append(controls, el('p', 'hint', t('learnTrainXHint')), refs.status, refs.error);
+    node.append(controls, el('p', 'hint', t('learnTrainXHint')), refs.status, refs.verdict, refs.error);
 
     // the loss curve
     refs.curve = svg('svg', { viewBox: '0 0 320 120', class: 'learn-curve', role: 'img', 'aria-label': t('learnCurve') });
@@ -336,7 +379,7 @@ export function createLearner(host) {
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
           corner: key.startsWith('dW') || key === 'dQ' || key === 'dK' ? '' : t('queryKeyCorner'), kind: 'signed', decimals: ctx.decimals,
-          interactive: true, onSelect: (_, r, c) => select(key, r, c),
+          interactive: true, onSelect: (_, r, c, cell) => select(key, r, c, cell),
         });
         refs.grads[key] = view;
         groupNode.append(view.element);
@@ -455,9 +498,11 @@ export function createLearner(host) {
     return { element: scrollBox(table, t('learnGridLabel')) };
   }
 
-  function select(key, r, c) {
+  // cell: the <td> tapped, clicked or reached with the keys, kept in view with its work
+  function select(key, r, c, cell) {
     selection = { key, r, c };
     draw({});
+    if (cell && panel) revealWork(cell, panel.refs.work);
   }
 
   function draw({ lines = false }) {
@@ -486,6 +531,12 @@ export function createLearner(host) {
     refs.status.textContent = statusText;
     refs.status.dataset.loss = String(loss);
     refs.status.dataset.steps = String(session.steps);
+    refs.status.dataset.stop = session.stopped || '';
+    const keys = ctx.options.cross ? f.contextWithPe || session.input.context : f.xWithPe || session.input.x;
+    const reason = hasGoal ? unreachableReason(keys, s.target, f.masked) : null;
+    const verdict = verdictText(t, lang, { stopped: session.stopped, steps: session.losses.length - 1 - session.runFrom, floor: goalFloor(s.target), reason, trainX: s.trainX, tokens: ctx.tokens, keyTokens: ctx.keyTokens });
+    if (refs.verdict.textContent !== verdict) refs.verdict.textContent = verdict;
+    refs.verdict.dataset.reason = reason ? 'mix' : '';
     const shown = error || f.failure;
     refs.error.textContent = shown ? translate(lang, shown.key, shown.params) : '';
     const learned = learnedOf(ctx.tokens, { x: ctx.inputs.x, wq: ctx.inputs.wq, wk: ctx.inputs.wk, wv: ctx.inputs.wv });
@@ -534,6 +585,27 @@ export function createLearner(host) {
   return { view };
 }
 
+// The words under the status: why the run stopped and the verdict on the goal;
+// before a run (X not trained), the reason the goal cannot be reached, when the inputs have one.
+function verdictText(t, lang, { stopped, steps, floor, reason, trainX, tokens, keyTokens }) {
+  const join = (a, b) => (lang === 'zh' ? `${a}${b}` : `${a} ${b}`); // Chinese sentences run on without a space
+  const why = () => {
+    if (!reason) return '';
+    // a token that is there twice is named with its place: the (1), the (4)
+    const name = (list, i) => (list.filter((token) => token === list[i]).length > 1 ? `${list[i]} (${i + 1})` : list[i]);
+    const names = { key: name(keyTokens, reason.key), p: name(keyTokens, reason.p), q: name(keyTokens, reason.q), query: name(tokens, reason.row) };
+    const text = reason.p === reason.q ? t('learnReasonSame', names)
+      : Math.abs(reason.a - 0.5) < 1e-9 ? t('learnReasonMean', names)
+        : t('learnReasonMix', { ...names, a: formatCompact(reason.a, 3), b: formatCompact(1 - reason.a, 3) });
+    return trainX ? text : join(text, t('learnReasonTrainX'));
+  };
+  const shown = { n: steps, floor: formatNumber(floor, 4), window: STOP_RULE.window, gap: STOP_RULE.gap };
+  if (stopped === 'converged') return t('learnStopConverged', shown);
+  if (stopped === 'cap') return t('learnStopCap', shown);
+  if (stopped === 'plateau') return join(t('learnStopPlateau', shown), reason ? why() : t(trainX ? 'learnNoCauseX' : 'learnNoCause'));
+  return trainX ? '' : why();
+}
+
 const GRAD_NAMES = {
   dWeights: '∂L/∂Weights', dScaled: '∂L/∂Scaled', dScores: '∂L/∂Scores', dQ: '∂L/∂Q', dK: '∂L/∂K', dWq: '∂L/∂W_Q', dWk: '∂L/∂W_K',
 };
@@ -551,6 +623,7 @@ function scrollBox(table, label) {
   box.setAttribute('role', 'group'); // as view.js's matrices: no landmark
   box.setAttribute('aria-label', label);
   box.append(table);
+  watchMore(box);
   return box;
 }
 

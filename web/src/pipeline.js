@@ -10,7 +10,7 @@
 // steps' ctx has all of these): only sizes are read, never a number.
 
 import { translate } from './i18n.js';
-import { el, svg, setAttr } from './dom.js';
+import { el, svg, setAttr, markMore, watchMore } from './dom.js';
 import { stepsFor } from './steps.js';
 
 // The stages in columns (a column holds the stages side by side in the data:
@@ -80,8 +80,8 @@ const shapeText = (shape) => shape.join(' × ');
 const LABEL_PX = 14; // the CSS gives .pipeline-text these sizes, in a monospace font
 const SHAPE_PX = 11;
 const TALL = 40; // a stage alone in its column: its text over its shape
-const FLAT = 22; // stages stacked in a column: text and shape on one line
-const STACK_GAP = 6;
+const FLAT = 24; // stages stacked in a column: text and shape on one line (24 px: a touch target, WCAG 2.5.8)
+const STACK_GAP = 4;
 const COLUMN_GAP = 24; // room for an arrow
 const PAD = 4; // round the drawing, for the focus ring
 
@@ -174,6 +174,7 @@ function build(view, stages, { current, onOpen, enabled = null, roving = false }
     element.dataset.roving = '';
     drawing.addEventListener('keydown', (event) => moveFocus(element, event));
   }
+  watchMore(element);
   setCurrent(element, current);
   return element;
 }
@@ -279,7 +280,9 @@ export function revealCurrent(element) {
   revealing.add(element);
   requestAnimationFrame(() => {
     revealing.delete(element);
-    if (element.isConnected) reveal(element);
+    if (!element.isConnected) return;
+    reveal(element);
+    markMore(element);
   });
 }
 

@@ -211,6 +211,56 @@ export function holdSteps(list, on) {
   for (const li of list.children) rendered.get(li)?.hold(on);
 }
 
+// The nearest ancestor of `node` that scrolls vertically (through shadow roots: the element
+// with a --av-max-height scrolls inside), else the document's scrolling element.
+function scrollerOf(node) {
+  for (let n = node.parentElement || node.getRootNode().host; n; n = n.parentElement || n.getRootNode().host) {
+    const { overflowY } = getComputedStyle(n);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && n.scrollHeight > n.clientHeight) return n;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+// A cell's explanation `work` (below its step's matrices, often below the screen: 265 px
+// under it on a phone after a tap) brought into view with the cell: the least scroll that
+// shows both below the sticky bar (the scroller's scroll-padding-top); when both do not fit,
+// the cell just under the bar and `work` a sheet pinned to the bottom under it (.work.sheet).
+const sheets = new WeakMap(); // work → the IntersectionObserver that unpins it once its cell leaves the screen
+export function revealWork(cell, work) {
+  sheets.get(work)?.disconnect();
+  work.classList.remove('sheet');
+  work.style.maxHeight = '';
+  const scroller = scrollerOf(work);
+  const page = scroller === document.scrollingElement || scroller === document.documentElement;
+  const box = page ? { top: 0, bottom: window.innerHeight } : scroller.getBoundingClientRect();
+  const margin = 8;
+  const top = box.top + (parseFloat(getComputedStyle(scroller).scrollPaddingTop) || 0) + margin;
+  const bottom = box.bottom - margin;
+  const c = cell.getBoundingClientRect();
+  const w = work.getBoundingClientRect();
+  const lo = Math.min(c.top, w.top);
+  const hi = Math.max(c.bottom, w.bottom);
+  let dy = 0;
+  if (hi - lo <= bottom - top) {
+    if (hi > bottom) dy = hi - bottom;
+    else if (lo < top) dy = lo - top;
+  } else {
+    dy = c.top - top;
+    work.classList.add('sheet');
+    work.style.maxHeight = `${Math.max(bottom - (c.bottom - dy) - margin, 120)}px`;
+    // pinned while the cell is on screen: scrolled away from it, the work goes back to its place
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      work.classList.remove('sheet');
+      work.style.maxHeight = '';
+    }, { root: page ? null : scroller });
+    observer.observe(cell);
+    sheets.set(work, observer);
+  }
+  if (dy !== 0) (page ? window : scroller).scrollBy({ top: dy, behavior: 'instant' });
+}
+
 // Renders one step as an <li>. `selection` ({name, r, c} or null) is the
 // cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
 // `arrival` ({from: shownCell(the step left)}) when the step is reached by
@@ -259,10 +309,12 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     setNote((ownNote = text));
     return { lines, marks: own, text };
   };
-  // byUser: pointed at or focused here, so the steps shown beside it mark the same numbers.
-  const select = (name, r, c, byUser = false) => {
+  // byUser: pointed at or focused here, so the steps shown beside it mark the same numbers;
+  // cell: the <td> (or a heatmap's box) tapped, clicked or reached with the keys, kept in view with its work.
+  const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
     work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
+    if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
     onSelection({ name, r, c });
     if (!byUser || !li.parentElement) return;
     for (const other of li.parentElement.children) {
@@ -277,7 +329,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       if (i > 0) groupNode.append(groupItem(i === group.length - 1 ? '→' : step.separator || '·'));
       const view = createMatrixView({
         lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name),
-        onSelect: (...cell) => select(...cell, true),
+        onSelect: (n, r, c, cell) => select(n, r, c, true, cell),
       });
       views.push(view);
       watch(view.element, li);

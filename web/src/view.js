@@ -1,7 +1,10 @@
 // A matrix on screen: a real table with header cells while it is small enough
 // to read, a canvas heatmap beyond TABLE_LIMIT rows or columns (n = 512 would
 // be a quarter of a million DOM cells). Both colour cells by value, report
-// the cell under the pointer or keyboard focus through onSelect(name, r, c),
+// the cell under the pointer or keyboard focus through onSelect(name, r, c)
+// (a table's cell focused — tapped, clicked or reached with the keys — adds
+// its <td>: onSelect(name, r, c, td), the cell to keep in view with its work;
+// a heatmap's cell so chosen adds the heatmap's box, its mark inside),
 // and show highlight marks from "show the work". update({data, masked},
 // partial) writes new numbers of the same shape into the view in place (a
 // drag's partial update: a table's cells in sight only; it returns whether
@@ -15,7 +18,7 @@ import { formatNumber, fullNumber } from './format.js';
 import { cellColor, largestMagnitude, textColorFor, rgbCss, colorTable, packRgba } from './color.js';
 import { flatData, holdRows } from './rows.js';
 import { difference } from './variant.js';
-import { el, headerRow, labelNode, setText } from './dom.js';
+import { el, headerRow, labelNode, setText, watchMore } from './dom.js';
 
 export const TABLE_LIMIT = 24;
 
@@ -149,13 +152,14 @@ function tableView(opts, rows, cols) {
   element.setAttribute('role', 'group');
   element.setAttribute('aria-label', translate(lang, 'matrixCaption', { name, rows, cols }));
   element.append(table);
+  watchMore(element); // wider than its box (11 columns on a phone): the hidden end fades
 
   if (interactive) {
     const cellOf = (target) => (target instanceof HTMLElement ? target.closest('td[data-r]') : null);
-    const select = (td) => onSelect(name, Number(td.dataset.r), Number(td.dataset.c));
+    const select = (td, focused) => onSelect(name, Number(td.dataset.r), Number(td.dataset.c), ...(focused ? [td] : []));
     table.addEventListener('mouseover', (event) => {
       const td = cellOf(event.target);
-      if (td) select(td);
+      if (td) select(td, false);
     });
     table.addEventListener('focusin', (event) => {
       const td = cellOf(event.target);
@@ -163,7 +167,7 @@ function tableView(opts, rows, cols) {
       // roving tabindex: the last focused cell is the one Tab comes back to
       for (const row of cells) for (const cell of row) cell.tabIndex = -1;
       td.tabIndex = 0;
-      select(td);
+      select(td, true);
     });
     table.addEventListener('keydown', (event) => {
       const td = cellOf(event.target);
@@ -272,19 +276,20 @@ const arrowMove = (key) => ARROWS[key];
 const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
 
 // A heatmap's cells under the pointer (hover, or a tap), or walked with the
-// arrow keys once `box` has focus (labelled `label`): show(r, c) on each new
-// cell. Returns a function giving the cell shown, [r, c], or null.
+// arrow keys once `box` has focus (labelled `label`): show(r, c, chosen) on each
+// new cell, chosen when pressed (a tap, a click) or reached with the keys, and again
+// on a press of the cell shown. Returns a function giving the cell shown, [r, c], or null.
 export function walkCells(box, canvas, rows, cols, label, show) {
   let cursor = null;
-  const go = (r, c) => {
-    if (cursor && cursor[0] === r && cursor[1] === c) return;
+  const go = (r, c, chosen = false) => {
+    if (!chosen && cursor && cursor[0] === r && cursor[1] === c) return;
     cursor = [r, c];
-    show(r, c);
+    show(r, c, chosen);
   };
   const atPointer = (event) => {
     const rect = canvas.getBoundingClientRect();
     go(clampIndex(Math.floor(((event.clientY - rect.top) / rect.height) * rows), rows),
-      clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols));
+      clampIndex(Math.floor(((event.clientX - rect.left) / rect.width) * cols), cols), event.type === 'pointerdown');
   };
   box.addEventListener('pointermove', atPointer);
   box.addEventListener('pointerdown', atPointer);
@@ -300,7 +305,7 @@ export function walkCells(box, canvas, rows, cols, label, show) {
     event.preventDefault();
     event.stopPropagation();
     const [r, c] = cursor || [0, 0];
-    go(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols));
+    go(clampIndex(r + move[0], rows), clampIndex(c + move[1], cols), true);
   });
   return () => cursor;
 }
@@ -635,9 +640,9 @@ function canvasView(opts, rows, cols) {
     const text = value === -Infinity ? '−∞' : fullNumber(value);
     readout.textContent = `${name}[${rowLabels[r]}, ${colLabels[c]}] = ${text}`;
   };
-  const cursor = walkCells(box, canvas, rows, cols, description, (r, c) => {
+  const cursor = walkCells(box, canvas, rows, cols, description, (r, c, chosen) => {
     readOut(r, c);
-    if (interactive) onSelect(name, r, c);
+    if (interactive) onSelect(name, r, c, ...(chosen ? [box] : []));
   });
 
   const place = (node, r0, r1, c0, c1) => {
