@@ -755,7 +755,9 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     double loss = 0.0;
     err = model_gradients(p, batches[b].ids, batches[b].targets, RunOptions{}, &run, &loss, &g);
     if (!err.ok()) {
-      err.message = "batches[" + std::to_string(b) + "]: " + err.message;
+      const std::string prefix = "batches[" + std::to_string(b) + "]";
+      if (err.path == "ids" || err.path == "targets") err.path = prefix + "." + err.path;
+      err.message = prefix + ": " + err.message;
       return err;
     }
     out_losses.push_back(loss);
