@@ -493,12 +493,12 @@ Error check_run_size(const Model& model, int n) {
     values += 3LL * static_cast<long long>(layer.heads.size()) * n * n;
     if (layer.has_mlp) values += 2LL * n * layer.mlp.w1.cols;
   }
-  if (values > kMaxModelAttentionCells * 2) {
+  if (values > kMaxModelRunValues) {
     return model_error(ErrorCode::limit, "ids", "ids", -1, -1,
                        "this run would keep " + std::to_string(values) +
                            " values (every layer's scores, scaled scores and weights, the MLP's "
                            "and the logits), more than the " +
-                           std::to_string(kMaxModelAttentionCells * 2) +
+                           std::to_string(kMaxModelRunValues) +
                            " supported: use fewer tokens or a smaller model");
   }
   return Error{};

@@ -35,8 +35,10 @@ namespace attn {
 constexpr int kMaxVocab = 65536;
 constexpr int kMaxLayers = 64;
 constexpr int kMaxHidden = 16384;  // f, the MLP's width
-// every layer's heads × n × n attention cells of one run, as kMaxAttentionCells bounds compute()
-constexpr long long kMaxModelAttentionCells = 1LL << 24;
+// the values one run keeps: every layer's scores, scaled scores and weights (3 · h · n²), its
+// MLP's hidden and activated values (2 · n · f) and the logits and probabilities (2 · n · vocab),
+// so at most 8 B × 2^25 = 256 MiB
+constexpr long long kMaxModelRunValues = 1LL << 25;
 constexpr long long kMaxModelParameters = 1LL << 26;  // 512 MiB of float64, per copy
 constexpr int kMaxBatches = 10000;                    // per trainModel() call
 

@@ -169,6 +169,13 @@ test('a model\'s errors name the array by its path, with code, layer and head', 
   assertInputError(() => engine.runModel(model, Array(model.maxTokens + 1).fill(0)), { code: 'limit', path: 'ids' });
   assertInputError(() => engine.runModel(model, []), { code: 'empty', path: 'ids' });
   assertInputError(() => engine.runModel({ ...model, maxTokens: 5000 }, ids), { code: 'limit', path: 'maxTokens' });
+  // 64 heads × 4096² attention cells: refused before anything is computed
+  const wide = {
+    vocab: ['a'], dModel: 1, maxTokens: 4096, embed: [[0.5]], positions: 'sinusoidal', unembed: 'tied',
+    layers: [{ heads: Array.from({ length: 64 }, () => ({ wq: [[1]], wk: [[1]], wv: [[1]] })), wo: Array.from({ length: 64 }, () => [1]) }],
+  };
+  assertInputError(() => engine.runModel(wide, Array(4096).fill(0)), { code: 'limit', path: 'ids' });
+  assert.equal(engine.runModel(wide, [0, 0]).logits.length, 2);
   assertInputError(() => engine.modelGradients(model, ids, ids.slice(1)), { code: 'shape', path: 'targets' });
   assertInputError(() => engine.modelGradients(model, ids, ids.map(() => -1)), { code: 'empty', path: 'targets' });
   assertInputError(() => engine.trainModel(model, { batches: [{ ids, targets: ids }], optimizer: 'lbfgs', learningRate: 0.1 }), { code: 'choice', operand: 'optimizer' });
