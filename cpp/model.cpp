@@ -264,8 +264,12 @@ Error check_model(const Model& model) {
   return Error{};
 }
 
-Error ids_from_values(const Model& model, const std::string& name, const double* values, int n,
-                      bool targets, std::vector<int>* out) {
+namespace {
+
+// The first thing wrong with n token ids (doubles from JS, or ints): none (empty), more than
+// max_tokens (limit), or one that is not a whole number in [0, vocab), targets also −1 (range).
+template <class T>
+Error check_ids(const Model& model, const std::string& name, const T* values, int n, bool targets) {
   if (n <= 0) {
     return model_error(ErrorCode::empty, name, leaf(name), -1, -1,
                        name + " is empty: it needs at least one token id");
@@ -275,9 +279,8 @@ Error ids_from_values(const Model& model, const std::string& name, const double*
                        name + " has " + count(n, "id") + ", more than the model's maxTokens " +
                            std::to_string(model.max_tokens));
   }
-  out->resize(n);
   for (int i = 0; i < n; i++) {
-    const double v = values[i];
+    const double v = static_cast<double>(values[i]);
     const bool no_loss = targets && v == -1.0;
     if (!no_loss && !(v >= 0 && v < model.vocab && v == std::floor(v))) {
       std::ostringstream msg;
@@ -287,8 +290,17 @@ Error ids_from_values(const Model& model, const std::string& name, const double*
       e.column = i;
       return e;
     }
-    (*out)[i] = static_cast<int>(v);
   }
+  return Error{};
+}
+
+}  // namespace
+
+Error ids_from_values(const Model& model, const std::string& name, const double* values, int n,
+                      bool targets, std::vector<int>* out) {
+  Error err = check_ids(model, name, values, n, targets);
+  if (!err.ok()) return err;
+  out->assign(values, values + n);  // whole numbers within int's range, checked above
   return Error{};
 }
 
@@ -522,11 +534,7 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
   if (!err.ok()) return err;
   if (!(err = check_run_options(model, options)).ok()) return err;
   const int n = static_cast<int>(ids.size());
-  if (n > model.max_tokens) {
-    return model_error(ErrorCode::limit, "ids", "ids", -1, -1,
-                       "ids has " + count(n, "id") + ", more than the model's maxTokens " +
-                           std::to_string(model.max_tokens));
-  }
+  if (!(err = check_ids(model, "ids", ids.data(), n, false)).ok()) return err;
   if (!(err = check_run_size(model, n)).ok()) return err;
   const int n_layers = static_cast<int>(model.layers.size());
   run->ids = ids;
@@ -619,6 +627,8 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
                        "targets has no position with a loss: every target is -1");
   }
   Error err = run_model(model, ids, options, run);
+  if (!err.ok()) return err;
+  err = check_ids(model, "targets", targets.data(), static_cast<int>(targets.size()), true);
   if (!err.ok()) return err;
   const int n_layers = static_cast<int>(model.layers.size());
 

@@ -384,6 +384,19 @@ TEST_CASE("a model's errors name the array by its path, with its layer and head"
     CHECK(attn::ids_from_values(good, "targets", no_loss, 2, true, &out).ok());
     CHECK(attn::ids_from_values(good, "ids", no_loss, 2, false, &out).code == ErrorCode::range);
   }
+  SECTION("ids and targets given to run_model and model_gradients directly are checked too") {
+    std::vector<int> bad = ids;
+    bad.back() = good.vocab;
+    attn::Error err = attn::run_model(good, bad, {}, &run);
+    CHECK(err.code == ErrorCode::range);
+    CHECK(err.column == static_cast<int>(ids.size()) - 1);
+    attn::Model g;
+    double loss = 0.0;
+    err = attn::model_gradients(good, ids, bad, {}, &run, &loss, &g);
+    CHECK(err.code == ErrorCode::range);
+    CHECK(err.path == "targets");
+    CHECK(attn::run_model(good, {}, {}, &run).code == ErrorCode::empty);
+  }
   SECTION("more ids than maxTokens") {
     std::vector<double> many(good.max_tokens + 1, 0.0);
     std::vector<int> out;
