@@ -81,8 +81,11 @@ function packRows(operand, rows, head, name = head === undefined ? operand : `he
       message: `${name} must be an array of rows (arrays of numbers), got ${describe(rows)}`,
     });
   }
+  // plain loops, not forEach: `offset` written inside a closure lives in a context slot, and
+  // packing a model's ~100 000 numbers took ~2.5 ms of runModel() that way
   let total = 0;
-  rows.forEach((row, i) => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     if (!Array.isArray(row) && !(row instanceof Float64Array)) {
       throw fail({
         row: i,
@@ -90,11 +93,12 @@ function packRows(operand, rows, head, name = head === undefined ? operand : `he
       });
     }
     total += row.length;
-  });
+  }
   const values = new Float64Array(total);
   const rowLengths = new Int32Array(rows.length);
   let offset = 0;
-  rows.forEach((row, i) => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     for (let j = 0; j < row.length; j++) {
       const v = row[j];
       if (typeof v !== 'number') {
@@ -110,7 +114,7 @@ function packRows(operand, rows, head, name = head === undefined ? operand : `he
       values[offset++] = v;
     }
     rowLengths[i] = row.length;
-  });
+  }
   return { values, rowLengths };
 }
 
