@@ -288,6 +288,17 @@ Error check_multi_head(const MultiHeadInput& in) {
       return cols_must_match("wv", w.wv, "heads[0].wv", in.heads[0].wv,
                              "every head must have the same d_v");
     }
+    const std::pair<const char*, const std::vector<double>*> biases[] = {
+        {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}};
+    for (const auto& [name, b] : biases) {
+      const int want = name[1] == 'v' ? w.wv.cols : w.wq.cols;
+      if (!b->empty() && static_cast<int>(b->size()) != want) {
+        return shape_error(name, head,
+                           label(name) + " has " + count(static_cast<int>(b->size()), "value") +
+                               " but must have " + std::to_string(want) +
+                               (name[1] == 'v' ? " (d_v)" : " (d_k)"));
+      }
+    }
   }
 
   const int n_heads = static_cast<int>(in.heads.size());
@@ -395,9 +406,12 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   for (int h = 0; h < n_heads; h++) {
     const Head& w = in.heads[h];
     AttentionResult& r = out->heads[h];
-    matmul(*x, w.wq, &r.q);                  // (n_q, d_k)
-    matmul(*source, w.wk, &r.k);             // (n_k, d_k)
-    matmul(*source, w.wv, &r.v);             // (n_k, d_v)
+    matmul(*x, w.wq, &r.q);       // (n_q, d_k)
+    matmul(*source, w.wk, &r.k);  // (n_k, d_k)
+    matmul(*source, w.wv, &r.v);  // (n_k, d_v)
+    if (!w.bq.empty()) add_to_rows(w.bq, &r.q);
+    if (!w.bk.empty()) add_to_rows(w.bk, &r.k);
+    if (!w.bv.empty()) add_to_rows(w.bv, &r.v);
     matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
 
     // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits

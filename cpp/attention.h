@@ -58,6 +58,8 @@ struct Error {
   int row = -1;
   int column = -1;
   int head = -1;
+  int layer = -1;       // a model's 0-based layer (model.h), else -1
+  std::string path;     // a model's array by its path ("layers[1].heads[0].wq"), else empty
   std::string message;  // English, says what was expected
 
   bool ok() const { return code == ErrorCode::ok; }
@@ -102,7 +104,7 @@ Error self_attention(const AttentionInput& in, AttentionResult* out);
 //
 //   X (n_q, d_model) [+ PE]            queries come from X
 //   C (n_k, d_ctx)   [+ PE]            keys and values come from C (C = X for self-attention)
-//   for each head h:
+//   for each head h (+ b_Q[h], b_K[h], b_V[h] on every row where the head has biases):
 //     Q_h = X·W_Q[h]  (n_q, d_k)    K_h = C·W_K[h]  (n_k, d_k)    V_h = C·W_V[h]  (n_k, d_v)
 //     Scores_h  = Q_h·K_hᵀ                                   (n_q, n_k)
 //     Scaled_h  = Scores_h / √d_k / temperature, −∞ where masked
@@ -118,6 +120,10 @@ struct Head {
   Matrix wq;  // (d_model, d_k)
   Matrix wk;  // (d_ctx, d_k)
   Matrix wv;  // (d_ctx, d_v)
+  // Biases added to every row of Q, K and V (a model's heads, as nn.Linear's); empty: none.
+  std::vector<double> bq = {};  // (d_k) or empty
+  std::vector<double> bk = {};  // (d_k) or empty
+  std::vector<double> bv = {};  // (d_v) or empty
 };
 
 struct AttentionOptions {

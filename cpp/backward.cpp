@@ -166,6 +166,13 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (!(err = check(h, "wq", gw.wq)).ok()) return err;
     if (!(err = check(h, "wk", gw.wk)).ok()) return err;
     if (!(err = check(h, "wv", gw.wv)).ok()) return err;
+    // a bias's gradient: the column sums of its product's gradient (empty: no bias)
+    gw.bq.clear();
+    gw.bk.clear();
+    gw.bv.clear();
+    if (!w.bq.empty()) column_sums(g.q, &gw.bq);
+    if (!w.bk.empty()) column_sums(g.k, &gw.bk);
+    if (!w.bv.empty()) column_sums(g.v, &gw.bv);
 
     add_matmul_transposed(g.q, w.wq, &product, &gi.x);      // dX += dQ·W_Qᵀ
     add_matmul_transposed(g.k, w.wk, &product, &d_source);  // dC += dK·W_Kᵀ

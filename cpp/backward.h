@@ -13,6 +13,7 @@
 //   dScores_h  = dScaled_h / √d_k / temperature (no √d_k when scale_by_sqrt_dk is false)
 //   dQ_h = dScores_h·K_h (n_q, d_k)          dK_h = dScores_hᵀ·Q_h (n_k, d_k)
 //   dW_Q[h] = Xᵀ·dQ_h    dW_K[h] = Cᵀ·dK_h    dW_V[h] = Cᵀ·dV_h
+//   db_Q[h], db_K[h], db_V[h] = the column sums of dQ_h, dK_h, dV_h (for a head with biases)
 //   dX = Σ_h dQ_h·W_Q[h]ᵀ, plus Σ_h dK_h·W_K[h]ᵀ + dV_h·W_V[h]ᵀ in self-attention (C = X)
 //   dC = Σ_h dK_h·W_K[h]ᵀ + dV_h·W_V[h]ᵀ in cross-attention
 //   dtemperature = −Σ_h Σ_(unmasked i, j) dScaled_h ⊙ Scaled_h / temperature
@@ -30,7 +31,8 @@ namespace attn {
 struct InputGradients {
   Matrix x;                  // (n_q, d_model)
   Matrix context;            // (n_k, d_ctx), 0 rows without a context
-  std::vector<Head> heads;   // per head dW_Q (d_model, d_k), dW_K (d_ctx, d_k), dW_V (d_ctx, d_v)
+  std::vector<Head> heads;   // per head dW_Q (d_model, d_k), dW_K (d_ctx, d_k), dW_V (d_ctx, d_v),
+                             // and db_Q, db_K, db_V where the head has them
   Matrix wo;                 // (h·d_v, d_model), 0 rows without W_O
   double temperature = 0.0;  // dL/dtemperature
 };

@@ -382,6 +382,21 @@ void add(const Matrix& a, const Matrix& b, Matrix* out) {
   for (size_t i = 0; i < a.data.size(); i++) out->data[i] = a.data[i] + b.data[i];
 }
 
+void add_to_rows(const std::vector<double>& b, Matrix* m) {
+  for (int i = 0; i < m->rows; i++) {
+    double* row = &m->data[static_cast<size_t>(i) * m->cols];
+    for (int j = 0; j < m->cols; j++) row[j] += b[j];
+  }
+}
+
+void column_sums(const Matrix& m, std::vector<double>* out) {
+  out->assign(m.cols, 0.0);
+  for (int i = 0; i < m.rows; i++) {
+    const double* row = &m.data[static_cast<size_t>(i) * m.cols];
+    for (int j = 0; j < m.cols; j++) (*out)[j] += row[j];
+  }
+}
+
 void divide(const Matrix& a, double divisor, Matrix* out) {
   out->resize(a.rows, a.cols);
   const size_t n = a.data.size();

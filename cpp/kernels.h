@@ -39,6 +39,12 @@ void softmax_rows(const Matrix& x, Matrix* out);
 // out = a + b, element by element (same shape).
 void add(const Matrix& a, const Matrix& b, Matrix* out);
 
+// m[i][j] += b[j] for every row i: a bias on every row (b has m.cols values).
+void add_to_rows(const std::vector<double>& b, Matrix* m);
+
+// out[j] = Σ_i m[i][j], m.cols values: the gradient of a bias that add_to_rows() added.
+void column_sums(const Matrix& m, std::vector<double>* out);
+
 // out = a / divisor, element by element (out may be a).
 void divide(const Matrix& a, double divisor, Matrix* out);
 

@@ -309,6 +309,23 @@ std::vector<std::pair<std::string, int>> trained_names(const MultiHeadInput& in,
 
 }  // namespace
 
+void optimizer_update(Optimizer optimizer, double learning_rate, long long t, size_t n,
+                      double* values, const double* d, double* m, double* v) {
+  if (optimizer == Optimizer::sgd) {
+    for (size_t i = 0; i < n; i++) values[i] -= learning_rate * d[i];
+    return;
+  }
+  const double bias1 = 1.0 - std::pow(kBeta1, static_cast<double>(t));
+  const double bias2_sqrt = std::sqrt(1.0 - std::pow(kBeta2, static_cast<double>(t)));
+  const double step_size = learning_rate / bias1;
+  for (size_t i = 0; i < n; i++) {
+    m[i] = kBeta1 * m[i] + (1.0 - kBeta1) * d[i];
+    v[i] = kBeta2 * v[i] + (1.0 - kBeta2) * (d[i] * d[i]);
+    const double denominator = std::sqrt(v[i]) / bias2_sqrt + kEpsilon;
+    values[i] -= step_size * (m[i] / denominator);
+  }
+}
+
 Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState* state,
             MultiHeadInput* trained, std::vector<double>* losses, Workspace* workspace) {
   Error err = check_multi_head(start);
@@ -364,26 +381,16 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
     }
     if (!err.ok()) return at_step(err, "training step ", s.step + 1);
 
-    // the update, value by value in the moments' order
+    // the update, matrix by matrix in the moments' order
     const long long t = ++s.step;  // Adam counts steps from 1
-    const double bias1 = 1.0 - std::pow(kBeta1, static_cast<double>(t));
-    const double bias2_sqrt = std::sqrt(1.0 - std::pow(kBeta2, static_cast<double>(t)));
-    const double step_size = options.learning_rate / bias1;
     const auto grads = trained_matrices(g.input, options.trained);
     size_t at = 0;  // index into the moments
     for (size_t q = 0; q < params.size(); q++) {
       std::vector<double>& values = params[q]->data;
-      const std::vector<double>& d = grads[q]->data;
-      for (size_t i = 0; i < values.size(); i++, at++) {
-        if (options.optimizer == Optimizer::sgd) {
-          values[i] -= options.learning_rate * d[i];
-        } else {
-          s.m[at] = kBeta1 * s.m[at] + (1.0 - kBeta1) * d[i];
-          s.v[at] = kBeta2 * s.v[at] + (1.0 - kBeta2) * (d[i] * d[i]);
-          const double denominator = std::sqrt(s.v[at]) / bias2_sqrt + kEpsilon;
-          values[i] -= step_size * (s.m[at] / denominator);
-        }
-      }
+      const bool adam = options.optimizer == Optimizer::adam;
+      optimizer_update(options.optimizer, options.learning_rate, t, values.size(), values.data(),
+                       grads[q]->data.data(), adam ? &s.m[at] : nullptr, adam ? &s.v[at] : nullptr);
+      at += values.size();
       if (!all_finite(*params[q])) {
         const auto& [operand, head] = names[q];
         return at_step(

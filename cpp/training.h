@@ -75,6 +75,11 @@ struct Workspace {
   std::vector<Matrix> d_scaled;  // per head (n_q, n_k), weights_cross_entropy's gradient
 };
 
+// One optimizer step on n values from their gradient d (the update described above): sgd, or
+// adam with its moments m and v (n each, updated) at step t (counted from 1).
+void optimizer_update(Optimizer optimizer, double learning_rate, long long t, size_t n,
+                      double* values, const double* d, double* m, double* v);
+
 // Takes options.steps steps from `start`, into `trained` (start with the trained matrices
 // updated) and `state`; losses gets steps + 1 values: the loss over every query row before
 // the first step and after each step. Errors (then trained, state and losses are unchanged):

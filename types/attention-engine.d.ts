@@ -111,7 +111,7 @@ export type ComputeFormat = {
 
 /** What an input error's `code` says (docs/api.md); 'worker' only from a worker. */
 export type InputErrorCode =
-  | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'not_object' | 'choice' | 'empty'
+  | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'not_object' | 'not_string' | 'choice' | 'empty'
   | 'empty_row' | 'ragged' | 'not_finite' | 'range' | 'limit' | 'shape' | 'conflict' | 'unknown_option'
   | 'overflow' | 'worker';
 
@@ -199,6 +199,121 @@ export interface TrainResult<Input> {
   state: TrainState;
 }
 
+/** A LayerNorm's parameters (torch.nn.LayerNorm, eps 1e-5): dModel values each. */
+export interface ModelNorm<V = ReadonlyArray<number>> {
+  gain: V;
+  bias: V;
+}
+/** One head of a model's layer: wq, wk dModel × d_k, wv dModel × d_v; biases optional. */
+export interface ModelHead<M = Matrix, V = ReadonlyArray<number>> {
+  wq: M;
+  wk: M;
+  wv: M;
+  bq?: V;
+  bk?: V;
+  bv?: V;
+}
+/** The MLP after a layer's attention: act(m·w1 + b1)·w2 + b2, w1 dModel × f, w2 f × dModel. */
+export interface ModelMlp<M = Matrix, V = ReadonlyArray<number>> {
+  w1: M;
+  b1?: V;
+  w2: M;
+  b2?: V;
+  activation: 'gelu' | 'relu';
+}
+/** A pre-norm layer: norm1 before the attention, norm2 before the MLP (each optional). */
+export interface ModelLayer<M = Matrix, V = ReadonlyArray<number>> {
+  norm1?: ModelNorm<V>;
+  heads: ReadonlyArray<ModelHead<M, V>>;
+  /** (h·d_v) × dModel. */
+  wo: M;
+  bo?: V;
+  norm2?: ModelNorm<V>;
+  mlp?: ModelMlp<M, V>;
+}
+/** A small transformer (docs/api.md, "Models"): one JSON-able object. */
+export interface Model {
+  vocab: ReadonlyArray<string>;
+  dModel: number;
+  maxTokens: number;
+  /** Query i sees keys j ≤ i; default false. */
+  causal?: boolean;
+  /** vocab × dModel. */
+  embed: Matrix;
+  /** maxTokens × dModel, or compute()'s sinusoidal encoding. */
+  positions: Matrix | 'sinusoidal';
+  layers: ReadonlyArray<ModelLayer>;
+  finalNorm?: ModelNorm;
+  /** dModel × vocab, or embedᵀ. */
+  unembed: Matrix | 'tied';
+  unembedBias?: ReadonlyArray<number>;
+  /** Metadata, kept as given and never read by the engine. */
+  name?: string;
+  title?: unknown;
+  description?: unknown;
+  tokenizer?: unknown;
+  training?: unknown;
+  source?: unknown;
+  license?: unknown;
+}
+/** runModel()'s third argument. */
+export interface RunModelOptions extends ComputeFormat {
+  /** Views of the engine's buffers, valid until its next call (needs typed: true). */
+  reuse?: boolean;
+  /** Heads switched off (ablation): each one's output enters its layer's concatenation as 0. */
+  headsOff?: ReadonlyArray<{ layer: number; head: number }>;
+}
+/** What one layer computed: input (what the heads read), the attention's steps, the MLP's. */
+export interface ModelLayerRun<M = Rows> {
+  input: M;
+  attention: { heads: HeadResult<M>[]; concat: M; output: M };
+  mlp?: { input: M; hidden: M; activated: M; output: M };
+}
+export interface ModelRun<M = Rows> {
+  /** x₀ … x_L: the residual stream before each layer and after the last. */
+  residual: M[];
+  layers: ModelLayerRun<M>[];
+  /** What the unembedding reads: LN(x_L) with a final norm, else x_L. */
+  finalInput: M;
+  logits: M;
+  probabilities: M;
+}
+/** A model's arrays in its structure: its gradients, or (trainModel) its trained parameters. */
+export interface ModelArrays<M = Rows, V = number[]> {
+  embed: M;
+  positions?: M;
+  layers: {
+    norm1?: ModelNorm<V>;
+    heads: ModelHead<M, V>[];
+    wo: M;
+    bo?: V;
+    norm2?: ModelNorm<V>;
+    mlp?: { w1: M; b1?: V; w2: M; b2?: V };
+  }[];
+  finalNorm?: ModelNorm<V>;
+  unembed?: M;
+  unembedBias?: V;
+}
+export interface ModelGradients<M = Rows, V = number[]> {
+  /** The mean cross-entropy over the positions with a target. */
+  loss: number;
+  gradients: ModelArrays<M, V>;
+}
+/** trainModel()'s options: one step per batch, in order. */
+export interface TrainModelOptions {
+  /** targets: one id per position, −1 for no loss there. */
+  batches: ReadonlyArray<{ ids: ReadonlyArray<number>; targets: ReadonlyArray<number> }>;
+  /** Default 'adam' (torch.optim.Adam's defaults). */
+  optimizer?: 'adam' | 'sgd';
+  learningRate: number;
+}
+export interface TrainModelResult {
+  /** A new model: the input's fields with every parameter replaced (the input is not modified). */
+  model: Model;
+  /** Each batch's loss before its step. */
+  losses: number[];
+}
+
 /** Thrown by compute() (and rejected by a worker's compute()) for bad input. */
 export interface AttentionInputError extends Error {
   code: InputErrorCode;
@@ -208,6 +323,10 @@ export interface AttentionInputError extends Error {
   row: number | undefined;
   column: number | undefined;
   head: number | undefined;
+  /** A model's errors: the 0-based layer, where it applies. */
+  layer?: number;
+  /** A model's errors: the array by its path ('layers[1].heads[0].wq', 'ids', 'batches[2].targets'). */
+  path?: string;
 }
 
 /** Why createAttentionEngine() rejected: no WebAssembly here, a CSP without 'wasm-unsafe-eval', or another cause (message). */
@@ -230,6 +349,14 @@ export interface AttentionEngine {
   /** `steps` steps of gradient descent (docs/api.md). */
   train(input: SingleHeadInput, options: TrainOptions<Matrix>): TrainResult<SingleHeadInput>;
   train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): TrainResult<MultiHeadInput>;
+  /** A model's forward pass, every intermediate (docs/api.md, "Models"). */
+  runModel(model: Model, ids: ReadonlyArray<number>, options: RunModelOptions & { typed: true }): ModelRun<TypedMatrix>;
+  runModel(model: Model, ids: ReadonlyArray<number>, options?: RunModelOptions & { typed?: false }): ModelRun;
+  /** The loss and dL/d(every parameter); targets −1: no loss at that position. */
+  modelGradients(model: Model, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format: { typed: true }): ModelGradients<TypedMatrix, Float64Array>;
+  modelGradients(model: Model, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format?: { typed?: false }): ModelGradients;
+  /** One optimizer step per batch. */
+  trainModel(model: Model, options: TrainModelOptions): TrainModelResult;
   /** Bytes of wasm memory the module holds (it grows, never shrinks). */
   memoryBytes(): number;
 }
@@ -243,6 +370,9 @@ export interface AttentionWorker {
   backward(input: MultiHeadInput, gradient: MultiHeadSeed): Promise<MultiHeadGradients<TypedMatrix>>;
   train(input: SingleHeadInput, options: TrainOptions<Matrix>): Promise<TrainResult<SingleHeadInput>>;
   train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): Promise<TrainResult<MultiHeadInput>>;
+  runModel(model: Model, ids: ReadonlyArray<number>, options?: Omit<RunModelOptions, 'typed' | 'reuse'>): Promise<ModelRun<TypedMatrix>>;
+  modelGradients(model: Model, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>): Promise<ModelGradients<TypedMatrix, Float64Array>>;
+  trainModel(model: Model, options: TrainModelOptions): Promise<TrainModelResult>;
   /**
    * Gives a result of compute() back once it is no longer read: its buffers move to the worker
    * (its arrays are empty from then on) and later results are written into them instead of

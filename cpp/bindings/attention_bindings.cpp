@@ -9,6 +9,7 @@
 
 #include "attention.h"
 #include "backward.h"
+#include "model.h"
 #include "training.h"
 
 using emscripten::val;
@@ -57,6 +58,8 @@ val error_to_js(const attn::Error& err) {
   obj.set("row", err.row);
   obj.set("column", err.column);
   obj.set("head", err.head);
+  obj.set("layer", err.layer);
+  if (!err.path.empty()) obj.set("path", err.path);
   obj.set("message", err.message);
   val result = val::object();
   result.set("error", obj);
@@ -326,10 +329,287 @@ val train(const val& operands, const val& options) {
   return result;
 }
 
+// ---- models (model.h) ----
+
+// A packed matrix or vector of the model at `path` ("layers[1].heads[0].wq"); errors carry the
+// path, its last name as the operand, the layer and the head.
+attn::Error model_matrix(const val& packed, const std::string& path, int layer, int head,
+                         attn::Matrix* out) {
+  attn::Error err = to_matrix(path, packed, out);
+  if (!err.ok()) {
+    err.path = path;
+    err.operand = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+    err.layer = layer;
+    err.head = head;
+  }
+  return err;
+}
+
+// An optional vector (a Float64Array, or undefined: absent).
+attn::Error model_vector(const val& parent, const char* name, const std::string& path, int layer,
+                         int head, std::vector<double>* out) {
+  out->clear();
+  const val v = parent[name];
+  if (v.isUndefined()) return attn::Error{};
+  const auto values = emscripten::convertJSArrayToNumberVector<double>(v);
+  return attn::vector_from_values(path, name, layer, head, values.data(),
+                                  static_cast<int>(values.size()), out);
+}
+
+attn::Error model_norm(const val& parent, const char* name, const std::string& path, int layer,
+                       attn::Norm* out) {
+  *out = attn::Norm{};
+  const val norm = parent[name];
+  if (norm.isUndefined()) return attn::Error{};
+  attn::Error err = model_vector(norm, "gain", path + ".gain", layer, -1, &out->gain);
+  if (err.ok()) err = model_vector(norm, "bias", path + ".bias", layer, -1, &out->bias);
+  return err;
+}
+
+// packed (built by engine_api.js packModel, its types already checked): {vocab (a count),
+// dModel, maxTokens, causal, embed, positions? (absent: sinusoidal), layers: [{norm1?, heads:
+// [{wq, wk, wv, bq?, bk?, bv?}], wo, bo?, norm2?, mlp?: {w1, b1?, w2, b2?, activation}}],
+// finalNorm?: {gain, bias}, unembed? (absent: tied), unembedBias?}; matrices packed as to_matrix()
+// reads them, vectors Float64Arrays. Then check_model().
+attn::Error read_model(const val& packed, attn::Model* m) {
+  m->vocab = packed["vocab"].as<int>();
+  m->d_model = packed["dModel"].as<int>();
+  m->max_tokens = packed["maxTokens"].as<int>();
+  m->causal = packed["causal"].as<bool>();
+  attn::Error err = model_matrix(packed["embed"], "embed", -1, -1, &m->embed);
+  if (!err.ok()) return err;
+  m->sinusoidal = packed["positions"].isUndefined();
+  if (!m->sinusoidal) {
+    err = model_matrix(packed["positions"], "positions", -1, -1, &m->positions);
+    if (!err.ok()) return err;
+  }
+  const val layers = packed["layers"];
+  // one past a limit is enough for check_model() to report it
+  const int n_layers = std::min(layers["length"].as<int>(), attn::kMaxLayers + 1);
+  m->layers.resize(n_layers);
+  for (int l = 0; l < n_layers; l++) {
+    const val layer = layers[l];
+    attn::Layer& w = m->layers[l];
+    const std::string lp = "layers[" + std::to_string(l) + "]";
+    if (!(err = model_norm(layer, "norm1", lp + ".norm1", l, &w.norm1)).ok()) return err;
+    const val heads = layer["heads"];
+    const int n_heads = std::min(heads["length"].as<int>(), attn::kMaxHeads + 1);
+    w.heads.resize(n_heads);
+    for (int h = 0; h < n_heads; h++) {
+      const val head = heads[h];
+      attn::Head& hw = w.heads[h];
+      const std::string hp = lp + ".heads[" + std::to_string(h) + "]";
+      if (!(err = model_matrix(head["wq"], hp + ".wq", l, h, &hw.wq)).ok()) return err;
+      if (!(err = model_matrix(head["wk"], hp + ".wk", l, h, &hw.wk)).ok()) return err;
+      if (!(err = model_matrix(head["wv"], hp + ".wv", l, h, &hw.wv)).ok()) return err;
+      if (!(err = model_vector(head, "bq", hp + ".bq", l, h, &hw.bq)).ok()) return err;
+      if (!(err = model_vector(head, "bk", hp + ".bk", l, h, &hw.bk)).ok()) return err;
+      if (!(err = model_vector(head, "bv", hp + ".bv", l, h, &hw.bv)).ok()) return err;
+    }
+    if (!(err = model_matrix(layer["wo"], lp + ".wo", l, -1, &w.wo)).ok()) return err;
+    if (!(err = model_vector(layer, "bo", lp + ".bo", l, -1, &w.bo)).ok()) return err;
+    if (!(err = model_norm(layer, "norm2", lp + ".norm2", l, &w.norm2)).ok()) return err;
+    const val mlp = layer["mlp"];
+    w.has_mlp = !mlp.isUndefined();
+    if (!w.has_mlp) continue;
+    if (!(err = model_matrix(mlp["w1"], lp + ".mlp.w1", l, -1, &w.mlp.w1)).ok()) return err;
+    if (!(err = model_vector(mlp, "b1", lp + ".mlp.b1", l, -1, &w.mlp.b1)).ok()) return err;
+    if (!(err = model_matrix(mlp["w2"], lp + ".mlp.w2", l, -1, &w.mlp.w2)).ok()) return err;
+    if (!(err = model_vector(mlp, "b2", lp + ".mlp.b2", l, -1, &w.mlp.b2)).ok()) return err;
+    w.mlp.activation = mlp["activation"].as<std::string>() == "relu" ? attn::Activation::relu
+                                                                     : attn::Activation::gelu;
+  }
+  if (!(err = model_norm(packed, "finalNorm", "finalNorm", -1, &m->final_norm)).ok()) return err;
+  m->tied = packed["unembed"].isUndefined();
+  if (!m->tied) {
+    err = model_matrix(packed["unembed"], "unembed", -1, -1, &m->unembed);
+    if (!err.ok()) return err;
+  }
+  err = model_vector(packed, "unembedBias", "unembedBias", -1, -1, &m->unembed_bias);
+  if (!err.ok()) return err;
+  return attn::check_model(*m);
+}
+
+// ids (a Float64Array) of `m`, named `name` ("ids", "batches[2].targets").
+attn::Error read_ids(const attn::Model& m, const val& values, const std::string& name, bool targets,
+                     std::vector<int>* out) {
+  const auto v = emscripten::convertJSArrayToNumberVector<double>(values);
+  return attn::ids_from_values(m, name, v.data(), static_cast<int>(v.size()), targets, out);
+}
+
+// Float64Array copy (or view, when live) of a vector.
+val vector_to_js(const std::vector<double>& v, bool live = false) {
+  return copy_or_view("Float64Array", v.size(), v.data(), live);
+}
+
+// A model's arrays in the format's structure (matrices {rows, cols, data}, vectors
+// Float64Arrays; absent arrays left out): its gradients or its trained parameters.
+val model_to_js(const attn::Model& m) {
+  val out = val::object();
+  out.set("embed", to_js(m.embed));
+  if (!m.sinusoidal) out.set("positions", to_js(m.positions));
+  auto set_vector = [](val& obj, const char* name, const std::vector<double>& v) {
+    if (!v.empty()) obj.set(name, vector_to_js(v));
+  };
+  auto set_norm = [](val& obj, const char* name, const attn::Norm& n) {
+    if (!n.present()) return;
+    val norm = val::object();
+    norm.set("gain", vector_to_js(n.gain));
+    norm.set("bias", vector_to_js(n.bias));
+    obj.set(name, norm);
+  };
+  val layers = val::array();
+  for (const attn::Layer& w : m.layers) {
+    val layer = val::object();
+    set_norm(layer, "norm1", w.norm1);
+    val heads = val::array();
+    for (const attn::Head& h : w.heads) {
+      val head = val::object();
+      head.set("wq", to_js(h.wq));
+      head.set("wk", to_js(h.wk));
+      head.set("wv", to_js(h.wv));
+      set_vector(head, "bq", h.bq);
+      set_vector(head, "bk", h.bk);
+      set_vector(head, "bv", h.bv);
+      heads.call<void>("push", head);
+    }
+    layer.set("heads", heads);
+    layer.set("wo", to_js(w.wo));
+    set_vector(layer, "bo", w.bo);
+    if (w.has_mlp) {
+      set_norm(layer, "norm2", w.norm2);
+      val mlp = val::object();
+      mlp.set("w1", to_js(w.mlp.w1));
+      set_vector(mlp, "b1", w.mlp.b1);
+      mlp.set("w2", to_js(w.mlp.w2));
+      set_vector(mlp, "b2", w.mlp.b2);
+      layer.set("mlp", mlp);
+    }
+    layers.call<void>("push", layer);
+  }
+  out.set("layers", layers);
+  set_norm(out, "finalNorm", m.final_norm);
+  if (!m.tied) out.set("unembed", to_js(m.unembed));
+  set_vector(out, "unembedBias", m.unembed_bias);
+  return out;
+}
+
+// The last forward pass of a model, kept for runModel(..., {reuse: true})'s views.
+attn::ModelRun& model_run() {
+  static attn::ModelRun run;
+  return run;
+}
+
+// packed as read_model() reads it, ids a Float64Array, headsOff: [Uint8Array per layer] or
+// undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention: {heads: [{q, k, v,
+// scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden, activated,
+// output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
+val run_model(const val& packed, const val& ids, const val& heads_off, bool live) {
+  attn::Model m;
+  attn::Error err = read_model(packed, &m);
+  if (!err.ok()) return error_to_js(err);
+  std::vector<int> token_ids;
+  if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
+  attn::RunOptions options;
+  if (!heads_off.isUndefined()) {
+    const int n = heads_off["length"].as<int>();
+    for (int l = 0; l < n; l++) {
+      options.heads_off.push_back(
+          emscripten::convertJSArrayToNumberVector<unsigned char>(heads_off[l]));
+    }
+  }
+  attn::ModelRun& run = model_run();
+  err = attn::run_model(m, token_ids, options, &run);
+  if (!err.ok()) return error_to_js(err);
+
+  val result = val::object();
+  val residual = val::array();
+  for (const attn::Matrix& x : run.residual) residual.call<void>("push", to_js(x, live));
+  result.set("residual", residual);
+  val layers = val::array();
+  for (size_t l = 0; l < run.layers.size(); l++) {
+    const attn::LayerRun& r = run.layers[l];
+    val layer = val::object();
+    layer.set("input", to_js(r.attention_input.x, live));
+    val attention = val::object();
+    attention.set("heads", heads_to_js(r.attention.heads, live));
+    attention.set("concat", to_js(r.attention.concat, live));
+    attention.set("output", to_js(r.attention_output, live));
+    layer.set("attention", attention);
+    if (m.layers[l].has_mlp) {
+      val mlp = val::object();
+      mlp.set("input", to_js(r.mlp_input, live));
+      mlp.set("hidden", to_js(r.hidden, live));
+      mlp.set("activated", to_js(r.activated, live));
+      mlp.set("output", to_js(r.mlp_output, live));
+      layer.set("mlp", mlp);
+    }
+    layers.call<void>("push", layer);
+  }
+  result.set("layers", layers);
+  result.set("finalInput", to_js(run.final_input, live));
+  result.set("logits", to_js(run.logits, live));
+  result.set("probabilities", to_js(run.probabilities, live));
+  return result;
+}
+
+// Returns {loss, gradients (model_to_js)} or {error}.
+val model_gradients(const val& packed, const val& ids, const val& targets) {
+  attn::Model m;
+  attn::Error err = read_model(packed, &m);
+  if (!err.ok()) return error_to_js(err);
+  std::vector<int> token_ids, token_targets;
+  if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
+  err = read_ids(m, targets, "targets", true, &token_targets);
+  if (!err.ok()) return error_to_js(err);
+  attn::Model g;
+  double loss = 0.0;
+  err = attn::model_gradients(m, token_ids, token_targets, {}, &model_run(), &loss, &g);
+  if (!err.ok()) return error_to_js(err);
+  val result = val::object();
+  result.set("loss", loss);
+  result.set("gradients", model_to_js(g));
+  return result;
+}
+
+// options (built by engine_api.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd' |
+// 'adam', learningRate}. Returns {parameters (model_to_js), losses: Float64Array} or {error}.
+val train_model(const val& packed, const val& options) {
+  attn::Model m;
+  attn::Error err = read_model(packed, &m);
+  if (!err.ok()) return error_to_js(err);
+  const val batches = options["batches"];
+  const int n = std::min(batches["length"].as<int>(), attn::kMaxBatches + 1);
+  std::vector<attn::Batch> read(n);
+  for (int b = 0; b < n; b++) {
+    const std::string p = "batches[" + std::to_string(b) + "].";
+    if (!(err = read_ids(m, batches[b]["ids"], p + "ids", false, &read[b].ids)).ok()) {
+      return error_to_js(err);
+    }
+    err = read_ids(m, batches[b]["targets"], p + "targets", true, &read[b].targets);
+    if (!err.ok()) return error_to_js(err);
+  }
+  attn::ModelTrainOptions o;
+  o.optimizer = options["optimizer"].as<std::string>() == "sgd" ? attn::Optimizer::sgd
+                                                                : attn::Optimizer::adam;
+  o.learning_rate = options["learningRate"].as<double>();
+  attn::Model trained;
+  std::vector<double> losses;
+  err = attn::train_model(m, read, o, &trained, &losses);
+  if (!err.ok()) return error_to_js(err);
+  val result = val::object();
+  result.set("parameters", model_to_js(trained));
+  result.set("losses", vector_to_js(losses));
+  return result;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("compute", &compute);
   emscripten::function("backward", &backward);
   emscripten::function("train", &train);
+  emscripten::function("runModel", &run_model);
+  emscripten::function("modelGradients", &model_gradients);
+  emscripten::function("trainModel", &train_model);
 }

@@ -9,6 +9,8 @@
 // exception escaping is a crash too. Built with ASan and UBSan (scripts/test.mjs runs it for a
 // bounded time on tests/fuzz/corpus); bytes past the end read as 0, which picks the common case
 // of each choice, so the forward pass's corpus reaches the backward pass and training as well.
+// The bytes after those build a model (model.h) for run_model(), model_gradients() and a step of
+// train_model(): an Error with a message, or finite results (probability rows that sum to 1).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +18,7 @@
 
 #include "attention.h"
 #include "backward.h"
+#include "model.h"
 #include "training.h"
 
 namespace {
@@ -212,6 +215,131 @@ void fuzz_training(Bytes& b, const attn::MultiHeadInput& in, int n_k, int d_out)
 
 }  // namespace
 
+// A vector of n values from the bytes, through the validating entry point.
+bool read_vector(Bytes& b, const char* name, int n, std::vector<double>* out) {
+  std::vector<double> values(n);
+  for (double& v : values) v = b.value();
+  const attn::Error err = attn::vector_from_values(name, name, -1, -1, values.data(), n, out);
+  check(err.ok() || !err.message.empty());
+  return err.ok();
+}
+
+bool read_norm(Bytes& b, int d, attn::Norm* norm) {
+  return read_vector(b, "gain", d, &norm->gain) && read_vector(b, "bias", d, &norm->bias);
+}
+
+// A small model from the bytes: which parts it has, its sizes, and one shape off now and then.
+void fuzz_model(Bytes& b) {
+  attn::Model m;
+  m.vocab = 1 + b.small(5);
+  m.d_model = 1 + b.small(5);
+  m.max_tokens = 1 + b.small(6);
+  const uint8_t flags = b.byte();
+  m.causal = flags & 1;
+  m.sinusoidal = flags & 2;
+  m.tied = flags & 4;
+  const int off = flags & 128 ? 1 : 0;  // the last layer's W_O one row too many: a shape error
+  const int d = m.d_model;
+  if (!read_matrix(b, "embed", m.vocab, d, &m.embed).ok()) return;
+  if (!m.sinusoidal && !read_matrix(b, "positions", m.max_tokens, d, &m.positions).ok()) return;
+  const int n_layers = b.small(2);
+  for (int l = 0; l < n_layers; l++) {
+    attn::Layer w;
+    const uint8_t parts = b.byte();
+    if ((parts & 1) && !read_norm(b, d, &w.norm1)) return;
+    const int n_heads = 1 + b.small(2);
+    const int d_k = 1 + b.small(3);
+    const int d_v = 1 + b.small(3);
+    for (int h = 0; h < n_heads; h++) {
+      attn::Head head;
+      if (!read_matrix(b, "wq", d, d_k, &head.wq).ok()) return;
+      if (!read_matrix(b, "wk", d, d_k, &head.wk).ok()) return;
+      if (!read_matrix(b, "wv", d, d_v, &head.wv).ok()) return;
+      if ((parts & 2) &&
+          !(read_vector(b, "bq", d_k, &head.bq) && read_vector(b, "bk", d_k, &head.bk) &&
+            read_vector(b, "bv", d_v, &head.bv))) {
+        return;
+      }
+      w.heads.push_back(std::move(head));
+    }
+    const int wo_rows = n_heads * d_v + (l == n_layers - 1 ? off : 0);
+    if (!read_matrix(b, "wo", wo_rows, d, &w.wo).ok()) return;
+    if ((parts & 4) && !read_vector(b, "bo", d, &w.bo)) return;
+    w.has_mlp = parts & 8;
+    if (w.has_mlp) {
+      const int f = 1 + b.small(4);
+      if ((parts & 32) && !read_norm(b, d, &w.norm2)) return;
+      if (!read_matrix(b, "w1", d, f, &w.mlp.w1).ok()) return;
+      if (!read_matrix(b, "w2", f, d, &w.mlp.w2).ok()) return;
+      if ((parts & 64) &&
+          !(read_vector(b, "b1", f, &w.mlp.b1) && read_vector(b, "b2", d, &w.mlp.b2))) {
+        return;
+      }
+      w.mlp.activation = parts & 16 ? attn::Activation::relu : attn::Activation::gelu;
+    }
+    m.layers.push_back(std::move(w));
+  }
+  if ((flags & 8) && !read_norm(b, d, &m.final_norm)) return;
+  if (!m.tied && !read_matrix(b, "unembed", d, m.vocab, &m.unembed).ok()) return;
+  if ((flags & 16) && !read_vector(b, "unembedBias", m.vocab, &m.unembed_bias)) return;
+
+  // ids and targets through their checks: now and then one outside the vocabulary or too many
+  const int n = 1 + b.small(m.max_tokens);
+  std::vector<double> id_values(n), target_values(n);
+  for (int i = 0; i < n; i++) {
+    id_values[i] = b.small(m.vocab);              // vocab itself: a range error
+    target_values[i] = b.small(m.vocab + 1) - 1;  // -1: no loss there
+  }
+  std::vector<int> ids, targets;
+  attn::Error err = attn::ids_from_values(m, "ids", id_values.data(), n, false, &ids);
+  if (err.ok()) err = attn::ids_from_values(m, "targets", target_values.data(), n, true, &targets);
+  if (!err.ok()) {
+    check_error(err);
+    return;
+  }
+  attn::ModelRun run;
+  err = attn::run_model(m, ids, {}, &run);
+  if (!err.ok()) {
+    check_error(err);
+    return;
+  }
+  check(run.probabilities.rows == n && run.probabilities.cols == m.vocab);
+  for (int i = 0; i < n; i++) {
+    double sum = 0.0;
+    for (int j = 0; j < m.vocab; j++) sum += run.probabilities.at(i, j);
+    check(std::fabs(sum - 1.0) < 1e-9);
+  }
+  check_finite(run.logits);
+  attn::Model g;
+  double loss = 0.0;
+  err = attn::model_gradients(m, ids, targets, {}, &run, &loss, &g);
+  if (!err.ok()) {
+    check_error(err);
+    return;
+  }
+  check(std::isfinite(loss) && loss >= 0.0);
+  check(g.embed.rows == m.embed.rows && g.embed.cols == m.embed.cols);
+  check_finite(g.embed);
+  for (size_t l = 0; l < m.layers.size(); l++) {
+    check(g.layers[l].heads.size() == m.layers[l].heads.size());
+    check(g.layers[l].heads[0].bq.size() == m.layers[l].heads[0].bq.size());
+    check_finite(g.layers[l].heads[0].wq);
+    check_finite(g.layers[l].wo);
+  }
+  attn::Model trained;
+  std::vector<double> losses;
+  attn::ModelTrainOptions options;
+  options.optimizer = flags & 32 ? attn::Optimizer::sgd : attn::Optimizer::adam;
+  options.learning_rate = 0.01;
+  err = attn::train_model(m, {{ids, targets}}, options, &trained, &losses);
+  if (!err.ok()) {
+    check_error(err);
+    return;
+  }
+  check(losses.size() == 1 && losses[0] == loss);
+  check_finite(trained.embed);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes b{data, size};
   const int n_q = b.small(12);  // 0 rows is a case too: "x is empty"
@@ -264,5 +392,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int d_out = in.wo.rows > 0 ? d_model : n_heads * d_v;
   fuzz_backward(b, in, n_k, d_out);
   fuzz_training(b, in, n_k, d_out);
+  fuzz_model(b);
   return 0;
 }

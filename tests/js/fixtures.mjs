@@ -99,6 +99,71 @@ export function loadTrainingCases() {
   });
 }
 
+// Model cases (torch, tests/make_model_fixtures.py): `model`, the argument of engine.runModel()
+// in the format of docs/api.md, `ids` and `targets`, next to torch's results by the file's names
+// (residual.<l>, L<l>.h<h>.weights, logits, grad.<parameter>, …); training cases also
+// `trainOptions` (engine.trainModel()'s second argument), trainLosses and final.<parameter>.
+export const MODEL_FIXTURE_FILE = new URL('../fixtures/model_cases.txt', import.meta.url);
+export function loadModelCases() {
+  return loadCases(MODEL_FIXTURE_FILE).map((c) => {
+    const o = c.options;
+    const ids = (name) => c[name][0];
+    const out = { ...c, model: modelOf(c), ids: ids('ids'), targets: ids('targets') };
+    if (o['train.optimizer'] !== undefined) {
+      out.trainOptions = {
+        optimizer: o['train.optimizer'] === 1 ? 'adam' : 'sgd',
+        learningRate: o['train.learningRate'],
+        batches: Array.from({ length: o['train.batches'] }, (_, b) => ({ ids: ids(`batch${b}.ids`), targets: ids(`batch${b}.targets`) })),
+      };
+    }
+    return out;
+  });
+}
+
+// A model case's parameters (under `prefix`: '', 'grad.' or 'final.') in the model format;
+// vectors (1 × n in the file) as arrays of numbers.
+export function modelOf(c, prefix = '') {
+  const o = c.options;
+  const get = (name) => c[prefix + name];
+  const vector = (name) => (c[prefix + name] === undefined ? undefined : c[prefix + name][0]);
+  const norm = (name) => ({ gain: vector(`${name}.gain`), bias: vector(`${name}.bias`) });
+  const withOptional = (object, entries) => {
+    for (const [key, value] of entries) if (value !== undefined) object[key] = value;
+    return object;
+  };
+  const model = {
+    name: c.name,
+    vocab: Array.from({ length: o.vocab }, (_, i) => `t${i}`),
+    dModel: o.dModel,
+    maxTokens: o.maxTokens,
+    causal: o.causal === 1,
+    embed: get('embed'),
+    positions: o.sinusoidal === 1 ? 'sinusoidal' : get('positions'),
+    layers: Array.from({ length: o.layers }, (_, l) => {
+      const p = `L${l}.`;
+      const layer = {};
+      if (o[`${p}norm1`] === 1) layer.norm1 = norm(`${p}norm1`);
+      layer.heads = Array.from({ length: o[`${p}heads`] }, (_, h) => {
+        const hp = `${p}h${h}.`;
+        return withOptional({ wq: get(`${hp}wq`), wk: get(`${hp}wk`), wv: get(`${hp}wv`) },
+          ['bq', 'bk', 'bv'].map((b) => [b, vector(hp + b)]));
+      });
+      layer.wo = get(`${p}wo`);
+      withOptional(layer, [['bo', vector(`${p}bo`)]]);
+      if (o[`${p}mlp`] === 1) {
+        if (o[`${p}norm2`] === 1) layer.norm2 = norm(`${p}norm2`);
+        layer.mlp = withOptional({ w1: get(`${p}mlp.w1`), w2: get(`${p}mlp.w2`), activation: o[`${p}activation`] === 1 ? 'relu' : 'gelu' },
+          [['b1', vector(`${p}mlp.b1`)], ['b2', vector(`${p}mlp.b2`)]]);
+      }
+      return layer;
+    }),
+    unembed: o.tied === 1 ? 'tied' : get('unembed'),
+  };
+  if (o.finalNorm === 1) model.finalNorm = norm('finalNorm');
+  withOptional(model, [['unembedBias', vector('unembedBias')]]);
+  return model;
+}
+
 // A fixture case's inputs as the argument of engine.compute() in the multi-head form
 // (heads: [{ wq, wk, wv }], wo, context, keyPadding and the options).
 function multiHeadInput(c) {

@@ -1,0 +1,200 @@
+// engine.runModel(), modelGradients() and trainModel() of the JS API (dist/attention-engine.js)
+// under node: every intermediate, the gradients and Adam/SGD steps against PyTorch
+// (tests/fixtures/model_cases.txt, tests/make_model_fixtures.py), the typed and reuse forms, a
+// head switched off, the format's errors with their paths, inputs left untouched and wasm memory
+// that does not grow.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertInputError, createAttentionEngine, loadModelCases, modelOf } from './fixtures.mjs';
+
+const engine = await createAttentionEngine();
+const cases = loadModelCases();
+const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+
+// max |a − b| / max(1, |b|) over two matrices (arrays of rows) or vectors; −∞ matches −∞
+function diff(a, b) {
+  const rowsA = Array.isArray(a[0]) ? a : [a];
+  const rowsB = Array.isArray(b[0]) ? b : [b];
+  assert.equal(rowsA.length, rowsB.length, 'rows');
+  let d = 0;
+  rowsB.forEach((row, i) => {
+    assert.equal(rowsA[i].length, row.length, `row ${i}`);
+    row.forEach((v, j) => {
+      const x = rowsA[i][j];
+      if (x === v) return;
+      d = Math.max(d, Math.abs(x - v) / Math.max(1, Math.abs(v)));
+    });
+  });
+  return d;
+}
+
+// Every array of `want` (a model's structure, as modelOf() builds it) against `got`, and no
+// array in `got` that `want` does not have.
+function compareArrays(got, want, tolerance, path = '') {
+  const isNumbers = (v) => Array.isArray(v) && (typeof v[0] === 'number' || Array.isArray(v[0]));
+  for (const [key, value] of Object.entries(want)) {
+    if (key === 'vocab' || (typeof value !== 'object' && !Array.isArray(value))) continue;
+    const where = `${path}${key}`;
+    assert.ok(got[key] !== undefined, `${where} is missing`);
+    if (isNumbers(value)) {
+      const d = diff(got[key], value);
+      assert.ok(d <= tolerance, `${where}: ${d}`);
+    } else if (Array.isArray(value)) {
+      assert.equal(got[key].length, value.length, where);
+      value.forEach((v, i) => compareArrays(got[key][i], v, tolerance, `${where}[${i}].`));
+    } else {
+      compareArrays(got[key], value, tolerance, `${where}.`);
+    }
+  }
+  for (const [key, value] of Object.entries(got)) {
+    if (typeof value !== 'object' || key === 'vocab') continue; // not an array of parameters
+    assert.ok(want[key] !== undefined && typeof want[key] === 'object', `${path}${key} is not in the model`);
+  }
+}
+
+test('runModel gives every intermediate of PyTorch within 1e-12', () => {
+  assert.ok(cases.length >= 14);
+  for (const c of cases) {
+    const r = engine.runModel(c.model, c.ids);
+    const check = (got, name) => {
+      const d = diff(got, c[name]);
+      assert.ok(d <= 1e-12, `${c.name} ${name}: ${d}`);
+    };
+    assert.equal(r.residual.length, c.model.layers.length + 1);
+    r.residual.forEach((x, l) => check(x, `residual.${l}`));
+    r.layers.forEach((layer, l) => {
+      const p = `L${l}.`;
+      check(layer.input, `${p}input`);
+      layer.attention.heads.forEach((head, h) => {
+        for (const name of RESULTS) check(head[name], `${p}h${h}.${name}`);
+      });
+      check(layer.attention.concat, `${p}concat`);
+      check(layer.attention.output, `${p}attention`);
+      assert.equal(layer.mlp !== undefined, c.model.layers[l].mlp !== undefined);
+      if (layer.mlp) for (const name of ['input', 'hidden', 'activated', 'output']) check(layer.mlp[name], `${p}mlp.${name}`);
+    });
+    check(r.finalInput, 'finalInput');
+    check(r.logits, 'logits');
+    check(r.probabilities, 'probabilities');
+  }
+});
+
+test('runModel typed and reuse forms hold the same numbers', () => {
+  const c = cases[4];
+  const rows = engine.runModel(c.model, c.ids);
+  const typed = engine.runModel(c.model, c.ids, { typed: true });
+  const { rows: n, cols, data } = typed.layers[1].attention.heads[1].weights;
+  assert.ok(data instanceof Float64Array);
+  assert.deepEqual(Array.from({ length: n }, (_, i) => Array.from(data.subarray(i * cols, (i + 1) * cols))), rows.layers[1].attention.heads[1].weights);
+  const views = engine.runModel(c.model, c.ids, { typed: true, reuse: true });
+  assert.deepEqual(Array.from(views.logits.data), Array.from(typed.logits.data));
+});
+
+test('a head switched off enters its layer as 0', () => {
+  const c = cases[1]; // one layer, two heads
+  assert.equal(c.model.layers[0].heads.length, 2);
+  const on = engine.runModel(c.model, c.ids);
+  const off = engine.runModel(c.model, c.ids, { headsOff: [{ layer: 0, head: 1 }] });
+  const dv = c.model.layers[0].heads[0].wv[0].length;
+  off.layers[0].attention.concat.forEach((row, i) => {
+    assert.deepEqual(row.slice(0, dv), on.layers[0].attention.concat[i].slice(0, dv));
+    assert.ok(row.slice(dv).every((v) => v === 0));
+  });
+  assert.notDeepEqual(off.logits, on.logits);
+  // the head itself is still computed and shown
+  assert.deepEqual(off.layers[0].attention.heads[1], on.layers[0].attention.heads[1]);
+  assertInputError(() => engine.runModel(c.model, c.ids, { headsOff: [{ layer: 0, head: 2 }] }), { code: 'range', layer: 0 });
+});
+
+test('modelGradients gives autograd\'s loss and gradients within 1e-9', () => {
+  for (const c of cases) {
+    const { loss, gradients } = engine.modelGradients(c.model, c.ids, c.targets);
+    assert.ok(Math.abs(loss - c.loss[0][0]) <= 1e-12, `${c.name} loss`);
+    compareArrays(gradients, modelOf(c, 'grad.'), 1e-9, `${c.name} `);
+  }
+});
+
+test('trainModel takes torch.optim\'s Adam and SGD steps within 1e-9, leaving its input as it was', () => {
+  const trained = cases.filter((c) => c.trainOptions);
+  assert.ok(trained.some((c) => c.trainOptions.optimizer === 'adam') && trained.some((c) => c.trainOptions.optimizer === 'sgd'));
+  for (const c of trained) {
+    const before = JSON.stringify(c.model);
+    const r = engine.trainModel(c.model, c.trainOptions);
+    assert.equal(JSON.stringify(c.model), before, 'the input model is not modified');
+    assert.ok(diff(r.losses, c.trainLosses[0]) <= 1e-9, `${c.name} losses`);
+    compareArrays(r.model, modelOf(c, 'final.'), 1e-9, `${c.name} `);
+    // what is not a parameter is the input's: metadata, vocab, options
+    assert.equal(r.model.name, c.model.name);
+    assert.equal(r.model.vocab, c.model.vocab);
+    assert.equal(r.model.layers[0].mlp?.activation, c.model.layers[0].mlp?.activation);
+    // steps on one batch lower its loss, and the trained model runs
+    const first = c.trainOptions.batches[0];
+    const again = engine.trainModel(r.model, { ...c.trainOptions, batches: [first, first, first] });
+    assert.ok(again.losses[2] < again.losses[0], `${c.name}: ${again.losses}`);
+    assert.ok(engine.modelGradients(again.model, first.ids, first.targets).loss < again.losses[0]);
+  }
+});
+
+test('a model\'s errors name the array by its path, with code, layer and head', () => {
+  const c = cases[4]; // two layers, two heads
+  const { model, ids } = c;
+  const d = model.dModel;
+  const withLayer = (l, change) => ({ ...model, layers: model.layers.map((layer, i) => (i === l ? change(layer) : layer)) });
+  const tall = Array.from({ length: d + 1 }, () => model.layers[1].heads[0].wq[0]);
+  assertInputError(() => engine.runModel(withLayer(1, (layer) => ({ ...layer, heads: [{ ...layer.heads[0], wq: tall }, layer.heads[1]] })), ids), {
+    code: 'shape', path: 'layers[1].heads[0].wq', operand: 'wq', layer: 1, head: 0,
+    message: `layers[1].heads[0].wq has ${d + 1} rows but dModel is ${d}`,
+  });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, wo: [layer.wo[0]] })), ids), { code: 'shape', path: 'layers[0].wo', layer: 0, head: undefined });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, heads: [{ ...layer.heads[0], wk: [[1, 'x']] }, layer.heads[1]] })), ids), {
+    code: 'not_number', path: 'layers[0].heads[0].wk', layer: 0, head: 0, row: 0, column: 1,
+  });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, heads: [{ ...layer.heads[0], wv: [[NaN]] }, layer.heads[1]] })), ids), {
+    code: 'not_finite', path: 'layers[0].heads[0].wv', layer: 0, head: 0, row: 0, column: 0,
+  });
+  assertInputError(() => engine.runModel(withLayer(1, (layer) => ({ ...layer, heads: [layer.heads[0], { ...layer.heads[1], wq: [[1, 2], [3]] }] })), ids), {
+    code: 'ragged', path: 'layers[1].heads[1].wq', layer: 1, head: 1, row: 1,
+  });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, heads: [] })), ids), { code: 'empty', path: 'layers[0].heads', layer: 0 });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, mlp: { w1: [[1]], w2: [[1]], activation: 'tanh' } })), ids), {
+    code: 'choice', path: 'layers[0].mlp.activation', layer: 0,
+  });
+  assertInputError(() => engine.runModel(withLayer(0, (layer) => ({ ...layer, dropout: 0.1 })), ids), { code: 'unknown_option', path: 'layers[0].dropout', layer: 0 });
+  assertInputError(() => engine.runModel({ ...model, temperature: 2 }, ids), { code: 'unknown_option', path: 'temperature' });
+  assertInputError(() => engine.runModel({ ...model, dModel: 2.5 }, ids), { code: 'range', path: 'dModel' });
+  assertInputError(() => engine.runModel({ ...model, embed: model.embed.slice(1) }, ids), { code: 'shape', path: 'embed' });
+  assertInputError(() => engine.runModel({ ...model, unembedBias: [1] }, ids), { code: 'shape', path: 'unembedBias' });
+  assertInputError(() => engine.runModel(model, [0, model.vocab.length]), { code: 'range', path: 'ids', column: 1 });
+  assertInputError(() => engine.runModel(model, [0.5]), { code: 'range', path: 'ids', column: 0 });
+  assertInputError(() => engine.runModel(model, Array(model.maxTokens + 1).fill(0)), { code: 'limit', path: 'ids' });
+  assertInputError(() => engine.runModel(model, []), { code: 'empty', path: 'ids' });
+  assertInputError(() => engine.runModel({ ...model, maxTokens: 5000 }, ids), { code: 'limit', path: 'maxTokens' });
+  // 64 heads × 4096² attention cells: refused before anything is computed
+  const wide = {
+    vocab: ['a'], dModel: 1, maxTokens: 4096, embed: [[0.5]], positions: 'sinusoidal', unembed: 'tied',
+    layers: [{ heads: Array.from({ length: 64 }, () => ({ wq: [[1]], wk: [[1]], wv: [[1]] })), wo: Array.from({ length: 64 }, () => [1]) }],
+  };
+  assertInputError(() => engine.runModel(wide, Array(4096).fill(0)), { code: 'limit', path: 'ids' });
+  assert.equal(engine.runModel(wide, [0, 0]).logits.length, 2);
+  assertInputError(() => engine.modelGradients(model, ids, ids.slice(1)), { code: 'shape', path: 'targets' });
+  assertInputError(() => engine.modelGradients(model, ids, ids.map(() => -1)), { code: 'empty', path: 'targets' });
+  assertInputError(() => engine.trainModel(model, { batches: [{ ids, targets: ids }], optimizer: 'lbfgs', learningRate: 0.1 }), { code: 'choice', operand: 'optimizer' });
+  assertInputError(() => engine.trainModel(model, { batches: [{ ids, targets: [99, ...ids.slice(1)] }], learningRate: 0.1 }), { code: 'range', path: 'batches[0].targets', column: 0 });
+  assertInputError(() => engine.trainModel(model, { batches: [{ ids, targets: ids }], learningRate: -1 }), { code: 'range', path: 'learningRate' });
+  // metadata fields are the author's own; the engine works after every error
+  const r = engine.runModel({ ...model, title: { en: 'A model', zh: '一个模型' }, tokenizer: 'words' }, ids);
+  assert.equal(r.logits.length, ids.length);
+});
+
+test('runModel and trainModel many times do not grow wasm memory', () => {
+  const c = cases.find((x) => x.trainOptions);
+  engine.runModel(c.model, c.ids);
+  engine.trainModel(c.model, c.trainOptions);
+  const bytes = engine.memoryBytes();
+  for (let i = 0; i < 30; i++) {
+    engine.runModel(c.model, c.ids);
+    engine.modelGradients(c.model, c.ids, c.targets);
+    engine.trainModel(c.model, c.trainOptions);
+  }
+  assert.equal(engine.memoryBytes(), bytes);
+});
