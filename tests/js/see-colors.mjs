@@ -16,5 +16,3 @@ export function alongMap(rgb, stops) {
   return best;
 }
 
-// "rgb(1, 2, 3)" or "rgba(1, 2, 3, 1)" → [1, 2, 3].
-export const parseRgb = (css) => (/rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css) || []).slice(1, 4).map(Number);
