@@ -5,7 +5,8 @@
 // side below 0 and the red side above, as deep as its share of the matrix's
 // largest magnitude; a masked cell is grey. Small n (tables) and large n
 // (canvas heatmaps, beyond 24 tokens). The values are computed here in plain
-// JS from the inputs, never read from the engine.
+// JS from the inputs, never read from the engine. A table cell's number is
+// readable on its colour (WCAG contrast at least 4.5).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -64,7 +65,7 @@ function readColors(page, name) {
     if (table) {
       return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-c]')].map((td) => {
         const style = getComputedStyle(td);
-        return td.classList.contains('masked') ? { masked: true, rgbs: rgbs(style.backgroundImage) } : { rgb: rgbs(style.backgroundColor)[0] };
+        return td.classList.contains('masked') ? { masked: true, rgbs: rgbs(style.backgroundImage) } : { rgb: rgbs(style.backgroundColor)[0], text: rgbs(style.color)[0] };
       }));
     }
     const canvas = root.querySelector(`canvas[data-matrix="${m}"]`);
@@ -87,6 +88,13 @@ function readColors(page, name) {
 }
 
 // grey, or the dark theme's slate grey (#2c333e, #454e5c): no colour of either map comes this close to it
+// WCAG contrast ratio of two sRGB colours.
+function contrast(a, b) {
+  const lum = (rgb) => rgb.map((v) => v / 255).map((s) => (s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4)).reduce((sum, v, k) => sum + [0.2126, 0.7152, 0.0722][k] * v, 0);
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 const isGrey = ([r, g, b]) => Math.max(r, g, b) - Math.min(r, g, b) <= 24;
 
 function checkColors(colors, values, masked, kind, label) {
@@ -103,6 +111,7 @@ function checkColors(colors, values, masked, kind, label) {
     }
     assert.ok(!cell.masked, `${where}: not drawn masked`);
     if (cell.canvas) assert.ok(cell.uniform, `${where}: one colour`);
+    if (cell.text) assert.ok(contrast(cell.text, cell.rgb) >= 4.5, `${where}: its number (${cell.text}) readable on ${cell.rgb}`);
     const { t, distance } = alongMap(cell.rgb, stops);
     assert.ok(distance <= 4, `${where}: ${cell.rgb} is on the ${kind} colour map`);
     const want = kind === 'weights' ? v : (v / largest + 1) / 2;

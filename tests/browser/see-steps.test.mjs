@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { STRINGS, translate } from '../../web/src/i18n.js';
 import { browserAndServer } from './local.mjs';
 
@@ -218,6 +219,58 @@ test('keys and buttons reach the first and the last step: the full page (index.h
     assert.equal(await page.isDisabled('#prev'), true, 'Previous is off on the first step');
     for (let i = 0; i < ids.length + 1 && !(await page.isDisabled('#next')); i++) await page.click('#next');
     await at(ids.length - 1, 'Next until disabled');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the lines view on screen: each line from its query\'s token to its key\'s, as strong as numpy\'s weight; a focused query lists its weights', async () => {
+  const { cross } = JSON.parse(readFileSync(new URL('../fixtures/see_cases.json', import.meta.url), 'utf8'));
+  const weights = cross.result.heads[0].weights;
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  try {
+    const { page, problems } = await embedPage(context);
+    await setState(page, {
+      tokens: cross.tokens, x: cross.x, heads: cross.heads, context: { tokens: cross.keyTokens, x: cross.c },
+      keyPadding: cross.options.keyPadding, causal: false, temperature: 1, positionalEncoding: false, view: { step: 'softmax', lang: 'en', head: 0, decimals: 4 },
+    });
+    const drawn = await page.evaluate(() => {
+      const view = document.querySelector('attention-visualizer').shadowRoot.querySelector('.lines-view');
+      const svg = view.querySelector('svg.lines-svg').getBoundingClientRect();
+      const middle = (node) => { const r = node.getBoundingClientRect(); return r.top + r.height / 2; };
+      return {
+        queries: [...view.querySelectorAll('.lines-queries button')].map((b) => ({ text: b.textContent, y: middle(b) })),
+        keys: [...view.querySelectorAll('.lines-keys .lines-key')].map((k) => ({ text: k.querySelector('.lines-key-text').textContent, y: middle(k) })),
+        lines: [...view.querySelectorAll('line')].map((l) => ({
+          y1: svg.top + l.y1.baseVal.value * (svg.height / l.ownerSVGElement.viewBox.baseVal.height),
+          y2: svg.top + l.y2.baseVal.value * (svg.height / l.ownerSVGElement.viewBox.baseVal.height),
+          opacity: Number(l.getAttribute('stroke-opacity')), width: Number(l.getAttribute('stroke-width')),
+        })),
+      };
+    });
+    assert.deepEqual(drawn.queries.map((q) => q.text), cross.tokens);
+    assert.deepEqual(drawn.keys.map((k) => k.text), cross.keyTokens);
+    assert.equal(drawn.lines.length, cross.tokens.length * cross.keyTokens.length);
+    const nearest = (list, y) => list.reduce((best, item, i) => (Math.abs(item.y - y) < Math.abs(list[best].y - y) ? i : best), 0);
+    const seen = new Set();
+    for (const line of drawn.lines) {
+      const i = nearest(drawn.queries, line.y1);
+      const j = nearest(drawn.keys, line.y2);
+      assert.ok(Math.abs(drawn.queries[i].y - line.y1) < 4 && Math.abs(drawn.keys[j].y - line.y2) < 4, `a line's ends at its tokens: ${JSON.stringify(line)}`);
+      assert.ok(!seen.has(`${i},${j}`), `one line ${i} → ${j}`);
+      seen.add(`${i},${j}`);
+      assert.ok(Math.abs(line.opacity - weights[i][j]) <= 5e-5, `${cross.tokens[i]} → ${cross.keyTokens[j]}: opacity ${line.opacity}, weight ${weights[i][j]}`);
+    }
+    // thicker for a larger weight
+    const byWeight = drawn.lines.map((line) => line.width).map((width, k) => [weights[Math.floor(k / cross.keyTokens.length)][k % cross.keyTokens.length], width]).sort((a, b) => a[0] - b[0]);
+    for (let k = 1; k < byWeight.length; k++) assert.ok(byWeight[k][1] >= byWeight[k - 1][1], 'a larger weight is not thinner');
+    // a focused query writes its row's weights next to the keys
+    for (const i of [0, 2]) {
+      await page.locator(`attention-visualizer .lines-queries button[data-q="${i}"]`).click();
+      const written = await page.evaluate(() => [...document.querySelector('attention-visualizer').shadowRoot.querySelectorAll('.lines-keys .lines-weight')].map((s) => Number(s.textContent)));
+      written.forEach((w, j) => assert.ok(Math.abs(w - weights[i][j]) <= 5e-5 + 1e-12, `query ${i}, key ${j}: wrote ${w}, numpy ${weights[i][j]}`));
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
