@@ -15,6 +15,8 @@ pe, xWithPe, contextPe, contextWithPe; -inf is written null):
     masked  causal and key padding, key 0 padded: query 0 sees no key at all
     multi   two heads, W_O and positional encoding
     cross   cross-attention, 3 queries and 5 keys (of a second sentence), with key padding
+    unscaled  no division by √d_k, temperature 2
+    unscaled1 no division by √d_k, temperature 1
 Every operand (X, C, W_*) is a multiple of 0.01, so its printed text is exact.
 """
 
@@ -113,6 +115,8 @@ def main():
                           wo=distinct(rng, (4, 4)), pe=True)
     cases["cross"] = case(["我", "爱", "你"], distinct(rng, (3, 2)), [head(rng, 2, 2, 2)],
                           context=(["I", "love", "you", "so", "much"], distinct(rng, (5, 2))), key_padding=[False, False, False, True, False])
+    cases["unscaled"] = case(["a", "b", "c"], distinct(rng, (3, 2)), [head(rng, 2, 2, 2)], scale=False, temperature=2.0)
+    cases["unscaled1"] = case(["a", "b", "c"], distinct(rng, (3, 2)), [head(rng, 2, 2, 2)], scale=False)
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "see_cases.json"), "w", encoding="utf-8", newline="\n") as f:
         json.dump(cases, f, ensure_ascii=False)

@@ -106,13 +106,15 @@ test('a score cell: Q row · K row, term by term', () => {
   }
 });
 
-test('a scaled cell: the score, √d_k and T it is divided by, and the quotient; a masked one is −∞', () => {
-  for (const name of ['long', 'masked', 'cross']) {
+test('a scaled cell: the score, √d_k and T it is divided by (each when it applies), and the quotient; a masked one is −∞', () => {
+  for (const name of ['long', 'masked', 'cross', 'unscaled', 'unscaled1']) {
     const ctx = contextOf(name);
     const { scores, scaled, q } = ctx.result;
-    const { temperature } = ctx.options;
+    const { temperature, scale } = ctx.options;
+    const dk = q[0].length;
     each(scaled, (r, c) => {
-      const line = explainCell('Scaled', r, c, ctx).lines[0];
+      const { lines } = explainCell('Scaled', r, c, ctx);
+      const line = lines[0];
       const head = `Scaled[${ctx.tokens[r]}, ${ctx.keyTokens[c]}] = `;
       assert.ok(line.startsWith(head), line);
       if (ctx.full.masked[r][c]) {
@@ -122,17 +124,22 @@ test('a scaled cell: the score, √d_k and T it is divided by, and the quotient;
       // "s / √dk [/ T] = s / 1.4142 [/ T] = value": the numeric form is the one before the result
       const forms = line.slice(head.length).split(' = ');
       const numeric = forms[forms.length - 2].split(' / ').map(num);
-      const expected = [scores[r][c], Math.sqrt(q[0].length), ...(temperature === 1 ? [] : [temperature])];
+      const expected = [scores[r][c], ...(scale ? [Math.sqrt(dk)] : []), ...(temperature === 1 ? [] : [temperature])];
       assert.equal(numeric.length, expected.length, line);
       numeric.forEach((v, i) => close(v, expected[i], `${name} Scaled[${r}][${c}] divisor ${i}`));
-      if (temperature !== 1) assert.match(forms[0], new RegExp(`√${q[0].length} / ${temperature}$`), line);
+      if (scale) assert.match(forms[0], new RegExp(`/ √${dk}( / |$)`), line);
+      else assert.doesNotMatch(line, /√/, `${name}: no √d_k when not scaled`);
+      if (temperature !== 1) assert.match(forms[0], new RegExp(` / ${temperature}$`), line);
       close(num(forms[forms.length - 1]), scaled[r][c], `${name} Scaled[${r}][${c}]`);
+      // the words name what it is divided by
+      if (scale) assert.ok(lines[1].includes(String(dk)), `${name}: “${lines[1]}” names d_k = ${dk}`);
+      if (temperature !== 1) assert.ok(lines[1].includes(`T = ${temperature}`), `${name}: “${lines[1]}” names T = ${temperature}`);
     });
   }
 });
 
 test('a weight cell: the row max, each exp term and the sum, masked terms exp(−∞), a fully masked row 0', () => {
-  for (const name of ['long', 'masked', 'cross']) {
+  for (const name of ['long', 'masked', 'cross', 'unscaled']) {
     const ctx = contextOf(name);
     const { scaled, weights } = ctx.result;
     each(weights, (r, c) => {
