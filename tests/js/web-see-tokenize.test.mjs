@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { tokenize, joinTokens } from '../../web/src/tokenize.js';
+import { tokenize, joinTokens, defaultMode } from '../../web/src/tokenize.js';
 
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/tokenize_cases.json', import.meta.url), 'utf8'));
 
@@ -25,4 +25,9 @@ test('by words, Chinese without spaces is words, not characters', () => {
 
 test('tokens by characters read back as the sentence without its spaces', () => {
   for (const c of cases) assert.equal(joinTokens(tokenize(c.text, 'char'), 'char'), c.text.replace(/\s/gu, ''), c.text);
+});
+
+test('the default mode reads the sentence without its surrounding spaces', () => {
+  assert.equal(defaultMode('  我爱你 \n'), 'char');
+  assert.equal(defaultMode(' I love you '), 'space');
 });
