@@ -4,7 +4,7 @@ const js = require('@eslint/js');
 const globals = require('globals');
 
 module.exports = [
-  { ignores: ['dist/', 'build/', 'node_modules/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', '.stryker-tmp*/'] },
   js.configs.recommended,
   {
     files: ['**/*.{js,mjs}'],

@@ -987,7 +987,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._editor = new Editor({
       store: this._store,
       lang: () => this._lang(),
-      replace: (state) => (this._full ? this._replace(state) : this._apply(state)),
+      replace: (state) => this._replace(state), // a preset: `replace` first, in every mode (docs/authoring.md)
       undo: () => this._undoRedo('undo'),
       redo: () => this._undoRedo('redo'),
       hold: (on) => this._hold(on),

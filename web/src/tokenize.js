@@ -2,7 +2,9 @@
 //   'char'  one token per character (the default for Chinese), spaces skipped;
 //   'space' split at whitespace;
 //   'word'  words and punctuation as Intl.Segmenter finds them.
-// Array.from walks code points, so an emoji stays one character.
+// 'char' walks grapheme clusters (Intl.Segmenter), so an emoji stays one
+// character even when it is several code points (a skin tone, a ZWJ family,
+// a flag); without Intl.Segmenter, code points (Array.from).
 
 export function defaultMode(text) {
   return /\s/u.test(text.trim()) ? 'space' : 'char';
@@ -11,7 +13,12 @@ export function defaultMode(text) {
 export function tokenize(text, mode) {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  if (mode === 'char') return Array.from(trimmed).filter((ch) => !/\s/u.test(ch));
+  if (mode === 'char') {
+    const chars = typeof Intl.Segmenter === 'function'
+      ? Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(trimmed), (s) => s.segment)
+      : Array.from(trimmed);
+    return chars.filter((ch) => !/\s/u.test(ch));
+  }
   if (mode === 'word' && typeof Intl.Segmenter === 'function') {
     const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
     return Array.from(segmenter.segment(trimmed), (s) => s.segment).filter((s) => s.trim() !== '');

@@ -1,0 +1,129 @@
+// The element's events, counted per action (docs/authoring.md): `ready` once,
+// when the first result is on screen; `change` (detail {state}) once after
+// every edit, drag (when let go), undo, redo, import, preset and step change,
+// its state the element's state then; `computed` once after each edit's
+// result is on screen; `replace` (detail {state}) once before a whole state
+// chosen in the element (a preset, a state file) replaces the one on screen,
+// while the element still shows the old one, and never for an edit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { browserAndServer } from './local.mjs';
+
+const local = browserAndServer(path.resolve('dist'));
+const TYPES = ['ready', 'change', 'computed', 'replace'];
+const el = 'attention-visualizer';
+
+// Before any script of the page: every event of TYPES that reaches the element, in order,
+// with its detail's state and the element's own state at that moment.
+function recordEvents(types) {
+  window.seen = [];
+  for (const type of types) {
+    window.addEventListener(type, (event) => {
+      if (event.target?.localName !== 'attention-visualizer') return;
+      window.seen.push({ type, detail: event.detail ? JSON.stringify(event.detail.state) : null, now: JSON.stringify(event.target.state) });
+    }, true);
+  }
+}
+
+test('events: once per edit, drag, undo, redo, import, preset and step change, with the documented detail', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.addInitScript(recordEvents, TYPES);
+    await page.goto(local.at('embed.html?editable=&lang=en'));
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
+    const state = () => page.evaluate(() => document.querySelector('attention-visualizer').state);
+    // Waits until the element is idle and two more frames have passed (a late duplicate would be seen), then takes the events.
+    const take = async () => {
+      await page.waitForFunction(() => !document.querySelector('attention-visualizer').computing);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 150)));
+      return page.evaluate(() => window.seen.splice(0).map((e) => ({ ...e, detail: JSON.parse(e.detail), now: JSON.parse(e.now) })));
+    };
+    const count = (events) => Object.fromEntries(TYPES.map((type) => [type, events.filter((e) => e.type === type).length]));
+    const load = await take();
+    assert.equal(count(load).ready, 1, 'ready once at load');
+    assert.ok(load.findIndex((e) => e.type === 'ready') >= 0);
+
+    // each change's detail is the element's state as it is then, and as it stays
+    const checkChange = async (events, label) => {
+      const changes = events.filter((e) => e.type === 'change');
+      const now = await state();
+      for (const c of changes) assert.deepEqual(c.detail, c.now, `${label}: change's detail.state is the element's state`);
+      assert.deepEqual(changes[changes.length - 1].detail, now, `${label}: the last change's state is the state on screen`);
+    };
+    const expectOnce = async (label, action, { computed = 1, replace = 0 } = {}) => {
+      await action();
+      const events = await take();
+      const counted = count(events);
+      assert.deepEqual(counted, { ready: 0, change: 1, computed, replace }, `${label}: events ${JSON.stringify(events.map((e) => e.type))}`);
+      await checkChange(events, label);
+      return events;
+    };
+
+    const cell = (field, r, c) => page.locator(`${el} section[data-field="${field}"] input[data-r="${r}"][data-c="${c}"]`);
+    const x00 = (await state()).x[0][0];
+    // an edit: one change, one computed
+    await expectOnce('edit X[0][0]', () => cell('x', 0, 0).fill('0.9'));
+    assert.equal((await state()).x[0][0], 0.9);
+    // undo (the button) and redo (the keys)
+    await expectOnce('undo (button)', () => page.locator(`${el} #undo`).click());
+    assert.equal((await state()).x[0][0], x00);
+    await page.locator(`${el} #fill-random`).focus();
+    await expectOnce('redo (Ctrl+Shift+Z)', () => page.keyboard.press('Control+Shift+Z'));
+    assert.equal((await state()).x[0][0], 0.9);
+    await expectOnce('undo (Ctrl+Z)', () => page.keyboard.press('Control+z'));
+    assert.equal((await state()).x[0][0], x00);
+    await expectOnce('redo (Ctrl+Y)', () => page.keyboard.press('Control+y'));
+
+    // a drag of a number: one change when let go, whatever it computed on the way
+    await cell('x', 0, 1).scrollIntoViewIfNeeded();
+    await take(); // (the scroll settled)
+    const box = await cell('x', 0, 1).boundingBox();
+    const before = (await state()).x[0][1];
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2, { steps: 3 });
+    const during = await take();
+    assert.equal(count(during).change, 0, 'no change during the drag');
+    await page.mouse.up();
+    const dragged = [...during, ...(await take())];
+    assert.equal(count(dragged).change, 1, `drag: one change: ${JSON.stringify(dragged.map((e) => e.type))}`);
+    assert.ok(count(dragged).computed >= 1 && count(dragged).replace === 0 && count(dragged).ready === 0, 'drag: computed, no replace');
+    await checkChange(dragged, 'drag');
+    assert.notEqual((await state()).x[0][1], before, 'the drag moved the number');
+
+    // a preset: replace (before, while the old state is on screen), then one change and one computed
+    const old = await state();
+    const preset = await expectOnce('preset', () => page.locator(`${el} [data-preset="english"]`).click(), { replace: 1 });
+    const replace = preset.find((e) => e.type === 'replace');
+    assert.ok(preset.indexOf(replace) < preset.findIndex((e) => e.type === 'change'), 'replace comes before change');
+    assert.deepEqual(replace.detail.tokens, ['I', 'love', 'you'], 'replace: detail.state is the preset chosen');
+    assert.deepEqual(replace.now.tokens, old.tokens, 'replace: the old state is still on screen');
+    assert.deepEqual((await state()).tokens, ['I', 'love', 'you']);
+    await expectOnce('undo the preset', () => page.locator(`${el} #undo`).click());
+    assert.deepEqual((await state()).tokens, old.tokens);
+
+    // imports: a state file replaces the whole state; a matrix file is an edit
+    await page.evaluate(() => { document.querySelector('attention-visualizer').shadowRoot.querySelector('details.av-tools').open = true; });
+    const file = page.locator(`${el} input[type="file"]`);
+    const imported = { ...old, tokens: ['a', 'b', 'c'], view: { ...old.view, step: 'output' } };
+    const events = await expectOnce('import a state file', () => file.setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(imported)) }), { replace: 1 });
+    assert.deepEqual(events.find((e) => e.type === 'replace').detail.tokens, ['a', 'b', 'c']);
+    await expectOnce('import wq.npy-less: wq.csv', () => file.setInputFiles({ name: 'wq.csv', mimeType: 'text/csv', buffer: Buffer.from('1,0.5\n-0.25,2\n') }));
+    assert.deepEqual((await state()).heads[0].wq, [[1, 0.5], [-0.25, 2]]);
+
+    // a step change: one change, nothing recomputed, nothing replaced
+    const step = (await state()).view.step;
+    await page.locator(`${el} [data-focus-id="prev"]`).click();
+    const viewed = await take();
+    assert.deepEqual([count(viewed).change, count(viewed).replace, count(viewed).ready], [1, 0, 0], `step change: ${JSON.stringify(viewed.map((e) => e.type))}`);
+    assert.notEqual((await state()).view.step, step);
+    await checkChange(viewed, 'step change');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
