@@ -719,12 +719,15 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
     if (!err.ok()) return err;
   }
   encoder_backward(model, ids, dx, &g);
-  for (const Matrix* m : {&g.embed, &g.positions, &g.unembed}) {
-    if (!all_finite(*m)) {
-      return model_error(ErrorCode::overflow, "embed", "embed", -1, -1,
-                         "a gradient is not finite: the values are too large for float64; use "
-                         "smaller values");
-    }
+  // every gradient finite, or an overflow (the steps above check the residual stream's)
+  bool finite = true;
+  for_each_array(g, [&](const std::vector<double>& v) {
+    for (double x : v) finite = finite && std::isfinite(x);
+  });
+  if (!finite) {
+    return model_error(ErrorCode::overflow, "gradients", "gradients", -1, -1,
+                       "a gradient is not finite: the values are too large for float64; use "
+                       "smaller values");
   }
   return Error{};
 }

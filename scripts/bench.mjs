@@ -5,9 +5,10 @@
 // Ratios come from the same run, since absolute times on shared machines drift.
 // Then a second table: the page's latency from an edit to every panel in view updated (pageLatency),
 // and a third: each frame's work while a number or the temperature is dragged (dragLatency).
-//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only] [--large-only]
+// And a fourth: models (runModel and an Adam step) against PyTorch (modelSection).
+//   node scripts/bench.mjs [--sizes 8,64,512,2048] [--d 64] [--rounds 5] [--page-only] [--drag-only] [--large-only] [--model-only]
 // --large-only prints the page's n = 4096 scenarios alone, --drag-only the drag table alone
-// (neither writes docs/performance.md).
+// (neither writes docs/performance.md); --model-only measures and writes the models' section alone.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -569,6 +570,76 @@ async function dragSection() {
   return lines;
 }
 
+// Models (issue 35): runModel() and one Adam step (trainModel() with one batch) of the API in
+// Chromium against PyTorch (CPU, one thread, float64; tests/bench/torch_model_bench.py) on the
+// same model and batch: pre-norm layers with biases, norms and a GELU MLP of width 4·dModel,
+// learned positions, a free unembedding, causal; parameters from the bench's sin-filled inputs.
+const MODEL_BENCH = [
+  { name: '2 layers, 4 heads, dModel 64, 32 tokens', layers: 2, heads: 4, d: 64, n: 32 },
+  { name: '4 layers, 4 heads, dModel 64, 16 tokens', layers: 4, heads: 4, d: 64, n: 16 },
+];
+const MODEL_SOURCE = `({ layers, heads, d, n }) => {
+  let seed = 0;
+  const filled = (rows, cols) => {
+    seed += 1;
+    return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => Math.sin(seed + 0.37 * i + 1.91 * j) / Math.sqrt(cols)));
+  };
+  const vector = (length) => filled(1, length)[0];
+  const norm = () => ({ gain: vector(d).map((v) => 1 + v), bias: vector(d) });
+  const vocab = Array.from({ length: 64 }, (_, i) => 't' + i);
+  const dk = d / heads;
+  const model = {
+    vocab, dModel: d, maxTokens: n, causal: true, embed: filled(vocab.length, d), positions: filled(n, d),
+    layers: Array.from({ length: layers }, () => ({
+      norm1: norm(),
+      heads: Array.from({ length: heads }, () => ({ wq: filled(d, dk), wk: filled(d, dk), wv: filled(d, dk), bq: vector(dk), bk: vector(dk), bv: vector(dk) })),
+      wo: filled(d, d), bo: vector(d), norm2: norm(),
+      mlp: { w1: filled(d, 4 * d), b1: vector(4 * d), w2: filled(4 * d, d), b2: vector(d), activation: 'gelu' },
+    })),
+    finalNorm: norm(), unembed: filled(d, vocab.length), unembedBias: vector(vocab.length),
+  };
+  const ids = Array.from({ length: n }, (_, i) => (7 * i + 3) % vocab.length);
+  return { model, ids, targets: ids.slice(1).concat([-1]) };
+}`;
+
+async function modelSection() {
+  const makeModel = (0, eval)(MODEL_SOURCE);
+  const cases = MODEL_BENCH.map((c) => ({ ...c, ...makeModel(c) }));
+  const browser = await launchChromium();
+  let chromium;
+  try {
+    const page = await browser.newPage();
+    await page.addScriptTag({ path: path.join(ROOT, 'dist/attention-engine.js') });
+    chromium = await page.evaluate(async ({ cases, timer }) => {
+      const medianMs = (0, eval)(timer);
+      const engine = await globalThis.createAttentionEngine();
+      return cases.map(({ model, ids, targets }) => ({
+        run: medianMs(() => engine.runModel(model, ids, { typed: true })),
+        step: medianMs(() => engine.trainModel(model, { batches: [{ ids, targets }], optimizer: 'adam', learningRate: 1e-3 })),
+        loss: engine.modelGradients(model, ids, targets).loss,
+      }));
+    }, { cases, timer: TIMER_SOURCE });
+  } finally {
+    await browser.close();
+  }
+  const file = path.join(os.tmpdir(), `model-bench-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(cases.map(({ name, model, ids, targets }) => ({ name, model, ids, targets }))));
+  const hasTorch = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+  const torch = hasTorch ? jsonLines('/usr/bin/python3', [path.join(ROOT, 'tests/bench/torch_model_bench.py'), file]) : [];
+  const lines = ['Models (issue 35): the API in Chromium (runModel typed; trainModel with one batch, Adam) against PyTorch'
+    + ` ${hasTorch ? '' : '(not installed: apt-get install python3-torch) '}on CPU, one thread, float64, the same model and batch;`
+    + ' medians in ms; ratio: PyTorch ÷ engine (above 1: the engine is faster); loss: the two agree on it', ''];
+  const header = ['model', 'runModel Chromium', 'PyTorch forward', 'ratio', 'Adam step Chromium', 'PyTorch Adam step', 'ratio', 'loss (engine − PyTorch)'];
+  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
+  cases.forEach((c, i) => {
+    const t = torch.find((line) => line.name === c.name);
+    const ratio = (a, b) => (b === undefined ? '–' : `${(b / a).toFixed(2)}×`);
+    lines.push(`| ${[c.name, fmt(chromium[i].run), fmt(t?.forward_ms), ratio(chromium[i].run, t?.forward_ms), fmt(chromium[i].step),
+      fmt(t?.adam_step_ms), ratio(chromium[i].step, t?.adam_step_ms), t ? (chromium[i].loss - t.loss).toExponential(1) : '–'].join(' | ')} |`);
+  });
+  return lines;
+}
+
 bootstrap({ purpose: 'bench' });
 await buildDist();
 const MACHINE = await machine(); // the load average before anything here runs
@@ -579,6 +650,12 @@ if (process.argv.includes('--large-only')) {
 }
 if (process.argv.includes('--drag-only')) {
   console.log(`\n${(await dragSection()).join('\n')}`);
+  process.exit(0);
+}
+if (process.argv.includes('--model-only')) {
+  const lines = await modelSection();
+  writeSection('model', [MACHINE, '', ...lines]);
+  console.log(`\n${lines.join('\n')}`);
   process.exit(0);
 }
 if (process.argv.includes('--page-only')) {
@@ -746,3 +823,6 @@ writeSection('engine', engineLines);
 const pageLines = [...(await pageSection()), '', ...(await dragSection())];
 console.log(`\n${pageLines.join('\n')}`);
 writeSection('page', [MACHINE, '', ...pageLines]);
+const modelLines = await modelSection();
+console.log(`\n${modelLines.join('\n')}`);
+writeSection('model', [MACHINE, '', ...modelLines]);
