@@ -15,11 +15,15 @@ import {
   animalScores,
   inductionHeldOut,
   inductionScores,
+  learnerHeldOut,
+  learnerVocab,
   loadEngine,
   meanLoss,
+  patternScores,
   percent,
   trainAnimal,
   trainInduction,
+  trainLearner,
 } from '../../scripts/train-models.mjs';
 
 const engine = await loadEngine();
@@ -28,8 +32,19 @@ const text = (file) => readFileSync(path.join(MODELS_DIR, file), 'utf8');
 const load = (name) => JSON.parse(text(index.find((e) => e.name === name).file));
 const SHORT = 2 * CONFIG.LOSS_EVERY + 1; // steps: losses 0, 50 and 100 are in the record
 
+// A role's description in both languages prints its claimed figure, and every percentage it
+// prints is one of the head's re-measured scores.
+function assertFigures(role, value, scores) {
+  const allowed = new Set(Object.values(scores).map(percent));
+  for (const lang of ['zh', 'en']) {
+    const text = role.description[lang];
+    assert.ok(text.includes(percent(value)), `${lang}: ${text}`);
+    for (const p of text.match(/[0-9.]+%/g)) assert.ok(allowed.has(p), `${lang}: ${p} is not a measured figure of layer ${role.layer} head ${role.head}: ${text}`);
+  }
+}
+
 test('index.json lists each model with its title, about and roles in zh and en', () => {
-  assert.deepEqual(index.map((e) => e.name), ['induction', 'animal-street']);
+  assert.deepEqual(index.map((e) => e.name), ['learner-words', 'animal-street', 'induction']);
   for (const e of index) {
     for (const field of [e.title, e.about]) assert.ok(field.zh && field.en, `${e.name}: zh and en`);
     assert.ok(e.roles.length > 0, e.name);
@@ -51,6 +66,7 @@ test('every model file matches the sha256 index.json records and carries its tra
 });
 
 for (const [name, trainIt] of [
+  ['learner-words', trainLearner],
   ['induction', trainInduction],
   ['animal-street', trainAnimal],
 ]) {
@@ -75,7 +91,7 @@ test('induction: every role the card claims holds on the held-out sequences, at 
     const value = scores[r.layer][r.head][INDUCTION_SCORE[r.role]];
     assert.equal(r.measured.value, value, `layer ${r.layer} head ${r.head}`);
     assert.ok(value >= 0.4, `${r.role} ${value}`);
-    for (const lang of ['zh', 'en']) assert.ok(r.description[lang].includes(percent(value)), `${lang}: ${r.description[lang]}`);
+    assertFigures(r, value, scores[r.layer][r.head]);
   }
   assert.equal(meanLoss(engine, model, heldOut), model.training.heldOutLoss);
 });
@@ -95,7 +111,28 @@ test('animal-street: "it" flips from the animal to the street on noun pairs neve
     const s = scores.heads[r.layer][r.head];
     const value = r.role === 'coreference' ? s.flip : s.onAdjective;
     assert.equal(r.measured.value, value, `layer ${r.layer} head ${r.head}`);
-    for (const lang of ['zh', 'en']) assert.ok(r.description[lang].includes(percent(value)), `${lang}: ${r.description[lang]}`);
+    assertFigures(r, value, s);
   }
   assert.equal(meanLoss(engine, model, flips.flat()), model.training.heldOutLoss);
+});
+
+test('learner-words: 2 layers, 4 heads, 我爱你 in its vocabulary, and every role it names holds on held-out sentence pairs at the printed figure', () => {
+  const entry = index.find((e) => e.name === 'learner-words');
+  const model = load('learner-words');
+  assert.ok(model.layers.length >= 2 && model.layers.every((l) => l.heads.length >= 4));
+  for (const t of ['我', '爱', '你', 'i', 'love', 'you']) assert.ok(model.vocab.includes(t), t);
+  assert.deepEqual(model.vocab, learnerVocab());
+  const heldOut = learnerHeldOut();
+  assert.ok(!model.training.heldOutPairs.some((p) => p.startsWith('i love you .')), 'i love you = 我爱你 is trained on');
+  assert.ok(heldOut.every(({ words }) => words[0] === '<s>'));
+  const scores = patternScores(engine, model, heldOut);
+  assert.deepEqual(scores, model.training.headScores);
+  assert.ok(entry.roles.length > 0);
+  for (const r of entry.roles) {
+    const value = scores[r.layer][r.head][r.role];
+    assert.equal(r.measured.value, value, `layer ${r.layer} head ${r.head}`);
+    assert.ok(value >= 0.4, `${r.role} ${value}`);
+    assertFigures(r, value, scores[r.layer][r.head]);
+  }
+  assert.equal(meanLoss(engine, model, heldOut), model.training.heldOutLoss);
 });
