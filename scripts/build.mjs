@@ -8,6 +8,7 @@
 //   node scripts/build.mjs              build (bootstrapping what is missing)
 //   node scripts/build.mjs --if-needed  only when a source is newer than dist/
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,17 @@ export function cmakeBuild({ kind, targets }) {
   for (const t of targets) args.push('--target', t);
   run('cmake', args, wasm ? EM_ENV : process.env);
   return dir;
+}
+
+// The trained models (scripts/train-models.mjs) go to dist/models/ as they are, each file checked
+// against the sha256 its index.json entry records, so a hand-edited model never ships.
+function copyModels() {
+  const dir = path.join(ROOT, 'web/models');
+  for (const { file, sha256 } of JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'))) {
+    const got = createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex');
+    if (got !== sha256) throw new Error(`web/models/${file}: sha256 ${got}, but index.json records ${sha256}: rerun node scripts/train-models.mjs`);
+  }
+  cpSync(dir, path.join(DIST, 'models'), { recursive: true });
 }
 
 function newestMtime(p) {
@@ -172,6 +184,7 @@ export async function buildDist() {
   await writeElementScripts(esbuild);
   for (const f of STATIC_FILES) cpSync(path.join(ROOT, 'web', f), path.join(DIST, f));
   cpSync(path.join(ROOT, 'web/examples'), path.join(DIST, 'examples'), { recursive: true });
+  copyModels();
   console.log(`build: ${path.relative(process.cwd(), DIST) || '.'}/ is ready (open dist/index.html)`);
 }
 
