@@ -4,11 +4,13 @@
 // exact header (also under Trusted Types).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
+import { tokenVector } from '../../web/src/vectors.js';
 import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
 
 const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
@@ -36,6 +38,10 @@ window.addEventListener('message', (event) => {
 </script>`);
 page('failed.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer>`);
 page('worker.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer>`);
+// issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
+const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
+page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
+  + '<attention-visualizer sentence="我爱你们" lang="en"></attention-visualizer>');
 
 const servers = {};
 let browser = null;
@@ -87,6 +93,35 @@ test('key events typed in its fields, or that it handles, never reach the host p
     await cell.press('Enter');
     await cell.press('Control+z');
     assert.deepEqual(await host.hostKeys(), []);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('a sentence alone (no x) works: each distinct token its own made-up vector, the same token the same, with a note saying so (the Jupyter helper too)', async () => {
+  const host = await openHost(browser, `${servers.plain.url}sentence.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
+    const shown = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => ({
+      tokens: v.state.tokens, x: v.state.x, rows: v.result.output.length,
+      errors: [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent),
+      note: v.shadowRoot.querySelector('.status-note')?.textContent,
+    })));
+    const cat = ['The', 'cat', 'sat', 'on', 'the', 'mat'];
+    for (const element of shown.slice(0, 2)) {
+      assert.deepEqual(element.errors, []);
+      assert.deepEqual(element.tokens, cat);
+      assert.equal(element.rows, 6);
+      assert.deepEqual(element.x, cat.map((token) => tokenVector(token, 2)));
+      assert.equal(new Set(element.x.map(String)).size, 6, 'distinct tokens, distinct vectors');
+    }
+    assert.match(shown[0].note, /Made-up vectors: “The”, “cat”, “sat”, “on”, “the” and 1 more had no vectors of their own/);
+    assert.match(shown[1].note, /虚构的向量：“The”.*等另外 1 个词元没有自己的向量/);
+    // tokens the tutorial has keep its vectors; only the new one is made up, the same in any sentence
+    assert.deepEqual(shown[2].x, [[1, 0], [0.5, 0.5], [0, 1], tokenVector('们', 2)]);
+    assert.match(shown[2].note, /Made-up vectors: “们” had/);
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();

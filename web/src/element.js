@@ -35,7 +35,8 @@ import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.
 import { TUTORIAL, presetOf } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
-import { excerpt } from './quote.js';
+import { excerpt, quotedTokens } from './quote.js';
+import { followTokens, madeUpTokens } from './vectors.js';
 import { el, button } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
@@ -138,6 +139,7 @@ function stateFromAttributes(element, lang) {
   if (get('tokens') !== null) s.tokens = jsonAttribute('tokens', get('tokens'));
   else if (get('sentence') !== null) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
   if (get('x') !== null) s.x = matrixAttribute('x', get('x'));
+  else followVectors(s, base);
   if (get('heads') !== null) s.heads = jsonAttribute('heads', get('heads'));
   else if (['wq', 'wk', 'wv'].some((w) => get(w) !== null)) {
     s.heads = [{ ...s.heads[0] }];
@@ -165,6 +167,15 @@ function stateFromAttributes(element, lang) {
   if (!validated.ok) throw attributeError(firstAttribute(element), validated.message);
   if (get('step') !== null) validated.state.view.step = stepId(validated.state, get('step').trim());
   return validated.state;
+}
+
+// Tokens given without X: each keeps its vector in `base` (the tutorial's 我, 爱, 你, or the
+// state's), any other gets a made-up one (vectors.js). Tokens that are no list of strings
+// are left for validateState() to name.
+function followVectors(s, base) {
+  const { tokens } = s;
+  if (tokens === base.tokens || !Array.isArray(tokens) || tokens.length > MAX_TOKENS || !tokens.every((t) => typeof t === 'string')) return;
+  s.x = followTokens(tokens, base.tokens, base.x, { width: base.x[0].length });
 }
 
 // Heads × queries × keys: the size of a computation (updates.js).
@@ -435,7 +446,9 @@ export class AttentionVisualizer extends HTMLElement {
   // A whole state or some of its fields (merged into the current one); key
   // padding not given is kept only while the number of keys stays.
   set state(value) {
-    const merged = { ...(this._state || tutorialState(this._lang())), ...value };
+    const current = this._state || tutorialState(this._lang());
+    const merged = { ...current, ...value };
+    if (value && !Object.hasOwn(value, 'x')) followVectors(merged, current);
     if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
     if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
     const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
@@ -885,6 +898,9 @@ export class AttentionVisualizer extends HTMLElement {
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
     if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
     if (this._statusMessage) add('error', describe(lang, this._statusMessage));
+    const shown = this._shownState();
+    const madeUp = shown ? madeUpTokens(shown) : [];
+    if (madeUp.length > 0) add('note', translate(lang, 'madeUpVectors', quotedTokens(madeUp)));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
     if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
     return messages;

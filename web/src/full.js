@@ -189,7 +189,10 @@ export class FullView {
 
   renderStatus() {
     const messages = this.av._statusMessages(this.view().lang);
-    this.$('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
+    const box = this.$('status');
+    // (a live region: messages unchanged are left alone, not announced again)
+    const same = box.children.length === messages.length && messages.every(([kind, text], i) => box.children[i].className === `status-${kind}` && box.children[i].textContent === text);
+    if (!same) box.replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
     const running = Boolean(this.av._updates.running);
     this.$('steps').classList.toggle('stale', messages.some(([kind]) => kind === 'stale') || running);
     document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench

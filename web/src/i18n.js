@@ -147,6 +147,11 @@ export const STRINGS = {
     en: 'The attention engine could not be loaded ({detail}).',
   },
   staleNote: { zh: '输入有误，下面显示的是上一次有效的结果。', en: 'Some input is invalid: showing the last valid result.' },
+  // {list, more}: quote.js quotedTokens()
+  madeUpVectors: {
+    zh: ({ list, more }) => `虚构的向量：${list}${more ? ` 等另外 ${more} 个词元` : ''}没有自己的向量，所以各按它的文字生成了一个（同一个词元总是同一个向量）。它们不含意义；给 X 填入你自己的向量，才能看到有意义的注意力。`,
+    en: ({ list, more }) => `Made-up vectors: ${list}${more ? ` and ${more} more` : ''} had no vectors of their own, so each got one derived from its text (the same token, always the same vector). They carry no meaning; give X vectors of your own to see attention mean something.`,
+  },
 
   stepsTitle: { zh: '计算步骤', en: 'The steps' },
   stepNavLabel: { zh: '步骤', en: 'Steps' },
@@ -261,6 +266,11 @@ export const STRINGS = {
   nearUniformHint: {
     zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
     en: 'The scores are close together, so the weights are nearly even: try a lower temperature T (say 0.1) to pull them apart.',
+  },
+  // {list, more}: quote.js quotedTokens()
+  evenRowsHint: {
+    zh: ({ list, more }) => `${list}${more ? ` 等另外 ${more} 个词元` : ''}的权重完全平均：它的每个键得分都相同——它在 X 中的向量是零（查询 Q 的这一行全为 0），或者各个键的向量都一样。所以任何温度都改变不了这一行。请在 X 中给这些词元各自不同、不为零的向量。`,
+    en: ({ list, more }) => `The weights of ${list}${more ? ` and ${more} more` : ''} are exactly even: every key gets the same score from it, because its vector in X is zero (its row of Q is all 0) or all the keys have the same vector. No temperature can change that. Give these tokens vectors of their own in X, different from each other and not zero.`,
   },
   scaleNote: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
 
