@@ -128,6 +128,50 @@ test('a sentence alone (no x) works: each distinct token its own made-up vector,
   }
 });
 
+// issue 32.2: any attribute change (a site's language toggle) read every attribute again, and a move re-read them
+test('a reader\'s edits and a state set by property survive lang, step, head, decimals and data-attribute changes and moves in the DOM', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    // the reader's edit: a cell of X typed in the editor
+    const cell = p.locator('attention-visualizer .matrix-editor[id="editor-x"] input[data-r="0"][data-c="0"]');
+    await cell.fill('2');
+    await cell.press('Enter');
+    await p.waitForFunction(() => document.querySelector('attention-visualizer').state.x[0][0] === 2);
+    const seen = await p.evaluate(() => {
+      const v = document.querySelector('attention-visualizer');
+      v.state = { temperature: 0.5 }; // a state set by property
+      const kept = () => ({ x00: v.state.x[0][0], temperature: v.state.temperature, lang: v.state.view.lang, step: v.state.view.step, decimals: v.state.view.decimals });
+      const out = {};
+      for (const [name, value] of [['lang', 'zh'], ['step', 'softmax'], ['head', '1'], ['decimals', '2'], ['causal', ''], ['data-note', 'x']]) {
+        v.setAttribute(name, value);
+        out[name] = kept();
+      }
+      const box = document.createElement('section');
+      document.body.append(box);
+      box.append(v); // moved
+      out.moved = kept();
+      v.remove();
+      document.body.prepend(v); // re-attached
+      out.reattached = { ...kept(), causal: v.state.causal, shown: v.shadowRoot.querySelectorAll('.step').length };
+      return out;
+    });
+    const edits = { x00: 2, temperature: 0.5 };
+    assert.deepEqual(seen.lang, { ...edits, lang: 'zh', step: 'output', decimals: 4 });
+    assert.deepEqual(seen.step, { ...edits, lang: 'zh', step: 'softmax', decimals: 4 });
+    assert.deepEqual(seen.head, seen.step);
+    assert.deepEqual(seen.decimals, { ...edits, lang: 'zh', step: 'softmax', decimals: 2 });
+    for (const name of ['causal', 'data-note', 'moved']) assert.deepEqual(seen[name], seen.decimals, name);
+    assert.deepEqual(seen.reattached, { ...seen.decimals, causal: true, shown: 1 });
+    // the cell typed is still in the editor, the steps show it
+    assert.equal(await cell.inputValue(), '2');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
 test('theme="auto" follows the background it sits on and the page\'s color-scheme, not only the system', async () => {
   const dark = (p) => p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => v.shadowRoot.querySelector('.av').classList.contains('dark')));
   const light = await openHost(browser, `${servers.plain.url}theme.html`, { colorScheme: 'dark' });

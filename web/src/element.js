@@ -123,50 +123,139 @@ function booleanList(name, text) {
   });
 }
 
-// The state the attributes describe: the `state` attribute (a share hash or
-// state JSON) or the tutorial, with every other given attribute on top.
-function stateFromAttributes(element, lang) {
+// Each data attribute with those it is read with: a change of one applies its
+// group to the state on screen and changes nothing else (issue 32.2).
+const GROUPS = [
+  ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
+  ['causal'], ['positional-encoding'], ['scale-by-sqrt-dk'], ['temperature'], ['key-padding'], ['decimals'], ['head'], ['lang'], ['step'],
+];
+const groupOf = (name) => GROUPS.find((group) => group.includes(name));
+// Present, a boolean attribute is its value; taken away, its option goes back to its default.
+const BOOLEANS = { causal: ['causal', false], 'positional-encoding': ['positionalEncoding', false], 'scale-by-sqrt-dk': ['scaleBySqrtDk', true] };
+
+// The state the `state` attribute (a share hash or state JSON) names, or the tutorial.
+function baseState(element, lang) {
+  const text = element.getAttribute('state');
+  if (!text) return tutorialState(lang);
+  const parsed = text.trim().startsWith('{') ? parseStateJson(text.trim()) : decodeHash(text.trim());
+  if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
+  return parsed.state;
+}
+
+// `group`'s attributes written into s (a copy of `before`, the state they apply to).
+// An attribute taken away leaves its field as it is (a boolean one: its default).
+function applyGroup(element, s, before, group, lang) {
   const get = (name) => element.getAttribute(name);
-  let base = tutorialState(lang);
-  if (get('state')) {
-    const text = get('state').trim();
-    const parsed = text.startsWith('{') ? parseStateJson(text) : decodeHash(text);
-    if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
-    base = parsed.state;
+  const has = (name) => get(name) !== null;
+  switch (group[0]) {
+    case 'tokens':
+      if (has('tokens')) s.tokens = jsonAttribute('tokens', get('tokens'));
+      else if (has('sentence')) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
+      if (!has('x')) followVectors(s, before);
+      if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'x':
+      if (has('x')) s.x = matrixAttribute('x', get('x'));
+      break;
+    case 'heads':
+      if (has('heads')) s.heads = jsonAttribute('heads', get('heads'));
+      else if (['wq', 'wk', 'wv'].some(has)) {
+        s.heads = [{ ...s.heads[0] }];
+        for (const w of ['wq', 'wk', 'wv']) if (has(w)) s.heads[0][w] = matrixAttribute(w, get(w));
+      }
+      break;
+    case 'wo':
+      if (has('wo')) s.wo = matrixAttribute('wo', get('wo'));
+      break;
+    case 'context':
+      if (has('context')) {
+        const x = matrixAttribute('context', get('context'));
+        const tokens = has('context-tokens') ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
+        s.context = { tokens, x };
+      }
+      if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'temperature':
+      if (has('temperature')) {
+        const parsed = parseNumber(get('temperature').trim());
+        if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
+        s.temperature = parsed.value;
+      }
+      break;
+    case 'key-padding':
+      if (has('key-padding')) s.keyPadding = booleanList('key-padding', get('key-padding'));
+      break;
+    case 'decimals':
+      if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
+      break;
+    case 'head':
+      if (has('head')) s.view = { ...s.view, head: headNumber(s, get('head')) };
+      break;
+    case 'lang':
+      s.view = { ...s.view, lang };
+      break;
+    case 'step': {
+      const checked = has('step') && validateState(s); // (a state that does not read is named by the caller)
+      if (checked && checked.ok) s.view = { ...s.view, step: stepId(checked.state, get('step').trim()) };
+      break;
+    }
+    default: {
+      const [key, off] = BOOLEANS[group[0]];
+      s[key] = has(group[0]) ? isOn(get(group[0])) : off;
+    }
   }
+}
+
+// s checked, or the error of the first attribute given.
+function validated(element, s) {
+  const checked = validateState(s);
+  if (!checked.ok) throw attributeError(firstAttribute(element), checked.message);
+  return checked.state;
+}
+
+// head="2": from 1, as on screen and as the attribute counts (the state counts from 0).
+function headNumber(s, text) {
+  const heads = Array.isArray(s.heads) ? s.heads.length : 1;
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n < 1 || n > heads) throw fieldError('head', 'probInteger', { min: 1, max: heads });
+  return n - 1;
+}
+
+// The state the attributes describe: the base (the `state` attribute's or the
+// tutorial) with
+// every other attribute given on top. errors (a Map): each group's error by
+// its first name ('state' for the whole), the groups that read applied.
+function stateFromAttributes(element, lang, base, errors, restored) {
+  errors.clear();
+  const s = { ...base, view: { ...base.view } };
   // The language of a restored state stays unless lang="…" says otherwise.
-  const s = { ...base, view: { ...base.view, ...(get('lang') !== null || !get('state') ? { lang } : {}) } };
-  if (get('tokens') !== null) s.tokens = jsonAttribute('tokens', get('tokens'));
-  else if (get('sentence') !== null) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
-  if (get('x') !== null) s.x = matrixAttribute('x', get('x'));
-  else followVectors(s, base);
-  if (get('heads') !== null) s.heads = jsonAttribute('heads', get('heads'));
-  else if (['wq', 'wk', 'wv'].some((w) => get(w) !== null)) {
-    s.heads = [{ ...s.heads[0] }];
-    for (const w of ['wq', 'wk', 'wv']) if (get(w) !== null) s.heads[0][w] = matrixAttribute(w, get(w));
+  const given = (group) => group.some((name) => element.hasAttribute(name)) || (group[0] === 'lang' && !restored);
+  for (const group of GROUPS.filter(given)) {
+    try {
+      applyGroup(element, s, base, group, lang);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      errors.set(group[0], error.descriptor);
+    }
   }
-  if (get('wo') !== null) s.wo = matrixAttribute('wo', get('wo'));
-  if (get('context') !== null) {
-    const x = matrixAttribute('context', get('context'));
-    const tokens = get('context-tokens') !== null ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
-    s.context = { tokens, x };
+  return validated(element, s);
+}
+
+// The state with the group of the attribute `name` applied, all else as it was.
+function stateWithAttribute(element, state, name, lang, errors) {
+  const group = groupOf(name);
+  const s = { ...state, view: { ...state.view } };
+  try {
+    applyGroup(element, s, state, group, lang);
+    const next = validated(element, s);
+    errors.delete(group[0]);
+    errors.delete('state'); // what did not read together reads now
+    return next;
+  } catch (error) {
+    if (!error.descriptor) throw error;
+    errors.set(group[0], error.descriptor);
+    return state;
   }
-  if (get('causal') !== null) s.causal = isOn(get('causal'));
-  if (get('positional-encoding') !== null) s.positionalEncoding = isOn(get('positional-encoding'));
-  if (get('scale-by-sqrt-dk') !== null) s.scaleBySqrtDk = isOn(get('scale-by-sqrt-dk'));
-  if (get('temperature') !== null) {
-    const parsed = parseNumber(get('temperature').trim());
-    if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
-    s.temperature = parsed.value;
-  }
-  if (get('key-padding') !== null) s.keyPadding = booleanList('key-padding', get('key-padding'));
-  else fitPadding(s);
-  if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
-  if (get('head') !== null) s.view.head = Number(get('head')) - 1; // 1-based, as on screen
-  const validated = validateState(s);
-  if (!validated.ok) throw attributeError(firstAttribute(element), validated.message);
-  if (get('step') !== null) validated.state.view.step = stepId(validated.state, get('step').trim());
-  return validated.state;
 }
 
 // Tokens given without X: each keeps its vector in `base` (the tutorial's 我, 爱, 你, or the
@@ -293,7 +382,7 @@ export class AttentionVisualizer extends HTMLElement {
     });
     this._engine = null;
     this._engineError = null;
-    this._attributeError = null;
+    this._attributeErrors = new Map(); // the attributes that do not read: group → descriptor
     this._engineErrorMessage = null;
     this._selections = {};
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
@@ -383,11 +472,14 @@ export class AttentionVisualizer extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this._root) this._mount();
     this._dark.addEventListener('change', this._onScheme);
     for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
-    // in full mode the page that is the element loads the state (load())
-    if (!this._full) this._readAttributes();
+    // The attributes are read when first connected (in full mode the page that is the element
+    // loads the state: load()); moved or re-attached, the element keeps its state.
+    if (!this._root) {
+      this._mount();
+      if (!this._full) this._readAttributes();
+    }
     if (!this._engine && !this._engineError) {
       const create = globalThis.createAttentionEngine;
       // missing: a page or bundle with the element's code but without the engine's
@@ -412,9 +504,15 @@ export class AttentionVisualizer extends HTMLElement {
     this._hostTheme.disconnect();
   }
 
+  // (Before the first connection the attributes are read then, all at once.) The `state`
+  // attribute names the whole state: the attributes are read again; any other changes what it
+  // names and nothing else: the reader's edits and a state set by property stay.
   attributeChangedCallback(name, before, after) {
-    if (before === after || !this.isConnected) return;
-    if (DATA_ATTRIBUTES.includes(name) && !this._full) this._readAttributes();
+    if (before === after || !this._root) return;
+    if (DATA_ATTRIBUTES.includes(name) && !this._full) {
+      if (name === 'state') this._readAttributes();
+      else this._quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._attributeLang(), this._attributeErrors)));
+    }
     this._render();
   }
 
@@ -519,16 +617,24 @@ export class AttentionVisualizer extends HTMLElement {
     return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.languages);
   }
 
+  _attributeLang() {
+    return LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang();
+  }
+
+  // The whole state from the attributes (first connected, or a new `state` attribute);
+  // what was typed gives way to it.
   _readAttributes() {
+    const lang = this._attributeLang();
     try {
-      this._store.dispatch('load', stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang()));
-      this._attributeError = null;
+      const base = baseState(this, lang);
+      const restored = this.hasAttribute('state');
+      this._store.dispatch('load', stateFromAttributes(this, lang, base, this._attributeErrors, restored));
     } catch (error) {
       if (!error.descriptor) throw error;
-      this._attributeError = error.descriptor;
+      this._attributeErrors.set('state', error.descriptor);
       if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     }
-    this._quietly(() => this._editor?.reset(this._state)); // what was typed gives way to the attributes' state
+    this._quietly(() => this._editor?.reset(this._state));
   }
 
   // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
@@ -892,7 +998,7 @@ export class AttentionVisualizer extends HTMLElement {
   _statusMessages(lang) {
     const messages = [];
     const add = (kind, text) => messages.push([kind, text]);
-    if (this._attributeError) add('error', describe(lang, this._attributeError));
+    for (const descriptor of this._attributeErrors.values()) add('error', describe(lang, descriptor));
     if (this._engineError) add('error', this._full ? loadFailure(lang, this._engineError) : describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));

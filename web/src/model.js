@@ -304,9 +304,11 @@ export function setTokens(model, tokens, which = 'query') {
   const before = model[s.tokens];
   const rows = model.cells[s.field] || [];
   const remembered = model.remembered[s.field];
-  for (let i = before.length - 1; i >= 0; i--) if (rows[i]) remembered.set(before[i], rows[i]); // a token's first copy wins
+  for (let i = Math.min(before.length, rows.length) - 1; i >= 0; i--) if (rows[i]) remembered.set(before[i], rows[i]); // a token's first copy wins
   const width = s.field === 'c' ? model.dims.dCtx : model.dims.dModel;
-  model.cells[s.field] = followTokens(tokens, before, rows, { width, remembered, made: (numbers) => textsFromNumbers([numbers])[0] });
+  // more tokens than are allowed are refused (tokenErrors): no rows are made for them
+  model.cells[s.field] = tokens.length > MAX_TOKENS ? []
+    : followTokens(tokens, before, rows, { width, remembered, made: (numbers) => textsFromNumbers([numbers])[0] });
   model[s.tokens] = [...tokens];
   model[s.padding] = tokens.map((_, i) => model[s.padding][i] === true);
 }
