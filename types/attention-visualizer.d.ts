@@ -103,7 +103,7 @@ export interface AttentionVisualizerAttributes {
 
 export declare class AttentionVisualizer extends HTMLElement {
   static readonly observedAttributes: string[];
-  /** A copy of the complete state; null before the element first connects. */
+  /** A copy of the complete state; null before the element first connects, unless a state was set by property. */
   get state(): AttentionVisualizerState | null;
   /** Some or all fields; an invalid state throws a TypeError naming the field. */
   set state(value: AttentionVisualizerStateUpdate);

@@ -172,6 +172,28 @@ test('a reader\'s edits and a state set by property survive lang, step, head, de
   }
 });
 
+// issue 32.7: a state set before the element was connected was dropped when it was
+test('a state set by property before the element is connected is kept, with the attributes on top', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    const seen = await p.evaluate(async () => {
+      const v = document.createElement('attention-visualizer');
+      v.state = { temperature: 3, x: [[2, 0], [0.5, 0.5], [0, 1]], view: { step: 'scores' } };
+      v.setAttribute('lang', 'en');
+      const ready = new Promise((resolve) => v.addEventListener('ready', resolve));
+      document.body.append(v);
+      await ready;
+      return { temperature: v.state.temperature, x: v.state.x, step: v.state.view.step, lang: v.state.view.lang, output: v.result.output.length };
+    });
+    assert.deepEqual(seen, { temperature: 3, x: [[2, 0], [0.5, 0.5], [0, 1]], step: 'scores', lang: 'en', output: 3 });
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
 test('theme="auto" follows the background it sits on and the page\'s color-scheme, not only the system', async () => {
   const dark = (p) => p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => v.shadowRoot.querySelector('.av').classList.contains('dark')));
   const light = await openHost(browser, `${servers.plain.url}theme.html`, { colorScheme: 'dark' });

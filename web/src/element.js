@@ -221,8 +221,8 @@ function headNumber(s, text) {
   return n - 1;
 }
 
-// The state the attributes describe: the base (the `state` attribute's or the
-// tutorial) with
+// The state the attributes describe: the base (the `state` attribute's, the
+// tutorial, or a state set by property before the element was connected) with
 // every other attribute given on top. errors (a Map): each group's error by
 // its first name ('state' for the whole), the groups that read applied.
 function stateFromAttributes(element, lang, base, errors, restored) {
@@ -383,6 +383,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._engine = null;
     this._engineError = null;
     this._attributeErrors = new Map(); // the attributes that do not read: group → descriptor
+    this._propertyBase = null; // a state set by property before the element was first connected
     this._engineErrorMessage = null;
     this._selections = {};
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
@@ -551,6 +552,8 @@ export class AttentionVisualizer extends HTMLElement {
     if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
     const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
     if (!result.ok) throw refusal(result.message);
+    // before the first connection: kept, as the base the attributes then apply to
+    if (!this._root) this._propertyBase = result.state;
     this._apply(result.state, { strict: true });
   }
 
@@ -621,19 +624,21 @@ export class AttentionVisualizer extends HTMLElement {
     return LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang();
   }
 
-  // The whole state from the attributes (first connected, or a new `state` attribute);
-  // what was typed gives way to it.
+  // The whole state from the attributes (first connected, or a new `state` attribute), on
+  // a state set by property before the first connection if there is one; what was typed
+  // gives way to it.
   _readAttributes() {
     const lang = this._attributeLang();
     try {
-      const base = baseState(this, lang);
-      const restored = this.hasAttribute('state');
+      const base = this._propertyBase || baseState(this, lang);
+      const restored = Boolean(this._propertyBase) || this.hasAttribute('state');
       this._store.dispatch('load', stateFromAttributes(this, lang, base, this._attributeErrors, restored));
     } catch (error) {
       if (!error.descriptor) throw error;
       this._attributeErrors.set('state', error.descriptor);
       if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     }
+    this._propertyBase = null;
     this._quietly(() => this._editor?.reset(this._state));
   }
 
