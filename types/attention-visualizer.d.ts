@@ -60,7 +60,7 @@ export interface AttentionVisualizerEventDetail {
 }
 
 export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
-  /** Once, when the first result is on screen. */
+  /** Once, when the first result is on screen (a listener added late misses it: see `ready`). */
   ready: CustomEvent<AttentionVisualizerEventDetail>;
   /** After every edit and step change (bubbles, composed). */
   change: CustomEvent<AttentionVisualizerEventDetail>;
@@ -113,6 +113,12 @@ export declare class AttentionVisualizer extends HTMLElement {
    * masks and `fullyMasked` Uint8Array, 1 = masked) instead of an array of numbers.
    */
   readonly result: AttentionVisualizerResult | null;
+  /**
+   * Resolved with the element once its first result is on screen (already resolved when asked
+   * later, unlike the `ready` event); rejected with an Error whose `code` is the cause when the
+   * engine cannot load.
+   */
+  readonly ready: Promise<AttentionVisualizer>;
   /** True until the result of the newest edit is on screen (a large one computes in a worker). */
   readonly computing: boolean;
   /** The engine's refusal of the newest edit (an overflow, say) in both languages, or null. */

@@ -38,6 +38,15 @@ window.addEventListener('message', (event) => {
 </script>`);
 page('failed.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer>`);
 page('worker.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer>`);
+// issue 32.3: the documented snippet (a listener added right after the element) missed `ready`
+// whenever the engine was loaded already: the second element's first result came first
+page('ready.html', `<attention-visualizer lang="en"></attention-visualizer><attention-visualizer id="late" lang="en"></attention-visualizer>
+<script>
+window.heard = { event: false, promise: null };
+const late = document.getElementById('late');
+late.addEventListener('ready', () => { window.heard.event = true; });
+late.ready.then((v) => { window.heard.promise = v === late && Boolean(v.result) && Boolean(v.shadowRoot.querySelector('table.matrix')); });
+</script>`);
 // issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
 const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
 page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
@@ -191,6 +200,33 @@ test('a state set by property before the element is connected is kept, with the 
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();
+  }
+});
+
+test('el.ready: a Promise resolved once the first result is on screen, whenever it is asked; rejected with the cause when the engine cannot load', async () => {
+  const host = await openHost(browser, `${servers.plain.url}ready.html`);
+  try {
+    await host.page.waitForFunction(() => window.heard.promise !== null, null, { timeout: 30000 });
+    assert.equal(await host.page.evaluate(() => window.heard.promise), true);
+    // asked long after: resolved already, with the element; a new element on a page whose engine is loaded
+    assert.equal(await host.page.evaluate(async () => {
+      const again = await document.getElementById('late').ready;
+      const v = document.createElement('attention-visualizer');
+      document.body.append(v);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return again.id === 'late' && (await v.ready) === v && v.result.output.length === 3;
+    }), true);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+  const missing = await openHost(browser, `${servers.plain.url}missing.html`);
+  try {
+    const rejected = await missing.page.evaluate(() => document.querySelector('attention-visualizer').ready.then(() => 'resolved', (error) => `${error.code}: ${error.message}`));
+    assert.match(rejected, /^missing: The attention engine is missing/);
+    assert.deepEqual(missing.problems, [], 'no unhandled rejection where nobody asks');
+  } finally {
+    await missing.context.close();
   }
 });
 

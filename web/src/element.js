@@ -349,6 +349,12 @@ export class AttentionVisualizer extends HTMLElement {
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
     this._readySent = false;
+    // `ready`: resolved (with the element) once the first result is on screen, rejected (an
+    // Error with its code) when the engine cannot load; a listener added late still hears it
+    this._ready = new Promise((resolve, reject) => {
+      this._settleReady = { resolve, reject };
+    });
+    this._ready.catch(() => {}); // a page that never asks is not told of an unhandled rejection
     this._stepList = el('ol', 'steps');
     this._updates = new Updates({
       cells: () => attentionCells(this._state),
@@ -493,6 +499,7 @@ export class AttentionVisualizer extends HTMLElement {
         },
         (error) => {
           this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
+          this._settleReady.reject(Object.assign(new Error(describeLoadFailure('en', this._engineError)), { code: this._engineError.code }));
           this._computed(); // nothing will be computed
         },
       );
@@ -601,6 +608,12 @@ export class AttentionVisualizer extends HTMLElement {
 
   get computing() {
     return this._waiting;
+  }
+
+  // A Promise resolved with the element once its first result is on screen (as
+  // document.fonts.ready): unlike the `ready` event, never missed by a late listener.
+  get ready() {
+    return this._ready;
   }
 
   // The engine's refusal of the newest edit (an overflow, say), in both
@@ -830,6 +843,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._render({ counted: true });
     if (!this._readySent && this._engine) {
       this._readySent = true;
+      this._settleReady.resolve(this);
       this.dispatchEvent(new CustomEvent('ready', { detail: this._stateDetail() }));
     }
     this.dispatchEvent(new CustomEvent('computed', { detail: this._stateDetail() }));
