@@ -105,8 +105,11 @@ export declare class AttentionVisualizer extends HTMLElement {
   static readonly observedAttributes: string[];
   /** A copy of the complete state; null before the element first connects, unless a state was set by property. */
   get state(): AttentionVisualizerState | null;
-  /** Some or all fields; an invalid state throws a TypeError naming the field. */
-  set state(value: AttentionVisualizerStateUpdate);
+  /**
+   * Some or all fields, or as text: a share link (or its hash, `av1.…`) or a state's JSON text
+   * (what React 19 sets for `state="av1…"`); an invalid state throws a TypeError naming the field.
+   */
+  set state(value: AttentionVisualizerStateUpdate | string);
   /**
    * A copy of the result on screen, null until computed; it may lag `state` while `computing`.
    * From 1024 × 1024 attention cells on, each row of its matrices is a Float64Array (rows of the

@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { tokenVector } from '../../web/src/vectors.js';
+import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
 
 const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
@@ -227,6 +228,52 @@ test('el.ready: a Promise resolved once the first result is on screen, whenever 
     assert.deepEqual(missing.problems, [], 'no unhandled rejection where nobody asks');
   } finally {
     await missing.context.close();
+  }
+});
+
+// issue 32.4: React 19 sets the `state` property to the string of <attention-visualizer state="av1…"/>, and the setter threw
+test('the state property takes a share link\'s hash and a state\'s JSON text, as React 19 sets them (before and after connecting)', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    const shared = { ...tutorialState('en'), temperature: 0.25, causal: true, keyPadding: [false, false, false], view: { step: 'scores', head: 0, lang: 'en', decimals: 3 } };
+    const hash = encodeHash(shared);
+    const seen = await p.evaluate(async (h) => {
+      const pick = (v) => ({ temperature: v.state.temperature, causal: v.state.causal, step: v.state.view.step, decimals: v.state.view.decimals });
+      // as React 19 does for a custom element: the property, set before the element is appended
+      const v = document.createElement('attention-visualizer');
+      if (!('state' in v)) return 'no state property';
+      v.state = h;
+      document.body.append(v);
+      await v.ready;
+      const out = { hash: pick(v) };
+      v.state = `https://example.org/index.html#${h}`; // a whole share link
+      out.link = pick(v);
+      v.state = '{"temperature": 2, "view": {"step": "output"}}'; // JSON text, some fields
+      out.json = pick(v);
+      for (const bad of ['av1.@@@', '{"temperature": ', '{"temperature": -1}']) {
+        try {
+          v.state = bad;
+          out[bad] = 'accepted';
+        } catch (error) {
+          out[bad] = `${error.name}: ${error.message}`;
+        }
+      }
+      out.after = pick(v);
+      return out;
+    }, hash);
+    const fromHash = { temperature: 0.25, causal: true, step: 'scores', decimals: 3 };
+    assert.deepEqual(seen.hash, fromHash);
+    assert.deepEqual(seen.link, fromHash);
+    assert.deepEqual(seen.json, { ...fromHash, temperature: 2, step: 'output' });
+    assert.equal(seen['av1.@@@'], 'TypeError: The state is not valid: the state in the link is damaged and cannot be read.');
+    assert.equal(seen['{"temperature": '], 'TypeError: The state is not valid: it is not valid JSON.');
+    assert.match(seen['{"temperature": -1}'], /^TypeError: .*temperature/);
+    assert.deepEqual(seen.after, seen.json, 'a refused text changes nothing');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
   }
 });
 

@@ -297,6 +297,23 @@ function stepId(state, text) {
   return step.id;
 }
 
+// The `state` property's text: a share link's hash (av1.…, with or without its '#' or the
+// address before it) or the JSON text of a state, some or all of its fields; what does not
+// read is refused as an invalid state is.
+function stateOfText(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      throw refusal({ key: 'errState', params: { detail: { key: 'errStateJson', params: {} } } });
+    }
+  }
+  const decoded = decodeHash(trimmed.includes('#') ? trimmed.slice(trimmed.indexOf('#') + 1) : trimmed);
+  if (!decoded.ok) throw refusal(decoded.message || { key: 'errState', params: { detail: { key: 'errStateHash', params: {} } } });
+  return decoded.state;
+}
+
 // A refused state as an error: the English text, and the descriptor for either language.
 function refusal(descriptor) {
   const error = new TypeError(describe('en', descriptor));
@@ -552,6 +569,10 @@ export class AttentionVisualizer extends HTMLElement {
   // A whole state or some of its fields (merged into the current one); key
   // padding not given is kept only while the number of keys stays.
   set state(value) {
+    if (typeof value === 'string') {
+      this.state = stateOfText(value); // a share link's hash, or a state's JSON text (React 19 sets the property)
+      return;
+    }
     const current = this._state || tutorialState(this._lang());
     const merged = { ...current, ...value };
     if (value && !Object.hasOwn(value, 'x')) followVectors(merged, current);
