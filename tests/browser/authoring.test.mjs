@@ -48,6 +48,17 @@ const late = document.getElementById('late');
 late.addEventListener('ready', () => { window.heard.event = true; });
 late.ready.then((v) => { window.heard.promise = v === late && Boolean(v.result) && Boolean(v.shadowRoot.querySelector('table.matrix')); });
 </script>`);
+// issue 32.5: invalid display values were ignored silently; steps= left view.step on a hidden step
+page('invalid.html', [
+  '<attention-visualizer lang="en" steps="softmax,sofmax"></attention-visualizer>',
+  '<attention-visualizer lang="en" panels="nav,formulas"></attention-visualizer>',
+  '<attention-visualizer lang="en" theme="blue"></attention-visualizer>',
+  '<attention-visualizer lang="en" sentence="ab cd" tokenize="letters"></attention-visualizer>',
+  '<attention-visualizer lang="en" mode="Full"></attention-visualizer>',
+  '<attention-visualizer lang="en" head="2"></attention-visualizer>',
+  '<attention-visualizer lang="zh" theme="blue"></attention-visualizer>',
+  '<attention-visualizer id="hidden" lang="en" steps="softmax" step="output"></attention-visualizer>',
+].join(''));
 // issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
 const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
 page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
@@ -271,6 +282,44 @@ test('the state property takes a share link\'s hash and a state\'s JSON text, as
     assert.equal(seen['{"temperature": '], 'TypeError: The state is not valid: it is not valid JSON.');
     assert.match(seen['{"temperature": -1}'], /^TypeError: .*temperature/);
     assert.deepEqual(seen.after, seen.json, 'a refused text changes nothing');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('invalid steps, panels, theme, tokenize, mode and head values say so inside the element; steps= never leaves view.step on a hidden step; load() outside full mode says what to use', async () => {
+  const host = await openHost(browser, `${servers.plain.url}invalid.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
+    const errors = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent).join(' | ')));
+    assert.deepEqual(errors, [
+      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn.',
+      'Attribute panels is not valid: “panels” has “formulas”, which is not one of nav, formula, explanation, work, lines, legend, notes, tools.',
+      'Attribute theme is not valid: “theme” must be one of auto, light, dark.',
+      'Attribute tokenize is not valid: “tokenize” must be one of char, space, word.',
+      'Attribute mode is not valid: “mode” must be one of full.',
+      'Attribute head is not valid: “head” must be a whole number from 1 to 1.',
+      '属性 theme 无效：“theme” 要是 auto, light, dark 之一。',
+      '',
+    ]);
+    const seen = await p.evaluate(() => {
+      const v = document.getElementById('hidden');
+      const shown = v.shadowRoot.querySelector('.step').dataset.step;
+      let load;
+      try {
+        v.load(v.state);
+        load = 'loaded';
+      } catch (error) {
+        load = `${error.name}: ${error.message}`;
+      }
+      return { step: v.state.view.step, shown, embed: v.embedCode('element').includes("step='softmax'"), load };
+    });
+    assert.deepEqual(seen, {
+      step: 'softmax', shown: 'softmax', embed: true,
+      load: 'TypeError: load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
+    });
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();

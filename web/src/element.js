@@ -54,6 +54,11 @@ export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend
 const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
   'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
 const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
+// The values the display attributes take (docs/authoring.md); tokenize's, of the data attributes.
+const STEP_IDS = stepsFor({ pe: true, heads: 2, usesWo: true }).map((step) => step.id);
+const THEMES = ['auto', 'light', 'dark'];
+const MODES = ['full'];
+const TOKENIZE_MODES = ['char', 'space', 'word'];
 // The engine's operands as the editor's fields.
 const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
@@ -149,6 +154,7 @@ function applyGroup(element, s, before, group, lang) {
   const has = (name) => get(name) !== null;
   switch (group[0]) {
     case 'tokens':
+      if (has('tokenize') && !TOKENIZE_MODES.includes(get('tokenize'))) throw fieldError('tokenize', 'probOneOf', { list: TOKENIZE_MODES.join(', ') });
       if (has('tokens')) s.tokens = jsonAttribute('tokens', get('tokens'));
       else if (has('sentence')) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
       if (!has('x')) followVectors(s, before);
@@ -204,6 +210,27 @@ function applyGroup(element, s, before, group, lang) {
       s[key] = has(group[0]) ? isOn(get(group[0])) : off;
     }
   }
+}
+
+// The display attributes (and mode) that do not read, as messages: each is still read as far
+// as it does (an unknown step or panel left out, an unknown theme as auto).
+function configProblems(element) {
+  const problems = [];
+  const list = (name, allowed) => {
+    const text = element.getAttribute(name);
+    if (text === null || (name === 'steps' && text.trim() === 'all')) return;
+    const bad = text.split(/[\s,]+/).filter(Boolean).find((word) => !allowed.includes(word));
+    if (bad !== undefined) problems.push(fieldError(name, 'probListOf', { text: excerpt(bad), list: allowed.join(', ') }).descriptor);
+  };
+  const one = (name, allowed) => {
+    const text = element.getAttribute(name);
+    if (text !== null && text !== '' && !allowed.includes(text)) problems.push(fieldError(name, 'probOneOf', { list: allowed.join(', ') }).descriptor);
+  };
+  list('steps', STEP_IDS);
+  list('panels', PANELS);
+  one('theme', THEMES);
+  one('mode', MODES);
+  return problems;
 }
 
 // s checked, or the error of the first attribute given.
@@ -423,7 +450,7 @@ export class AttentionVisualizer extends HTMLElement {
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
     this._tools = new Tools({
-      state: () => (this._full ? this._fullView.shownState() : this._state),
+      state: () => this._shownState(),
       ctx: (lang) => this._ctx(lang),
       editable: () => this._editable(),
       apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
@@ -547,9 +574,14 @@ export class AttentionVisualizer extends HTMLElement {
     return shown && copyState(shown);
   }
 
+  // (The step is one of the steps on screen: `steps` may hide the one the state names.)
   _shownState() {
     if (!this._state) return null;
-    return this._full ? this._fullView.shownState() : this._state;
+    if (this._full) return this._fullView.shownState();
+    const { step } = this._state.view;
+    const steps = this._visibleSteps();
+    const shown = step === 'all' ? step : steps[this._currentIndex(steps)].id;
+    return shown === step ? this._state : { ...this._state, view: { ...this._state.view, step: shown } };
   }
 
   // An event's detail, whose `state` is a copy of the state shown when the
@@ -604,6 +636,7 @@ export class AttentionVisualizer extends HTMLElement {
   // message over the steps (a descriptor, as i18n.js describe() reads it) until
   // the next whole state, or null.
   load(state) {
+    if (!this._full) throw refusal({ key: 'errLoadNotFull', params: {} });
     this._apply(state);
   }
 
@@ -1039,6 +1072,7 @@ export class AttentionVisualizer extends HTMLElement {
     const messages = [];
     const add = (kind, text) => messages.push([kind, text]);
     for (const descriptor of this._attributeErrors.values()) add('error', describe(lang, descriptor));
+    if (!this._full) for (const descriptor of configProblems(this)) add('error', describe(lang, descriptor));
     if (this._engineError) add('error', this._full ? loadFailure(lang, this._engineError) : describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
@@ -1176,7 +1210,7 @@ export class AttentionVisualizer extends HTMLElement {
 
   // The markup that shows exactly this: 'element' or 'iframe'.
   embedCode(form) {
-    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
+    return embedCode(form, this._shownState(), this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
   }
 }
 

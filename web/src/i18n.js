@@ -717,9 +717,14 @@ export const STRINGS = {
   probHeads: { zh: '要是 1 到 {max} 个头的数组，每个头有 wq、wk、wv。', en: 'must be an array of 1 to {max} heads, each with wq, wk, wv.' },
   probDim: { zh: '的维度要在 1 到 {max} 之间。', en: 'must have dimensions from 1 to {max}.' },
   probOneOf: { zh: '要是 {list} 之一。', en: 'must be one of {list}.' },
+  probListOf: { zh: '中的“{text}”不是 {list} 之一。', en: 'has “{text}”, which is not one of {list}.' },
   probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
   probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
   errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errLoadNotFull: {
+    zh: 'load() 只用于 mode="full"（完整页面）的元素；其他元素请设置 state 属性：v.state = state。',
+    en: 'load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
+  },
   errLoadCsp: {
     zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
     en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",
