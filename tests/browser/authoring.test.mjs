@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
@@ -59,6 +59,14 @@ page('invalid.html', [
   '<attention-visualizer lang="zh" theme="blue"></attention-visualizer>',
   '<attention-visualizer id="hidden" lang="en" steps="softmax" step="output"></attention-visualizer>',
 ].join(''));
+// issue 32.8: docs/authoring.md's iframe snippet and its postMessage snippet, as printed there
+const docs = readFileSync('docs/authoring.md', 'utf8');
+const iframeDocs = docs.slice(docs.indexOf('## The iframe'));
+const snippet = (lang, holding) => {
+  const blocks = [...iframeDocs.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]);
+  return blocks.find((block) => block.includes(holding));
+};
+page('docs-iframe.html', `${snippet('html', '<iframe src="embed.html')}<script>${snippet('js', "document.querySelector('iframe')")}</script>`);
 // issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
 const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
 page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
@@ -323,6 +331,39 @@ test('invalid steps, panels, theme, tokenize, mode and head values say so inside
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();
+  }
+});
+
+test('the docs\' iframe and postMessage snippets work as printed; a damaged hash is said in the browser\'s language', async () => {
+  assert.doesNotMatch(snippet('html', '<iframe src="embed.html'), /…/, 'no literal … in the hash');
+  const host = await openHost(browser, `${servers.plain.url}docs-iframe.html`);
+  const logs = [];
+  host.page.on('console', (message) => logs.push(message.text()));
+  try {
+    await host.page.waitForFunction(() => document.querySelector('iframe').contentDocument?.querySelector('attention-visualizer')?.result);
+    const frame = host.page.frames().find((f) => f.url().includes('embed.html'));
+    const shown = await frame.evaluate(() => {
+      const v = document.querySelector('attention-visualizer');
+      return { errors: v.shadowRoot.querySelectorAll('.status-error').length, tokens: v.state.tokens.join(''), lang: v.state.view.lang };
+    });
+    assert.deepEqual(shown, { errors: 0, tokens: '我爱你', lang: 'en' });
+    await frame.waitForFunction(() => document.querySelector('attention-visualizer').state.causal === true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(logs.includes('1 true'), `the reply to the set: ${JSON.stringify(logs)}`);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+  for (const [locale, message] of [['en-US', /^Attribute state is not valid: .*damaged/], ['zh-CN', /^属性 state 无效：.*损坏/]]) {
+    const context = await browser.newContext({ locale });
+    try {
+      const p = await context.newPage();
+      await p.goto(`${servers.plain.url}embed.html#av1.eyJ2ZXJzaW9uIjox…`);
+      await p.waitForFunction(() => document.querySelector('attention-visualizer').result);
+      assert.match(await p.evaluate(() => document.querySelector('attention-visualizer').shadowRoot.querySelector('.status-error').textContent), message, locale);
+    } finally {
+      await context.close();
+    }
   }
 });
 
