@@ -67,6 +67,9 @@ const snippet = (lang, holding) => {
   return blocks.find((block) => block.includes(holding));
 };
 page('docs-iframe.html', `${snippet('html', '<iframe src="embed.html')}<script>${snippet('js', "document.querySelector('iframe')")}</script>`);
+// issue 32.6: mode="full" on a host page was an empty shell until load(), with the page's ids in the host's document
+page('full.html', '<h1 id="title">Host</h1><attention-visualizer mode="full" lang="en" sentence="我爱你们"></attention-visualizer>'
+  + '<attention-visualizer mode="full" lang="zh"></attention-visualizer>');
 // issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
 const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
 page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
@@ -364,6 +367,30 @@ test('the docs\' iframe and postMessage snippets work as printed; a damaged hash
     } finally {
       await context.close();
     }
+  }
+});
+
+test('mode="full" on a host page is refused with a message saying what to use; the element shows the example, editable, in its shadow root', async () => {
+  const host = await openHost(browser, `${servers.plain.url}full.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result && v.shadowRoot.querySelector('table.matrix')));
+    const seen = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => ({
+      error: v.shadowRoot.querySelector('.status-error')?.textContent,
+      editor: Boolean(v.shadowRoot.querySelector('#sentence')),
+      lightChildren: v.children.length,
+      tokens: v.state.tokens.join(''),
+    })));
+    assert.match(seen[0].error, /^mode="full" is only for the visualizer’s own page \(index.html\).*leave out mode, add editable for the editor, or embed index.html or embed.html in an iframe\.$/);
+    assert.match(seen[1].error, /^mode="full" 只用于可视化工具自己的页面（index.html）/);
+    assert.deepEqual(seen.map(({ editor, lightChildren, tokens }) => ({ editor, lightChildren, tokens })), [
+      { editor: true, lightChildren: 0, tokens: '我爱你们' }, { editor: true, lightChildren: 0, tokens: '我爱你' },
+    ]);
+    // nothing of the page's layout in the host's document: its ids are the host's own
+    assert.deepEqual(await p.evaluate(() => [...document.querySelectorAll('[id]')].map((node) => node.id)), ['title']);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
   }
 });
 

@@ -45,7 +45,7 @@ import { Editor } from './editor.js';
 import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
-import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
+import { FullView, FULL_MODE, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it.
 const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
@@ -230,6 +230,7 @@ function configProblems(element) {
   list('panels', PANELS);
   one('theme', THEMES);
   one('mode', MODES);
+  if (element.getAttribute('mode') === 'full' && !FULL_MODE.allowed) problems.push({ key: 'errFullMode', params: {} });
   return problems;
 }
 
@@ -485,7 +486,7 @@ export class AttentionVisualizer extends HTMLElement {
   // keys and dropped files taken from the whole document; else a shadow root
   // with adopted stylesheets.
   _mount() {
-    this._full = this.getAttribute('mode') === 'full';
+    this._full = this.getAttribute('mode') === 'full' && FULL_MODE.allowed; // (else refused: configProblems)
     let keys;
     let drops;
     if (this._full) {
@@ -913,8 +914,9 @@ export class AttentionVisualizer extends HTMLElement {
     };
   }
 
+  // (mode="full" refused on a host page: the editor still, as the author asked for the whole page)
   _editable() {
-    return this._full || isOn(this.getAttribute('editable'));
+    return this._full || this.getAttribute('mode') === 'full' || isOn(this.getAttribute('editable'));
   }
 
   // The steps of the result on screen (those of the newest edit once it is computed).

@@ -721,6 +721,10 @@ export const STRINGS = {
   probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
   probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
   errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errFullMode: {
+    zh: 'mode="full" 只用于可视化工具自己的页面（index.html）：它带着整页的布局、元素 id 和 style.css，会改动所在页面的字体和背景。这里显示的是可编辑的元素；在你的页面里请去掉 mode，需要编辑面板时加上 editable，或用 iframe 嵌入 index.html 或 embed.html。',
+    en: 'mode="full" is only for the visualizer’s own page (index.html): it brings the whole page’s layout, its ids and its style.css, which would restyle this page’s font and background. Shown here is the editable element: in your page leave out mode, add editable for the editor, or embed index.html or embed.html in an iframe.',
+  },
   errLoadNotFull: {
     zh: 'load() 只用于 mode="full"（完整页面）的元素；其他元素请设置 state 属性：v.state = state。',
     en: 'load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
