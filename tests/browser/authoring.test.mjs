@@ -154,6 +154,13 @@ test('a sentence alone (no x) works: each distinct token its own made-up vector,
     // tokens the tutorial has keep its vectors; only the new one is made up, the same in any sentence
     assert.deepEqual(shown[2].x, [[1, 0], [0.5, 0.5], [0, 1], tokenVector('们', 2)]);
     assert.match(shown[2].note, /Made-up vectors: “们” had/);
+    // the state property given tokens without x: the same
+    const set = await p.evaluate(() => {
+      const v = document.querySelectorAll('attention-visualizer')[2];
+      v.state = { tokens: ['们', '我', 'cat'] };
+      return v.state.x;
+    });
+    assert.deepEqual(set, [tokenVector('们', 2), [1, 0], tokenVector('cat', 2)]);
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();
