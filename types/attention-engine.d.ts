@@ -96,10 +96,18 @@ export type ComputeResult = SingleHeadResult | MultiHeadResult;
 export type TypedComputeResult = TypedSingleHeadResult | TypedMultiHeadResult;
 
 /** compute()'s second argument. */
-export interface ComputeFormat {
+export type ComputeFormat = {
   /** true: every matrix as { rows, cols, data } (the fast form for large inputs). */
   typed?: boolean;
-}
+  reuse?: false;
+} | {
+  typed: true;
+  /**
+   * The matrices as views of the engine's own buffers, reused from call to call, valid until
+   * the engine's next call (docs/api.md); only with `typed: true`.
+   */
+  reuse?: boolean;
+};
 
 /** What an input error's `code` says (docs/api.md); 'worker' only from a worker. */
 export type InputErrorCode =
@@ -211,8 +219,8 @@ export interface AttentionLoadError extends Error {
 export interface AttentionEngine {
   compute(input: SingleHeadInput, format: ComputeFormat & { typed: true }): TypedSingleHeadResult;
   compute(input: MultiHeadInput, format: ComputeFormat & { typed: true }): TypedMultiHeadResult;
-  compute(input: SingleHeadInput, format?: ComputeFormat & { typed?: false }): SingleHeadResult;
-  compute(input: MultiHeadInput, format?: ComputeFormat & { typed?: false }): MultiHeadResult;
+  compute(input: SingleHeadInput, format?: ComputeFormat & { typed?: false; reuse?: false }): SingleHeadResult;
+  compute(input: MultiHeadInput, format?: ComputeFormat & { typed?: false; reuse?: false }): MultiHeadResult;
   compute(input: ComputeInput, format?: ComputeFormat): ComputeResult | TypedComputeResult;
   /** The gradients of a scalar loss whose gradient enters as `gradient` (docs/api.md). */
   backward(input: SingleHeadInput, gradient: SingleHeadSeed, format: { typed: true }): SingleHeadGradients<TypedMatrix>;

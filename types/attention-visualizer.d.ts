@@ -1,18 +1,84 @@
 // Types of the <attention-visualizer> element: `import 'attention-visualizer'` registers it
 // (dist/attention-visualizer.mjs); dist/attention-visualizer.js does the same as a classic
 // script. docs/authoring.md documents every attribute, property and event.
-import type { MultiHeadResult, Rows } from './attention-engine.js';
+import type { HeadResult } from './attention-engine.js';
 
 export type {
   AttentionEngine, AttentionEngineFactory, AttentionInputError, AttentionLoadError, AttentionWorker,
   ComputeInput, ComputeResult, Matrix, TypedMatrix,
 } from './attention-engine.js';
 
+// ---- generated: StepId … AttentionVisualizerAttributes (scripts/make-element-data.mjs) ----
 /** Step ids, in the order the element shows them (which ones appear depends on the options). */
-export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo';
+export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo' | 'learn';
 export type PanelName = 'nav' | 'formula' | 'explanation' | 'work' | 'lines' | 'legend' | 'notes' | 'tools';
 export type Language = 'zh' | 'en';
 export type Theme = 'auto' | 'light' | 'dark';
+/** The goals of "How it learns" (the state's `learn.goal`). */
+export type LearnGoal = 'previous' | 'self' | 'animal' | 'custom';
+/** Its learning rates (Adam's step size, the state's `learn.lr`). */
+export type LearningRate = 0.001 | 0.002 | 0.005 | 0.01 | 0.02 | 0.05 | 0.1 | 0.2 | 0.5;
+/** The forms of embedCode() and of the tools' embed code. */
+export type EmbedForm = 'element' | 'iframe' | 'hugo' | 'mkdocs' | 'jupyter';
+
+/** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */
+export interface AttentionVisualizerAttributes {
+  /** A whole state: a share hash (av1.…) or state JSON; the other attributes apply on top · 完整状态 */
+  state?: string;
+  /** The sentence, split as `tokenize` says · 句子 */
+  sentence?: string;
+  /** How the sentence is split: char (default without spaces), space or word · 句子的切分方式 */
+  tokenize?: 'char' | 'space' | 'word';
+  /** Or the tokens as a JSON array, e.g. ["我","爱","你"] · 或直接给出词元 */
+  tokens?: string;
+  /** The token vectors X: JSON ([[1,0],[0,1]]) or rows separated by ; or new lines (1 0; 0 1) · 词向量矩阵 */
+  x?: string;
+  /** W_Q, a matrix as for x · W_Q 矩阵 */
+  wq?: string;
+  /** W_K, a matrix as for x · W_K 矩阵 */
+  wk?: string;
+  /** W_V, a matrix as for x · W_V 矩阵 */
+  wv?: string;
+  /** Several heads: JSON [{"wq":…,"wk":…,"wv":…}, …] (instead of wq/wk/wv) · 多头 */
+  heads?: string;
+  /** W_O, a matrix as for x · W_O 矩阵 */
+  wo?: string;
+  /** The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量 */
+  context?: string;
+  /** The tokens of context, JSON array · 交叉注意力第二个句子的词元 */
+  'context-tokens'?: string;
+  /** A causal mask (present = on; ="false" = off) · 因果掩码 */
+  causal?: boolean | '' | 'true' | 'false';
+  /** One flag per key: "0,0,1" or "false,false,true" · 每个键一个填充标记 */
+  'key-padding'?: string;
+  /** "false" to leave out the division by √d_k · 设为 false 则不除以 √d_k */
+  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
+  /** A number above 0, with a decimal point · 大于 0 的数（用小数点） */
+  temperature?: number | string;
+  /** Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码 */
+  'positional-encoding'?: boolean | '' | 'true' | 'false';
+  /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
+  lang?: Language | string;
+  /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
+  step?: StepId | 'all' | number | string;
+  /** The head shown first, from 1 · 起始的头 */
+  head?: number | string;
+  /** Decimal places shown, 1–8 (default 4) · 小数位数 */
+  decimals?: number | string;
+  /** Which steps to offer, by id: input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn (default all) · 显示哪些步骤 */
+  steps?: string;
+  /** Which parts to show: nav, formula, explanation, work, lines, legend, notes, tools (default all) · 显示哪些部分 */
+  panels?: string;
+  /** The full page's editor under the steps; read-only without it · 可编辑 */
+  editable?: boolean | '' | 'true' | 'false';
+  /** The level of the steps' headings on the host page, 1–6 (what they hold one below; default: h3 steps, h2 editor) · 步骤标题在宿主页中的级别 */
+  'heading-level'?: 1 | 2 | 3 | 4 | 5 | 6 | '1' | '2' | '3' | '4' | '5' | '6';
+  /** auto (default: follows the page), light or dark · 主题 */
+  theme?: Theme;
+  /** full: the whole visualizer page, for index.html only (elsewhere refused with a message: use the element, editable, or an iframe); read once, when first connected · 完整页面模式（仅用于 index.html） */
+  mode?: 'full';
+}
+// ---- end of generated ----
 
 /** The whole state (the JSON a share link's hash holds). */
 export interface AttentionVisualizerState {
@@ -27,6 +93,17 @@ export interface AttentionVisualizerState {
   scaleBySqrtDk: boolean;
   temperature: number;
   positionalEncoding: boolean;
+  /**
+   * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
+   * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and
+   * whether X is trained too. Absent until set; dropped as far as it no longer fits the tokens.
+   */
+  learn?: {
+    goal: LearnGoal;
+    target?: number[][];
+    lr?: LearningRate;
+    trainX?: boolean;
+  };
   view: {
     /** a step id, or 'all' for every step at once */
     step: StepId | 'all';
@@ -42,17 +119,27 @@ export type AttentionVisualizerStateUpdate = Partial<Omit<AttentionVisualizerSta
   view?: Partial<AttentionVisualizerState['view']>;
 };
 
-/** The engine's result in one shape for one head or several (heads[0] for one head). */
+/**
+ * A result matrix as `result` gives it: arrays of numbers, or from 1024 × 1024 attention cells
+ * (heads × queries × keys) on, each row a Float64Array.
+ */
+export type ResultRows = number[][] | Float64Array[];
+
+/**
+ * The engine's result in one shape for one head or several (heads[0] for one head). Masks are
+ * rows of booleans, or from 1024 × 1024 cells on rows of Uint8Array (1 = masked), as
+ * `fullyMasked` is then one Uint8Array.
+ */
 export interface AttentionVisualizerResult {
-  heads: MultiHeadResult['heads'];
-  concat: Rows | null;
-  output: Rows;
-  masked: boolean[][] | null;
-  fullyMasked: boolean[] | null;
-  pe: Rows | null;
-  xWithPe: Rows | null;
-  contextPe: Rows | null;
-  contextWithPe: Rows | null;
+  heads: HeadResult<ResultRows>[];
+  concat: ResultRows | null;
+  output: ResultRows;
+  masked: boolean[][] | Uint8Array[] | null;
+  fullyMasked: boolean[] | Uint8Array | null;
+  pe: ResultRows | null;
+  xWithPe: ResultRows | null;
+  contextPe: ResultRows | null;
+  contextWithPe: ResultRows | null;
 }
 
 export interface AttentionVisualizerEventDetail {
@@ -65,40 +152,9 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   /** After every edit and step change (bubbles, composed). */
   change: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each edit, once its result (or the engine's refusal of it) is on screen. */
-  computed: Event;
+  computed: CustomEvent<AttentionVisualizerEventDetail>;
   /** Full mode: before a whole state chosen in the element (a preset, a state file) replaces the one on screen. */
   replace: CustomEvent<AttentionVisualizerEventDetail>;
-}
-
-/** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */
-export interface AttentionVisualizerAttributes {
-  state?: string;
-  sentence?: string;
-  tokenize?: 'char' | 'space' | 'word';
-  tokens?: string;
-  x?: string;
-  wq?: string;
-  wk?: string;
-  wv?: string;
-  heads?: string;
-  wo?: string;
-  context?: string;
-  'context-tokens'?: string;
-  causal?: boolean | '' | 'true' | 'false';
-  'key-padding'?: string;
-  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
-  temperature?: number | string;
-  'positional-encoding'?: boolean | '' | 'true' | 'false';
-  lang?: Language | string;
-  steps?: string;
-  step?: StepId | 'all' | number | string;
-  head?: number | string;
-  panels?: string;
-  editable?: boolean | '' | 'true' | 'false';
-  decimals?: number | string;
-  theme?: Theme;
-  /** `full`: the whole page (index.html), in the element's own children; read when first connected. */
-  mode?: 'full';
 }
 
 export declare class AttentionVisualizer extends HTMLElement {
@@ -126,14 +182,16 @@ export declare class AttentionVisualizer extends HTMLElement {
   readonly computing: boolean;
   /** The engine's refusal of the newest edit (an overflow, say) in both languages, or null. */
   readonly error: { zh: string; en: string } | null;
-  /** The markup that shows exactly this: a script tag and the element, or an iframe. */
-  embedCode(form: 'element' | 'iframe'): string;
+  /** The markup that shows exactly this: a script tag and the element, an iframe, Hugo's shortcode, the element for MkDocs, a Jupyter cell. */
+  embedCode(form: EmbedForm): string;
   /** Full mode: loads a whole state as a link does (the engine's refusal is shown, not thrown). */
   load(state: AttentionVisualizerState): void;
   /** Full mode: the element's store (its state and undo history), for the page's storage; else null. */
   readonly store: object | null;
-  /** A message over the steps ({key, params} of the string table), until the next whole state; or null. */
-  statusMessage: { key: string; params?: Record<string, unknown> } | null;
+  /** Full mode: the state shown, itself rather than a copy (read it, never change it); else null. */
+  readonly shownState: AttentionVisualizerState | null;
+  /** Full mode: the message over the steps ({key, params} of the string table), until the next whole state; or null. Set by the page itself. */
+  readonly statusMessage: { key: string; params?: Record<string, unknown> } | null;
 
   addEventListener<K extends keyof AttentionVisualizerEventMap>(type: K, listener: (this: AttentionVisualizer, event: AttentionVisualizerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;

@@ -44,6 +44,58 @@ test('the iframe embed code points at embed.html next to the script, with the st
   assert.match(code, /title="注意力计算" width="100%" height="720" loading="lazy"><\/iframe>\n$/);
 });
 
+test('the Hugo embed code is the shortcode: raw strings in backticks, a backtick in JSON as \\u0060, flags "true"', () => {
+  const state = {
+    ...tutorialState('en'), tokens: ['a`b', '}}', 'q"t'], causal: true, keyPadding: [false, false, true],
+    view: { step: 'softmax', head: 0, lang: 'en', decimals: 4 },
+  };
+  const code = embedCode('hugo', state, [['panels', 'nav,work'], ['editable', '']], BASE, PAGE);
+  assert.equal(code, `{{< attention-visualizer
+  tokens=\`["a\\u0060b","}}","q\\"t"]\`
+  x=\`[[1,0],[0.5,0.5],[0,1]]\`
+  wq=\`[[0.5,0.2],[0.1,0.6]]\`
+  wk=\`[[0.4,0.3],[0.2,0.7]]\`
+  wv=\`[[0.8,0.1],[0.3,0.9]]\`
+  causal="true"
+  key-padding=\`false,false,true\`
+  lang=\`en\`
+  step=\`softmax\`
+  decimals=\`4\`
+  panels=\`nav,work\`
+  editable="true" >}}
+`);
+  assert.equal(JSON.parse(/tokens=`([^`]*)`/.exec(code)[1]).join('|'), state.tokens.join('|'));
+});
+
+test('the Jupyter embed code is a show() cell whose keywords are Python literals; MkDocs gets the element alone', () => {
+  const state = {
+    ...tutorialState('zh'), heads: [tutorialState().heads[0], tutorialState().heads[0]], wo: [[1, 0], [0, 1], [1, 0], [0, 1]],
+    keyPadding: [false, true, false], positionalEncoding: true, temperature: 0.5, view: { step: 'scores', head: 1, lang: 'zh', decimals: 3 },
+  };
+  const code = embedCode('jupyter', state, [['theme', 'dark'], ['editable', '']], BASE, PAGE);
+  assert.equal(code, `from attention_visualizer import show
+
+show(
+    tokens=["我","爱","你"],
+    x=[[1,0],[0.5,0.5],[0,1]],
+    heads=${JSON.stringify(state.heads)},
+    wo=[[1,0],[0,1],[1,0],[0,1]],
+    key_padding=[False, True, False],
+    temperature="0.5",
+    positional_encoding=True,
+    lang="zh",
+    step="scores",
+    head=2,
+    decimals=3,
+    theme="dark",
+    editable=True,
+)
+`);
+  const mkdocs = embedCode('mkdocs', state, [], BASE, PAGE);
+  assert.equal(mkdocs, `<div class="attention-visualizer">\n${embedCode('element', state, [], BASE, PAGE).replace(/^<script [^\n]*\n/, '')}</div>\n`);
+  assert.throws(() => embedCode('wordpress', state, [], BASE, PAGE), /one of element, iframe, hugo, mkdocs, jupyter, not wordpress/);
+});
+
 test('import targets name every matrix; a matrix replaces only its own', () => {
   const state = { ...tutorialState(), heads: [tutorialState().heads[0], tutorialState().heads[0]], wo: [[1, 0], [0, 1], [1, 0], [0, 1]] };
   assert.deepEqual(importTargets(state).map((t) => t.id), ['x', 'wq', 'wk', 'wv', 'wq.2', 'wk.2', 'wv.2', 'wo']);

@@ -43,10 +43,11 @@ export function el(tag, className, text) {
   return node;
 }
 
-// A table's header row: the corner cell, then one column header (scope=col) per label.
+// A table's header row: the corner cell (a plain cell when it has no words: an empty
+// header names nothing), then one column header (scope=col) per label.
 export function headerRow(colLabels, { corner = '', className = '' } = {}) {
   const row = el('tr');
-  row.append(el('th', 'corner', corner));
+  row.append(el(corner ? 'th' : 'td', 'corner', corner));
   for (const label of colLabels) {
     const th = labelNode('th', className, label);
     th.scope = 'col';

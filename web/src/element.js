@@ -37,7 +37,7 @@ import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt, quotedTokens } from './quote.js';
 import { followTokens, madeUpTokens } from './vectors.js';
-import { el, button } from './dom.js';
+import { el, button, setAttr } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
 import { StateStore } from './store.js';
@@ -46,17 +46,13 @@ import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
 import { FullView, FULL_MODE, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
+import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLevel } from './attributes.js';
 
-// Where this script was loaded from: embed.html and index.html sit next to it.
-const SCRIPT_URL = document.currentScript ? document.currentScript.src : '';
+// Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
+// a static-site build's server render, there is no document: importing defines nothing.)
+const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
 
-export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
-const DATA_ATTRIBUTES = ['state', 'sentence', 'tokenize', 'tokens', 'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'context-tokens', 'causal', 'key-padding', 'scale-by-sqrt-dk', 'temperature', 'positional-encoding', 'lang', 'step', 'head', 'decimals'];
-const CONFIG_ATTRIBUTES = ['steps', 'panels', 'editable', 'theme'];
-// The values the display attributes take (docs/authoring.md); tokenize's, of the data attributes.
-const STEP_IDS = stepsFor({ pe: true, heads: 2, usesWo: true }).map((step) => step.id);
-const THEMES = ['auto', 'light', 'dark'];
+// The values mode and tokenize take (attributes.js declares the others').
 const MODES = ['full'];
 const TOKENIZE_MODES = ['char', 'space', 'word'];
 // The engine's operands as the editor's fields.
@@ -373,7 +369,8 @@ function luminance(r, g, b) {
 
 // ---- the element ----
 
-export class AttentionVisualizer extends HTMLElement {
+// Without a DOM (node) the class exists, for imports, over a plain base; it is never defined there.
+export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) {
   static get observedAttributes() {
     return [...DATA_ATTRIBUTES, ...CONFIG_ATTRIBUTES];
   }
@@ -656,7 +653,14 @@ export class AttentionVisualizer extends HTMLElement {
     return this._statusMessage;
   }
 
+  // (the page's own, main.js) A descriptor that does not read in both languages throws and is
+  // not kept: kept, it would break every later render (and so the next state set).
   set statusMessage(descriptor) {
+    try {
+      if (descriptor !== null) for (const lang of LANGUAGES) describe(lang, descriptor);
+    } catch (error) {
+      throw new TypeError(`statusMessage: ${error.message}`, { cause: error });
+    }
     this._statusMessage = descriptor;
     this._render();
   }
@@ -974,11 +978,28 @@ export class AttentionVisualizer extends HTMLElement {
       // Next pressed at the last step (Previous at the first) is disabled now: its focus goes
       // to the first of Previous, Next and "all steps" left enabled, not to the body.
       (again && again.disabled ? [...root.querySelectorAll('.av-bar > button')].find((b) => !b.disabled) : again)?.focus();
+      // a stage left by ←/→ hands its focus to the stage of the step it opened (the one in the Tab order)
+      if (again && focusedId.startsWith('stage-') && again.tabIndex < 0) root.querySelector('.pipeline-stage[tabindex="0"]')?.focus();
     }
+    this._levelHeadings();
     // On a narrow screen the diagram scrolls sideways: keep the current stage in sight
     // (scrollIntoView would scroll the host page too).
     const pipeline = root.querySelector('.pipeline');
     if (pipeline) revealCurrent(pipeline);
+  }
+
+  // heading-level="N": the steps' titles (h3) and the editor's (h2) are read as level N, what
+  // they hold one or two below; headings drawn later (a step's learning panel) too.
+  _levelHeadings() {
+    const { level } = headingLevel(this.getAttribute('heading-level'));
+    this._headingObserver ||= new MutationObserver(() => this._levelHeadings());
+    this._headingObserver.disconnect();
+    for (const h of this._root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+      const below = Number(h.tagName[1]) - (this._editorBox?.contains(h) ? 2 : 3);
+      if (level === null) h.removeAttribute('aria-level');
+      else setAttr(h, 'aria-level', String(Math.min(6, Math.max(1, level + below))));
+    }
+    if (level !== null) this._headingObserver.observe(this._root, { childList: true, subtree: true });
   }
 
   // While the newest edit computes: in full mode the edit and the status show
@@ -1037,11 +1058,13 @@ export class AttentionVisualizer extends HTMLElement {
     const next = button(t('next'), () => go(index + 1));
     next.disabled = overview || index === steps.length - 1;
     next.dataset.focusId = 'next';
-    const nav = el('nav', 'pipeline-box');
+    // a labelled group, not a landmark: landmarks are the host page's (several elements, several navs)
+    const nav = el('div', 'pipeline-box');
+    nav.setAttribute('role', 'group');
     nav.setAttribute('aria-label', translate(lang, 'stepsLabel'));
-    // the whole computation, its stages opening the steps this element shows
+    // the whole computation, its stages opening the steps this element shows, one of them in the Tab order
     nav.append(createPipeline(this._view(lang), {
-      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id),
+      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id), roving: true,
     }));
     const all = button(t(overview ? 'guided' : 'overview'), () => this._setView({ step: overview ? steps[0].id : 'all' }));
     all.setAttribute('aria-pressed', overview ? 'true' : 'false');
@@ -1085,6 +1108,8 @@ export class AttentionVisualizer extends HTMLElement {
     if (madeUp.length > 0) add('note', translate(lang, 'madeUpVectors', quotedTokens(madeUp)));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
     if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
+    const heading = this._full ? {} : headingLevel(this.getAttribute('heading-level'));
+    if (heading.error) add('error', describe(lang, heading.error));
     return messages;
   }
 
@@ -1216,4 +1241,6 @@ export class AttentionVisualizer extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-visualizer')) customElements.define('attention-visualizer', AttentionVisualizer);
+if (typeof customElements !== 'undefined' && !customElements.get('attention-visualizer')) {
+  customElements.define('attention-visualizer', AttentionVisualizer);
+}

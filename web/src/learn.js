@@ -548,7 +548,7 @@ function firstSelection(target) {
 
 function scrollBox(table, label) {
   const box = el('div', 'matrix-view matrix-scroll');
-  box.setAttribute('role', 'region');
+  box.setAttribute('role', 'group'); // as view.js's matrices: no landmark
   box.setAttribute('aria-label', label);
   box.append(table);
   return box;

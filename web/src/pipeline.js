@@ -142,7 +142,11 @@ function arrowTip([x, y, way]) {
 
 // The diagram as a <div class="pipeline"> (it scrolls sideways when narrow).
 // current: the step shown (null: all steps at once); onOpen(stepId) when a stage
-// is chosen; enabled: the step ids that can be opened (default: all).
+// is chosen; enabled: the step ids that can be opened (default: all). roving: one
+// stage in the Tab order (the current step's first, else the first), so that a
+// host page's reader reaches the steps in a few Tabs; ←/→ then move between
+// steps (the element does it) or, with no current step, Home, End, ←/→ move the
+// focus between the stages.
 export function createPipeline(view, options) {
   return build(view, pipelineStages(view), options);
 }
@@ -150,7 +154,7 @@ export function createPipeline(view, options) {
 // What the drawing depends on: while it stays, only the lit stages change.
 const keyOf = (view, stages, enabled) => JSON.stringify([view.lang, stages.columns, enabled || null]);
 
-function build(view, stages, { current, onOpen, enabled = null }) {
+function build(view, stages, { current, onOpen, enabled = null, roving = false }) {
   const { boxes, edges, width, height, lane } = layoutPipeline(stages);
   const steps = stepsFor(view.options).map((step) => step.id);
   const t = (key, params) => translate(view.lang, key, params);
@@ -166,8 +170,24 @@ function build(view, stages, { current, onOpen, enabled = null }) {
   const element = el('div', 'pipeline');
   element.dataset.key = keyOf(view, stages, enabled);
   element.append(drawing);
+  if (roving) {
+    element.dataset.roving = '';
+    drawing.addEventListener('keydown', (event) => moveFocus(element, event));
+  }
   setCurrent(element, current);
   return element;
+}
+
+// roving, all steps at once: Home, End, ←/→ between the stages that are controls.
+function moveFocus(element, event) {
+  const stages = [...element.querySelectorAll('.pipeline-stage[role="button"]')];
+  if (stages.some((node) => node.classList.contains('lit'))) return;
+  const i = stages.indexOf(event.target.closest('.pipeline-stage'));
+  const to = { Home: 0, End: stages.length - 1, ArrowLeft: i - 1, ArrowRight: i + 1 }[event.key];
+  if (i < 0 || to === undefined || event.altKey || event.ctrlKey || event.metaKey || !stages[to]) return;
+  event.preventDefault();
+  for (const node of stages) node.setAttribute('tabindex', node === stages[to] ? '0' : '-1');
+  stages[to].focus();
 }
 
 function stageNode(s, box, steps, t, enabled, onOpen) {
@@ -217,14 +237,20 @@ function stageNode(s, box, steps, t, enabled, onOpen) {
   return node;
 }
 
-// Lights the stages of step `current` (none when null).
+// Lights the stages of step `current` (none when null); roving, the first lit
+// (else the first) control is the one in the Tab order.
 function setCurrent(element, current) {
+  const controls = [];
   for (const node of element.querySelectorAll('.pipeline-stage')) {
     const lit = node.dataset.step === current;
     node.classList.toggle('lit', lit);
     if (lit && node.hasAttribute('role')) setAttr(node, 'aria-current', 'step');
     else node.removeAttribute('aria-current');
+    if (node.hasAttribute('role')) controls.push(node);
   }
+  if (!('roving' in element.dataset)) return;
+  const tabbable = controls.find((node) => node.classList.contains('lit')) || controls[0];
+  for (const node of controls) setAttr(node, 'tabindex', node === tabbable ? '0' : '-1');
 }
 
 // Shows the diagram in `container`: the one there gets the new current step

@@ -224,7 +224,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   li.id = `step-${index + 1}`;
   li.dataset.step = step.id;
   if (ctx.options.cross) li.dataset.cross = 'true';
-  const header = el('header', 'step-head');
+  const header = el('div', 'step-head'); // not a <header>: outside the page's <main> that is a banner landmark
   header.append(el('span', 'step-num', t('stepOf', { n: index + 1, total })), el('h3', 'step-title', t(`${step.key}Title`)));
   const formula = el('p', 'formula', formulaOf(step, ctx));
   li.append(header, formula, el('p', 'plain', t(`${step.key}Plain`)));

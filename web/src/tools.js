@@ -17,6 +17,8 @@ import { paintHeatmap, heatmapBin } from './view.js';
 import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from './rows.js';
 import { cellMessage, CELL_CODES } from './model.js';
+import { excerpt } from './quote.js';
+import { ATTRIBUTES } from './attributes.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
 const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
@@ -175,22 +177,21 @@ export function siblingPath(file, scriptUrl, pageUrl) {
   return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
 }
 
-// The markup that shows exactly `state`: 'element' (script tag and element) or
-// 'iframe' (embed.html). config: [name, value] display attributes (steps, panels,
-// editable, theme); scriptUrl: where attention-visualizer.js and embed.html are;
-// pageUrl: the page the code is copied on.
-export function embedCode(form, state, config, scriptUrl, pageUrl) {
-  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
-  if (form === 'iframe') {
-    const query = new URLSearchParams(config);
-    const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
-    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(translate(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
-  }
-  const attrs = [['tokens', JSON.stringify(state.tokens)], ['x', JSON.stringify(state.x)]];
-  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push([w, JSON.stringify(state.heads[0][w])]);
-  else attrs.push(['heads', JSON.stringify(state.heads)]);
-  if (state.wo) attrs.push(['wo', JSON.stringify(state.wo)]);
-  if (state.context) attrs.push(['context', JSON.stringify(state.context.x)], ['context-tokens', JSON.stringify(state.context.tokens)]);
+// The forms of the embed code, as the tools offer them: the element in an HTML page (or a
+// reveal.js slide), the iframe, Hugo's shortcode (hosts/hugo: Hugo's Markdown drops raw
+// HTML), the element in MkDocs' Markdown (its script from mkdocs.yml) and a Jupyter cell
+// (hosts/jupyter's show()).
+export const EMBED_FORMS = ['element', 'iframe', 'hugo', 'mkdocs', 'jupyter'];
+
+// The attributes that show exactly `state`, as [name, value, json] (value '': a boolean
+// attribute that is on; json: the value is JSON text).
+function embedAttributes(state, config) {
+  const json = (name, value) => [name, JSON.stringify(value), true];
+  const attrs = [json('tokens', state.tokens), json('x', state.x)];
+  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
+  else attrs.push(json('heads', state.heads));
+  if (state.wo) attrs.push(json('wo', state.wo));
+  if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
   if (state.causal) attrs.push(['causal', '']);
   if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
   if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
@@ -199,8 +200,47 @@ export function embedCode(form, state, config, scriptUrl, pageUrl) {
   attrs.push(['lang', state.view.lang], ['step', state.view.step]);
   if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
   attrs.push(['decimals', String(state.view.decimals)], ...config);
+  return attrs;
+}
+
+// A Hugo shortcode parameter: a raw string in backticks (taken as it is, `}}` and quotes
+// too); a backtick inside JSON is written \u0060, elsewhere the value is quoted with \".
+function hugoParameter([name, value, json]) {
+  if (value === '') return `${name}="true"`;
+  const text = json ? value.replace(/`/g, '\\u0060') : value;
+  return text.includes('`') ? `${name}="${text.replace(/"/g, '\\"')}"` : `${name}=\`${text}\``;
+}
+
+// A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
+// (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
+const FLAGS = ATTRIBUTES.filter((a) => a.values === 'boolean' || String(a.values) === 'true,false').map((a) => a.name);
+function pythonKeyword([name, value, json]) {
+  const keyword = name.replace(/-/g, '_');
+  if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on
+  if (name === 'key-padding') return `${keyword}=[${value.split(',').map((v) => (v === 'true' ? 'True' : 'False')).join(', ')}]`;
+  return `${keyword}=${json || /^[1-9]\d{0,5}$/.test(value) ? value : JSON.stringify(value)}`; // a count as a number
+}
+
+// The markup that shows exactly `state`, in one of EMBED_FORMS. config: [name, value] display
+// attributes (steps, panels, editable, theme); scriptUrl: where attention-visualizer.js and
+// embed.html are; pageUrl: the page the code is copied on.
+export function embedCode(form, state, config, scriptUrl, pageUrl) {
+  if (!EMBED_FORMS.includes(form)) throw new TypeError(`embedCode(): the form is one of ${EMBED_FORMS.join(', ')}, not ${excerpt(String(form))}`);
+  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
+  if (form === 'iframe') {
+    const query = new URLSearchParams(config);
+    const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
+    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(translate(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
+  }
+  const attrs = embedAttributes(state, config);
+  if (form === 'hugo') return `{{< attention-visualizer\n${attrs.map((a) => `  ${hugoParameter(a)}`).join('\n')} >}}\n`;
+  if (form === 'jupyter') return `from attention_visualizer import show\n\nshow(\n${attrs.map((a) => `    ${pythonKeyword(a)},`).join('\n')}\n)\n`;
   const markup = attrs.map(([name, value]) => (value === '' ? `  ${name}` : `  ${name}='${htmlAttribute(value)}'`)).join('\n');
-  return `<script src="${sibling('attention-visualizer.js')}"></script>\n<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
+  const element = `<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
+  // MkDocs: the script is mkdocs.yml's extra_javascript, linked on every page; in a <div>, a
+  // block of raw HTML that Markdown leaves alone (else it reads the element's lines as a paragraph)
+  if (form === 'mkdocs') return `<div class="attention-visualizer">\n${element}</div>\n`;
+  return `<script src="${sibling('attention-visualizer.js')}"></script>\n${element}`;
 }
 
 
@@ -259,10 +299,17 @@ export class Tools {
       ['numpyScript', () => this.attempt('attention.py', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python'))],
     ];
     body.append(row('wholeExample', ...whole.map(([key, action]) => button(translate(lang, key), action))));
+    // the embed code in the form of the host it goes to: an HTML page, an iframe, Hugo, MkDocs, Jupyter
+    const form = el('select');
+    form.setAttribute('aria-label', translate(lang, 'embedFor'));
+    form.dataset.focusId = 'embed-form';
+    for (const f of EMBED_FORMS) form.append(Object.assign(el('option', '', translate(lang, `embedForm_${f}`)), { value: f }));
+    form.value = this.embedForm || 'element';
+    form.addEventListener('change', () => { this.embedForm = form.value; });
     body.append(row('shareTitle',
       button(translate(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
-      button(translate(lang, 'copyElement'), () => this.copy(embedCode('element', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI))),
-      button(translate(lang, 'copyIframe'), () => this.copy(embedCode('iframe', this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
+      form,
+      button(translate(lang, 'copyEmbed'), () => this.copy(embedCode(form.value, this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
     const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
     message.setAttribute('role', 'status');

@@ -145,7 +145,8 @@ function tableView(opts, rows, cols) {
   const element = el('div', 'matrix-view matrix-scroll');
   // Focusable when its cells are not, so that keyboard users can scroll it.
   if (!interactive) element.tabIndex = 0;
-  element.setAttribute('role', 'region');
+  // a labelled group, not a region landmark: the host page's landmarks are its own
+  element.setAttribute('role', 'group');
   element.setAttribute('aria-label', translate(lang, 'matrixCaption', { name, rows, cols }));
   element.append(table);
 

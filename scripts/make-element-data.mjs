@@ -1,0 +1,133 @@
+// Writes what editors and tools read about <attention-visualizer>, from the element's one
+// declaration of its attributes (web/src/attributes.js): custom-elements.json (the Custom
+// Elements Manifest, package.json's `customElements`), vscode.html-custom-data.json (VS Code's
+// HTML custom data) and, in types/attention-visualizer.d.ts, the block between its `generated`
+// markers: the unions of step ids, panels, languages, themes, "How it learns"'s goals and
+// learning rates and the embed code's forms, and the attributes' interface. tests/browser/package.test.mjs checks that the
+// files are what this writes and that they list the attributes the built element observes;
+// tests/browser/types.test.mjs checks the types against the element's runtime objects.
+//   node scripts/make-element-data.mjs           write the files
+//   node scripts/make-element-data.mjs --check   exit 1 when a file is not what it would write
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ATTRIBUTES, PANELS, STEP_IDS, THEMES } from '../web/src/attributes.js';
+import { LANGUAGES } from '../web/src/i18n.js';
+import { GOALS, LEARNING_RATES } from '../web/src/learnmath.js';
+import { EMBED_FORMS } from '../web/src/tools.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TAG = 'attention-visualizer';
+const CLASS = 'AttentionVisualizer';
+const MODULE = 'dist/attention-visualizer.mjs';
+const SUMMARY = 'Scaled dot-product attention, every step, computed in the browser (WebAssembly) for the sentence, vectors and matrices given · 注意力机制的每一步';
+
+const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+function manifest() {
+  return {
+    schemaVersion: '1.0.0',
+    readme: 'README.md',
+    modules: [{
+      kind: 'javascript-module',
+      path: MODULE,
+      declarations: [{
+        kind: 'class',
+        name: CLASS,
+        tagName: TAG,
+        customElement: true,
+        description: SUMMARY,
+        superclass: { name: 'HTMLElement' },
+        attributes: ATTRIBUTES.map(({ name, type, description }) => ({ name, description, type: { text: type } })),
+      }],
+      exports: [
+        { kind: 'js', name: CLASS, declaration: { name: CLASS, module: MODULE } },
+        { kind: 'custom-element-definition', name: TAG, declaration: { name: CLASS, module: MODULE } },
+      ],
+    }],
+  };
+}
+
+function vscodeData() {
+  const values = (entry) => {
+    if (entry.values === 'boolean') return { valueSet: 'v' };
+    return entry.values ? { values: entry.values.map((name) => ({ name })) } : {};
+  };
+  return {
+    version: 1.1,
+    tags: [{
+      name: TAG,
+      description: SUMMARY,
+      attributes: ATTRIBUTES.map((entry) => ({ name: entry.name, description: entry.description, ...values(entry) })),
+    }],
+  };
+}
+
+const TYPES = 'types/attention-visualizer.d.ts';
+const BEGIN = /^\/\/ ---- generated: .*\n/m;
+const END = '// ---- end of generated ----\n';
+
+// The generated block of the element's types.
+function typeDeclarations() {
+  const union = (values) => values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(' | ');
+  const key = (name) => (/^[a-z]\w*$/i.test(name) ? name : `'${name}'`);
+  return [
+    '/** Step ids, in the order the element shows them (which ones appear depends on the options). */',
+    `export type StepId = ${union(STEP_IDS)};`,
+    `export type PanelName = ${union(PANELS)};`,
+    `export type Language = ${union(LANGUAGES)};`,
+    `export type Theme = ${union(THEMES)};`,
+    '/** The goals of "How it learns" (the state\'s `learn.goal`). */',
+    `export type LearnGoal = ${union(GOALS)};`,
+    '/** Its learning rates (Adam\'s step size, the state\'s `learn.lr`). */',
+    `export type LearningRate = ${union(LEARNING_RATES)};`,
+    '/** The forms of embedCode() and of the tools\' embed code. */',
+    `export type EmbedForm = ${union(EMBED_FORMS)};`,
+    '',
+    '/** The attributes, all strings in HTML (matrices as JSON or "1 0; 0 1"). */',
+    'export interface AttentionVisualizerAttributes {',
+    ...ATTRIBUTES.flatMap(({ name, type, description }) => [`  /** ${description} */`, `  ${key(name)}?: ${type};`]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+function withTypes(current) {
+  const begin = current.match(BEGIN);
+  const end = current.indexOf(END);
+  if (!begin || end < begin.index) throw new Error(`${TYPES}: its generated markers are missing`);
+  const from = begin.index + begin[0].length;
+  return current.slice(0, from) + typeDeclarations() + current.slice(end);
+}
+
+// file (relative to the repository) → its text
+export function elementData() {
+  return {
+    'custom-elements.json': json(manifest()),
+    'vscode.html-custom-data.json': json(vscodeData()),
+    [TYPES]: withTypes(readFileSync(path.join(ROOT, TYPES), 'utf8')),
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const [file, text] of Object.entries(elementData())) {
+    const target = path.join(ROOT, file);
+    let current = null;
+    try {
+      current = readFileSync(target, 'utf8');
+    } catch {
+      // missing: written (or reported) below
+    }
+    if (current === text) continue;
+    if (check) {
+      stale += 1;
+      console.error(`make-element-data: ${file} is not what web/src/attributes.js gives (run node scripts/make-element-data.mjs)`);
+    } else {
+      writeFileSync(target, text);
+      console.log(`make-element-data: wrote ${file}`);
+    }
+  }
+  process.exit(stale > 0 ? 1 : 0);
+}
