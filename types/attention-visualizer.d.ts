@@ -75,7 +75,7 @@ export interface AttentionVisualizerAttributes {
   'heading-level'?: 1 | 2 | 3 | 4 | 5 | 6 | '1' | '2' | '3' | '4' | '5' | '6';
   /** auto (default: follows the page), light or dark · 主题 */
   theme?: Theme;
-  /** full: the whole visualizer page (what index.html is), in the element's own children; read once, when first connected · 完整页面模式 */
+  /** full: the whole visualizer page, for index.html only (elsewhere refused with a message: use the element, editable, or an iframe); read once, when first connected · 完整页面模式（仅用于 index.html） */
   mode?: 'full';
 }
 // ---- end of generated ----
@@ -147,7 +147,7 @@ export interface AttentionVisualizerEventDetail {
 }
 
 export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
-  /** Once, when the first result is on screen. */
+  /** Once, when the first result is on screen (a listener added late misses it: see `ready`). */
   ready: CustomEvent<AttentionVisualizerEventDetail>;
   /** After every edit and step change (bubbles, composed). */
   change: CustomEvent<AttentionVisualizerEventDetail>;
@@ -159,16 +159,25 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
 
 export declare class AttentionVisualizer extends HTMLElement {
   static readonly observedAttributes: string[];
-  /** A copy of the complete state; null before the element first connects. */
+  /** A copy of the complete state; null before the element first connects, unless a state was set by property. */
   get state(): AttentionVisualizerState | null;
-  /** Some or all fields; an invalid state throws a TypeError naming the field. */
-  set state(value: AttentionVisualizerStateUpdate);
+  /**
+   * Some or all fields, or as text: a share link (or its hash, `av1.…`) or a state's JSON text
+   * (what React 19 sets for `state="av1…"`); an invalid state throws a TypeError naming the field.
+   */
+  set state(value: AttentionVisualizerStateUpdate | string);
   /**
    * A copy of the result on screen, null until computed; it may lag `state` while `computing`.
    * From 1024 × 1024 attention cells on, each row of its matrices is a Float64Array (rows of the
    * masks and `fullyMasked` Uint8Array, 1 = masked) instead of an array of numbers.
    */
   readonly result: AttentionVisualizerResult | null;
+  /**
+   * Resolved with the element once its first result is on screen (already resolved when asked
+   * later, unlike the `ready` event); rejected with an Error whose `code` is the cause when the
+   * engine cannot load.
+   */
+  readonly ready: Promise<AttentionVisualizer>;
   /** True until the result of the newest edit is on screen (a large one computes in a worker). */
   readonly computing: boolean;
   /** The engine's refusal of the newest edit (an overflow, say) in both languages, or null. */

@@ -4,11 +4,14 @@
 // exact header (also under Trusted Types).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
+import { tokenVector } from '../../web/src/vectors.js';
+import { encodeHash, tutorialState } from '../../web/src/share.js';
 import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
 
 const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
@@ -36,6 +39,41 @@ window.addEventListener('message', (event) => {
 </script>`);
 page('failed.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer>`);
 page('worker.html', `<attention-visualizer ${WORKED_ATTRIBUTES}></attention-visualizer>`);
+// issue 32.3: the documented snippet (a listener added right after the element) missed `ready`
+// whenever the engine was loaded already: the second element's first result came first
+page('ready.html', `<attention-visualizer lang="en"></attention-visualizer><attention-visualizer id="late" lang="en"></attention-visualizer>
+<script>
+window.heard = { event: false, promise: null };
+const late = document.getElementById('late');
+late.addEventListener('ready', () => { window.heard.event = true; });
+late.ready.then((v) => { window.heard.promise = v === late && Boolean(v.result) && Boolean(v.shadowRoot.querySelector('table.matrix')); });
+</script>`);
+// issue 32.5: invalid display values were ignored silently; steps= left view.step on a hidden step
+page('invalid.html', [
+  '<attention-visualizer lang="en" steps="softmax,sofmax"></attention-visualizer>',
+  '<attention-visualizer lang="en" panels="nav,formulas"></attention-visualizer>',
+  '<attention-visualizer lang="en" theme="blue"></attention-visualizer>',
+  '<attention-visualizer lang="en" sentence="ab cd" tokenize="letters"></attention-visualizer>',
+  '<attention-visualizer lang="en" mode="Full"></attention-visualizer>',
+  '<attention-visualizer lang="en" head="2"></attention-visualizer>',
+  '<attention-visualizer lang="zh" theme="blue"></attention-visualizer>',
+  '<attention-visualizer id="hidden" lang="en" steps="softmax" step="output"></attention-visualizer>',
+].join(''));
+// issue 32.8: docs/authoring.md's iframe snippet and its postMessage snippet, as printed there
+const docs = readFileSync('docs/authoring.md', 'utf8');
+const iframeDocs = docs.slice(docs.indexOf('## The iframe'));
+const snippet = (lang, holding) => {
+  const blocks = [...iframeDocs.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]);
+  return blocks.find((block) => block.includes(holding));
+};
+page('docs-iframe.html', `${snippet('html', '<iframe src="embed.html')}<script>${snippet('js', "document.querySelector('iframe')")}</script>`);
+// issue 32.6: mode="full" on a host page was an empty shell until load(), with the page's ids in the host's document
+page('full.html', '<h1 id="title">Host</h1><attention-visualizer mode="full" lang="en" sentence="我爱你们"></attention-visualizer>'
+  + '<attention-visualizer mode="full" lang="zh"></attention-visualizer>');
+// issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
+const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
+page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
+  + '<attention-visualizer sentence="我爱你们" lang="en"></attention-visualizer>');
 
 const servers = {};
 let browser = null;
@@ -87,6 +125,276 @@ test('key events typed in its fields, or that it handles, never reach the host p
     await cell.press('Enter');
     await cell.press('Control+z');
     assert.deepEqual(await host.hostKeys(), []);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('a sentence alone (no x) works: each distinct token its own made-up vector, the same token the same, with a note saying so (the Jupyter helper too)', async () => {
+  const host = await openHost(browser, `${servers.plain.url}sentence.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
+    const shown = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => ({
+      tokens: v.state.tokens, x: v.state.x, rows: v.result.output.length,
+      errors: [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent),
+      note: v.shadowRoot.querySelector('.status-note')?.textContent,
+    })));
+    const cat = ['The', 'cat', 'sat', 'on', 'the', 'mat'];
+    for (const element of shown.slice(0, 2)) {
+      assert.deepEqual(element.errors, []);
+      assert.deepEqual(element.tokens, cat);
+      assert.equal(element.rows, 6);
+      assert.deepEqual(element.x, cat.map((token) => tokenVector(token, 2)));
+      assert.equal(new Set(element.x.map(String)).size, 6, 'distinct tokens, distinct vectors');
+    }
+    assert.match(shown[0].note, /Made-up vectors: “The”, “cat”, “sat”, “on”, “the” and 1 more had no vectors of their own/);
+    assert.match(shown[1].note, /虚构的向量：“The”.*等另外 1 个词元没有自己的向量/);
+    // tokens the tutorial has keep its vectors; only the new one is made up, the same in any sentence
+    assert.deepEqual(shown[2].x, [[1, 0], [0.5, 0.5], [0, 1], tokenVector('们', 2)]);
+    assert.match(shown[2].note, /Made-up vectors: “们” had/);
+    // the state property given tokens without x: the same
+    const set = await p.evaluate(() => {
+      const v = document.querySelectorAll('attention-visualizer')[2];
+      v.state = { tokens: ['们', '我', 'cat'] };
+      return v.state.x;
+    });
+    assert.deepEqual(set, [tokenVector('们', 2), [1, 0], tokenVector('cat', 2)]);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+// issue 32.2: any attribute change (a site's language toggle) read every attribute again, and a move re-read them
+test('a reader\'s edits and a state set by property survive lang, step, head, decimals and data-attribute changes and moves in the DOM', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    // the reader's edit: a cell of X typed in the editor
+    const cell = p.locator('attention-visualizer .matrix-editor[id="editor-x"] input[data-r="0"][data-c="0"]');
+    await cell.fill('2');
+    await cell.press('Enter');
+    await p.waitForFunction(() => document.querySelector('attention-visualizer').state.x[0][0] === 2);
+    const seen = await p.evaluate(() => {
+      const v = document.querySelector('attention-visualizer');
+      v.state = { temperature: 0.5 }; // a state set by property
+      const kept = () => ({ x00: v.state.x[0][0], temperature: v.state.temperature, lang: v.state.view.lang, step: v.state.view.step, decimals: v.state.view.decimals });
+      const out = {};
+      for (const [name, value] of [['lang', 'zh'], ['step', 'softmax'], ['head', '1'], ['decimals', '2'], ['causal', ''], ['data-note', 'x']]) {
+        v.setAttribute(name, value);
+        out[name] = kept();
+      }
+      const box = document.createElement('section');
+      document.body.append(box);
+      box.append(v); // moved
+      out.moved = kept();
+      v.remove();
+      document.body.prepend(v); // re-attached
+      out.reattached = { ...kept(), causal: v.state.causal, shown: v.shadowRoot.querySelectorAll('.step').length };
+      return out;
+    });
+    const edits = { x00: 2, temperature: 0.5 };
+    assert.deepEqual(seen.lang, { ...edits, lang: 'zh', step: 'output', decimals: 4 });
+    assert.deepEqual(seen.step, { ...edits, lang: 'zh', step: 'softmax', decimals: 4 });
+    assert.deepEqual(seen.head, seen.step);
+    assert.deepEqual(seen.decimals, { ...edits, lang: 'zh', step: 'softmax', decimals: 2 });
+    for (const name of ['causal', 'data-note', 'moved']) assert.deepEqual(seen[name], seen.decimals, name);
+    assert.deepEqual(seen.reattached, { ...seen.decimals, causal: true, shown: 1 });
+    // the cell typed is still in the editor, the steps show it
+    assert.equal(await cell.inputValue(), '2');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+// issue 32.7: a state set before the element was connected was dropped when it was
+test('a state set by property before the element is connected is kept, with the attributes on top', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    const seen = await p.evaluate(async () => {
+      const v = document.createElement('attention-visualizer');
+      v.state = { temperature: 3, x: [[2, 0], [0.5, 0.5], [0, 1]], view: { step: 'scores' } };
+      v.setAttribute('lang', 'en');
+      const ready = new Promise((resolve) => v.addEventListener('ready', resolve));
+      document.body.append(v);
+      await ready;
+      return { temperature: v.state.temperature, x: v.state.x, step: v.state.view.step, lang: v.state.view.lang, output: v.result.output.length };
+    });
+    assert.deepEqual(seen, { temperature: 3, x: [[2, 0], [0.5, 0.5], [0, 1]], step: 'scores', lang: 'en', output: 3 });
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('el.ready: a Promise resolved once the first result is on screen, whenever it is asked; rejected with the cause when the engine cannot load', async () => {
+  const host = await openHost(browser, `${servers.plain.url}ready.html`);
+  try {
+    await host.page.waitForFunction(() => window.heard.promise !== null, null, { timeout: 30000 });
+    assert.equal(await host.page.evaluate(() => window.heard.promise), true);
+    // asked long after: resolved already, with the element; a new element on a page whose engine is loaded
+    assert.equal(await host.page.evaluate(async () => {
+      const again = await document.getElementById('late').ready;
+      const v = document.createElement('attention-visualizer');
+      document.body.append(v);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return again.id === 'late' && (await v.ready) === v && v.result.output.length === 3;
+    }), true);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+  const missing = await openHost(browser, `${servers.plain.url}missing.html`);
+  try {
+    const rejected = await missing.page.evaluate(() => document.querySelector('attention-visualizer').ready.then(() => 'resolved', (error) => `${error.code}: ${error.message}`));
+    assert.match(rejected, /^missing: The attention engine is missing/);
+    assert.deepEqual(missing.problems, [], 'no unhandled rejection where nobody asks');
+  } finally {
+    await missing.context.close();
+  }
+});
+
+// issue 32.4: React 19 sets the `state` property to the string of <attention-visualizer state="av1…"/>, and the setter threw
+test('the state property takes a share link\'s hash and a state\'s JSON text, as React 19 sets them (before and after connecting)', async () => {
+  const host = await openHost(browser, `${servers.plain.url}keys.html`);
+  const { page: p } = host;
+  try {
+    await assertWorkedExample(p);
+    const shared = { ...tutorialState('en'), temperature: 0.25, causal: true, keyPadding: [false, false, false], view: { step: 'scores', head: 0, lang: 'en', decimals: 3 } };
+    const hash = encodeHash(shared);
+    const seen = await p.evaluate(async (h) => {
+      const pick = (v) => ({ temperature: v.state.temperature, causal: v.state.causal, step: v.state.view.step, decimals: v.state.view.decimals });
+      // as React 19 does for a custom element: the property, set before the element is appended
+      const v = document.createElement('attention-visualizer');
+      if (!('state' in v)) return 'no state property';
+      v.state = h;
+      document.body.append(v);
+      await v.ready;
+      const out = { hash: pick(v) };
+      v.state = `https://example.org/index.html#${h}`; // a whole share link
+      out.link = pick(v);
+      v.state = '{"temperature": 2, "view": {"step": "output"}}'; // JSON text, some fields
+      out.json = pick(v);
+      for (const bad of ['av1.@@@', '{"temperature": ', '{"temperature": -1}']) {
+        try {
+          v.state = bad;
+          out[bad] = 'accepted';
+        } catch (error) {
+          out[bad] = `${error.name}: ${error.message}`;
+        }
+      }
+      out.after = pick(v);
+      return out;
+    }, hash);
+    const fromHash = { temperature: 0.25, causal: true, step: 'scores', decimals: 3 };
+    assert.deepEqual(seen.hash, fromHash);
+    assert.deepEqual(seen.link, fromHash);
+    assert.deepEqual(seen.json, { ...fromHash, temperature: 2, step: 'output' });
+    assert.equal(seen['av1.@@@'], 'TypeError: The state is not valid: the state in the link is damaged and cannot be read.');
+    assert.equal(seen['{"temperature": '], 'TypeError: The state is not valid: it is not valid JSON.');
+    assert.match(seen['{"temperature": -1}'], /^TypeError: .*temperature/);
+    assert.deepEqual(seen.after, seen.json, 'a refused text changes nothing');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('invalid steps, panels, theme, tokenize, mode and head values say so inside the element; steps= never leaves view.step on a hidden step; load() outside full mode says what to use', async () => {
+  const host = await openHost(browser, `${servers.plain.url}invalid.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
+    const errors = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent).join(' | ')));
+    assert.deepEqual(errors, [
+      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn.',
+      'Attribute panels is not valid: “panels” has “formulas”, which is not one of nav, formula, explanation, work, lines, legend, notes, tools.',
+      'Attribute theme is not valid: “theme” must be one of auto, light, dark.',
+      'Attribute tokenize is not valid: “tokenize” must be one of char, space, word.',
+      'Attribute mode is not valid: “mode” must be one of full.',
+      'Attribute head is not valid: “head” must be a whole number from 1 to 1.',
+      '属性 theme 无效：“theme” 要是 auto, light, dark 之一。',
+      '',
+    ]);
+    const seen = await p.evaluate(() => {
+      const v = document.getElementById('hidden');
+      const shown = v.shadowRoot.querySelector('.step').dataset.step;
+      let load;
+      try {
+        v.load(v.state);
+        load = 'loaded';
+      } catch (error) {
+        load = `${error.name}: ${error.message}`;
+      }
+      return { step: v.state.view.step, shown, embed: v.embedCode('element').includes("step='softmax'"), load };
+    });
+    assert.deepEqual(seen, {
+      step: 'softmax', shown: 'softmax', embed: true,
+      load: 'TypeError: load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
+    });
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('the docs\' iframe and postMessage snippets work as printed; a damaged hash is said in the browser\'s language', async () => {
+  assert.doesNotMatch(snippet('html', '<iframe src="embed.html'), /…/, 'no literal … in the hash');
+  const host = await openHost(browser, `${servers.plain.url}docs-iframe.html`);
+  const logs = [];
+  host.page.on('console', (message) => logs.push(message.text()));
+  try {
+    await host.page.waitForFunction(() => document.querySelector('iframe').contentDocument?.querySelector('attention-visualizer')?.result);
+    const frame = host.page.frames().find((f) => f.url().includes('embed.html'));
+    const shown = await frame.evaluate(() => {
+      const v = document.querySelector('attention-visualizer');
+      return { errors: v.shadowRoot.querySelectorAll('.status-error').length, tokens: v.state.tokens.join(''), lang: v.state.view.lang };
+    });
+    assert.deepEqual(shown, { errors: 0, tokens: '我爱你', lang: 'en' });
+    await frame.waitForFunction(() => document.querySelector('attention-visualizer').state.causal === true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(logs.includes('1 true'), `the reply to the set: ${JSON.stringify(logs)}`);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+  for (const [locale, message] of [['en-US', /^Attribute state is not valid: .*damaged/], ['zh-CN', /^属性 state 无效：.*损坏/]]) {
+    const context = await browser.newContext({ locale });
+    try {
+      const p = await context.newPage();
+      await p.goto(`${servers.plain.url}embed.html#av1.eyJ2ZXJzaW9uIjox…`);
+      await p.waitForFunction(() => document.querySelector('attention-visualizer').result);
+      assert.match(await p.evaluate(() => document.querySelector('attention-visualizer').shadowRoot.querySelector('.status-error').textContent), message, locale);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('mode="full" on a host page is refused with a message saying what to use; the element shows the example, editable, in its shadow root', async () => {
+  const host = await openHost(browser, `${servers.plain.url}full.html`);
+  const { page: p } = host;
+  try {
+    await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result && v.shadowRoot.querySelector('table.matrix')));
+    const seen = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => ({
+      error: v.shadowRoot.querySelector('.status-error')?.textContent,
+      editor: Boolean(v.shadowRoot.querySelector('#sentence')),
+      lightChildren: v.children.length,
+      tokens: v.state.tokens.join(''),
+    })));
+    assert.match(seen[0].error, /^mode="full" is only for the visualizer’s own page \(index.html\).*leave out mode, add editable for the editor, or embed index.html or embed.html in an iframe\.$/);
+    assert.match(seen[1].error, /^mode="full" 只用于可视化工具自己的页面（index.html）/);
+    assert.deepEqual(seen.map(({ editor, lightChildren, tokens }) => ({ editor, lightChildren, tokens })), [
+      { editor: true, lightChildren: 0, tokens: '我爱你们' }, { editor: true, lightChildren: 0, tokens: '我爱你' },
+    ]);
+    // nothing of the page's layout in the host's document: its ids are the host's own
+    assert.deepEqual(await p.evaluate(() => [...document.querySelectorAll('[id]')].map((node) => node.id)), ['title']);
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();

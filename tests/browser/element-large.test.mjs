@@ -229,7 +229,7 @@ test('embed.html opened from a 4096-token link paints it (file://)', async () =>
   }
 });
 
-test('embed.html in a frame: a burst of postMessage sets of a 2048-token state is answered with the newest state and its result', async () => {
+test('embed.html in a frame: a burst of postMessage sets of a 2048-token state: each set its own reply, with its own state and that state\'s result', async () => {
   // the frame on another site (127.0.0.1) than the host (localhost), as hosts are: it runs in
   // its own process, and its figures are its own
   const url = local.at('element-large-frame.html');
@@ -254,9 +254,7 @@ test('embed.html in a frame: a burst of postMessage sets of a 2048-token state i
       return frame;
     });
     assertFigures('embed.html in a frame, postMessage set, n = 2048', 2048, figures);
-    const newest = { ...base, temperature: 0.5 };
     const cells = [[0, 0], [2047, 5]];
-    const want = expectedWeights(newest, cells);
     // a large result's matrices as the engine's typed form: { rows, cols, data } (row-major)
     // (resize messages, which carry no state, come whenever the content's height changes)
     const replies = await page.evaluate((wanted) => window.received.filter((m) => m.type !== 'attention-visualizer:resize').map((m) => {
@@ -266,14 +264,15 @@ test('embed.html in a frame: a burst of postMessage sets of a 2048-token state i
         values: wanted.map(([i, j]) => data[i * cols + j]),
       };
     }), cells);
-    // the replies all wait for the newest state's result; the changes are sent once, with it
-    assert.deepEqual(replies.map(({ type, id }) => [type, id]), [
-      ['attention-visualizer:change', undefined], ['attention-visualizer:state', 0], ['attention-visualizer:state', 1], ['attention-visualizer:state', 2],
-    ]);
+    // one set at a time (issue 32.8: the replies all carried the newest state): each set's change,
+    // then its reply, with its own state and that state's result
+    assert.deepEqual(replies.map(({ type, id, temperature }) => [type, id, temperature]), temperatures.flatMap((temperature, id) => [
+      ['attention-visualizer:change', undefined, temperature], ['attention-visualizer:state', id, temperature],
+    ]));
     for (const reply of replies) {
-      assert.equal(reply.temperature, 0.5);
+      const want = expectedWeights({ ...base, temperature: reply.temperature }, cells);
       assert.deepEqual(reply.shape, [2048, 2048, 'Float64Array', 2048 * 2048]);
-      want.forEach((w, k) => assert.ok(close(reply.values[k], w), `${reply.type}: weights[${cells[k]}] = ${reply.values[k]}, expected ${w}`));
+      want.forEach((w, k) => assert.ok(close(reply.values[k], w), `${reply.type} ${reply.id}: weights[${cells[k]}] = ${reply.values[k]}, expected ${w}`));
     }
     assert.deepEqual(problems, []);
   } finally {

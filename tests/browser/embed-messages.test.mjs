@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { browserAndServer } from './local.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
+import { attention } from './reference.mjs';
 
 const local = browserAndServer(path.resolve('dist'));
 const { at } = local;
@@ -94,6 +95,44 @@ test('a set the engine refuses answered with a normal state reply: it is an erro
     const ok = await fromHost(page, { type: 'attention-visualizer:set', id: 4, state: { temperature: 2 } });
     assert.equal(ok.type, 'attention-visualizer:state');
     assert.equal(ok.state.temperature, 2);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// issue 32.8: two quick sets were merged, and the reply to the first carried the second's state
+test('two quick sets each get their own reply, with their own state and its result (small, and large enough to compute after a paint)', async () => {
+  const { context, page, problems } = await host();
+  try {
+    const n = 200; // 200 × 200 attention cells: computed after the next paint, a burst of edits once
+    const big = {
+      tokens: Array.from({ length: n }, (_, i) => `t${i}`),
+      x: Array.from({ length: n }, (_, i) => [Math.sin(i), Math.cos(i * 0.7)]),
+      keyPadding: Array(n).fill(false),
+    };
+    for (const [first, second] of [[{ temperature: 2 }, { temperature: 0.5 }], [{ ...big, temperature: 2 }, { temperature: 0.5 }]]) {
+      const replies = await page.evaluate(([a, b]) => new Promise((resolve) => {
+        const start = window.received.length;
+        const target = document.getElementById('f').contentWindow;
+        target.postMessage({ type: 'attention-visualizer:set', id: 'one', state: a }, '*');
+        target.postMessage({ type: 'attention-visualizer:set', id: 'two', state: b }, '*');
+        const poll = () => {
+          const got = window.received.slice(start).filter((r) => r.type === 'attention-visualizer:state');
+          if (got.length === 2) resolve(got);
+          else setTimeout(poll, 10);
+        };
+        poll();
+      }), [first, second]);
+      assert.deepEqual(replies.map((r) => [r.id, r.state.temperature]), [['one', 2], ['two', 0.5]]);
+      for (const reply of replies) {
+        const { x, heads: [{ wq, wk, wv }] } = reply.state;
+        const expected = attention({ x, wq, wk, wv }, { temperature: reply.state.temperature }).Weights;
+        const weights = reply.result.heads[0].weights;
+        assert.equal(weights.length, x.length, reply.id);
+        weights.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - expected[r][c]) <= 1e-12, `${reply.id} ${r},${c}`)));
+      }
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -71,6 +71,8 @@ const v = document.querySelector('attention-visualizer');
 if (v) {
   v.addEventListener('change', (event) => console.log(event.detail.state.view.step));
   v.state = { causal: true, view: { step: 'softmax' } };
+  v.state = location.hash.slice(1); // a share link's hash, as React 19 sets <attention-visualizer state="av1…"/>
+  v.ready.then((shown) => console.log(shown.result?.output));
   const weights: number[][] | Float64Array[] | undefined = v.result?.heads[0].weights;
   const code: string = v.embedCode('iframe');
   console.log(weights, code);

@@ -10,6 +10,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 import { PRESETS } from '../../web/src/presets.js';
+import { tokenVector } from '../../web/src/vectors.js';
 import { waitForSteps, openEditor, openStep, stageOf } from './ui.mjs';
 import { viridis } from './colors.mjs';
 import { attention } from './reference.mjs';
@@ -403,15 +404,42 @@ test('tokenisation modes, and tokens edited, added and removed', onFreshPage(asy
   assert.deepEqual((await readHeaders(page, 'X')).rows, ['我', '喜欢', '你']);
   await page.click('#add-token');
   assert.deepEqual(await tokens(), ['我', '喜欢', '你', 'w4']);
-  assert.deepEqual(await readGrid(page, 'x'), [[1, 0], [0.5, 0.5], [0, 1], [0, 0]]);
+  assert.deepEqual(await readGrid(page, 'x'), [[1, 0], [0.5, 0.5], [0, 1], tokenVector('w4', 2)]);
   await page.keyboard.type('们'); // the new token's text is selected, ready to be replaced
   await page.click('#token-list li:nth-child(1) .token-remove');
   assert.deepEqual(await tokens(), ['喜欢', '你', '们']);
-  assert.deepEqual(await readGrid(page, 'x'), [[0.5, 0.5], [0, 1], [0, 0]]);
+  // a renamed row keeps what was typed in it (喜欢); a made-up one follows its new text (们)
+  assert.deepEqual(await readGrid(page, 'x'), [[0.5, 0.5], [0, 1], tokenVector('们', 2)]);
   assert.deepEqual((await readHeaders(page, 'X')).rows, ['喜欢', '你', '们']);
   await page.fill('#token-list li:nth-child(3) input', '');
   assert.match(await page.textContent('#tokens-error'), /Token 3 is empty/);
   assert.equal(await page.locator('.status-stale').count(), 1);
+}));
+
+// issue 32.1 / 31.2: new tokens had rows of zeros (exactly even weights) and the page advised a lower temperature
+test('a typed sentence: each new token gets a made-up vector of its own, kept tokens keep theirs, and the page says the vectors are made up', onFreshPage(async (page) => {
+  await page.fill('#editor-x .grid input[data-r="2"][data-c="0"]', '0.25'); // 你, typed by the user
+  await page.fill('#sentence', '你爱我们我');
+  await page.waitForFunction(() => document.querySelectorAll('#editor-x .grid tbody tr').length === 5);
+  const x = await readGrid(page, 'x');
+  assert.deepEqual(x.slice(0, 3), [[0.25, 1], [0.5, 0.5], [1, 0]], 'kept tokens keep their vectors wherever they move');
+  assert.deepEqual(x[3], tokenVector('们', 2));
+  assert.deepEqual(x[4], [1, 0], 'the same token, the same vector');
+  const note = page.locator('#status .status-note');
+  await note.waitFor();
+  assert.match(await note.textContent(), /Made-up vectors: “们” had no vectors of their own/);
+  // no row of the weights is exactly even (a lower temperature does spread these)
+  await openStep(page, 5);
+  const weights = await readMatrix(page, 'Weights');
+  assert.ok(weights.every((row) => Math.max(...row) > Math.min(...row)), JSON.stringify(weights));
+  assert.doesNotMatch(await page.textContent('#steps .near-uniform'), /exactly even/);
+  // a row of zeros typed on purpose: the hint says what is wrong, not "lower the temperature"
+  for (let c = 0; c < 2; c++) await page.fill(`#editor-x .grid input[data-r="3"][data-c="${c}"]`, '0');
+  await page.waitForFunction(() => /exactly even/.test(document.querySelector('#steps .near-uniform')?.textContent || ''));
+  assert.match(await page.textContent('#steps .near-uniform'), /The weights of “们” are exactly even.*No temperature can change that/);
+  // its own vectors typed, the note goes
+  await page.fill('#editor-x .grid input[data-r="3"][data-c="0"]', '1');
+  await page.waitForFunction(() => !document.querySelector('#status .status-note'));
 }));
 
 test('the sentence box: a line break is whitespace, a long sentence wraps and the box grows to six lines', onFreshPage(async (page) => {

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, shapeOf, tokenErrors,
+  createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, setTokens, shapeOf, tokenErrors,
 } from '../../web/src/model.js';
+import { tokenVector, isMadeUp, followTokens, madeUpTokens } from '../../web/src/vectors.js';
 import { PRESETS } from '../../web/src/presets.js';
 import { parseMatrixText } from '../../web/src/parse.js';
 
@@ -75,13 +76,13 @@ test('a pasted block fills from its cell and is clipped to the grid', () => {
   assert.deepEqual(readModel(model).matrices.x, [[1, 0], [0.5, 7], [0, 9]]);
 });
 
-test('removing a token removes its row of X; adding one adds a row of zeros', () => {
+test('removing a token removes its row of X; adding one adds its made-up vector, not a row of zeros', () => {
   const model = tutorial();
   removeToken(model, 0);
   assert.deepEqual(model.tokens, ['爱', '你']);
   assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1]]);
   addToken(model, 'w3');
-  assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1], [0, 0]]);
+  assert.deepEqual(readModel(model).matrices.x, [[0.5, 0.5], [0, 1], tokenVector('w3', 2)]);
   model.tokens[2] = ' ';
   assert.deepEqual(readModel(model).errors.tokens.message, { key: 'errTokenEmpty', params: { n: 3 } });
 });
@@ -91,4 +92,33 @@ test('more tokens than the engine takes (4096) is an error of the tokens, as an 
   assert.deepEqual(tokenErrors(Array.from({ length: 4097 }, (_, i) => `t${i}`)), { key: 'errTooManyTokens', params: { n: 4097, max: 4096 } });
   assert.deepEqual(tokenErrors([]), { key: 'errSentenceEmpty', params: {} });
   assert.deepEqual(tokenErrors(['a', ' ']), { key: 'errTokenEmpty', params: { n: 2 } });
+});
+
+// issue 32.1 / 31.2: a typed token had the row of zeros (or the row of whatever token sat there)
+test('a typed sentence: each new token gets a made-up vector of its own, kept tokens keep theirs wherever they move, retyped ones get theirs back', () => {
+  const model = tutorial();
+  model.cells.x[2] = ['0.25', '-2']; // 你, typed by the user
+  setTokens(model, ['你', '爱', '我', '们', '我']);
+  const { x } = readModel(model).matrices;
+  assert.deepEqual(x.slice(0, 3), [[0.25, -2], [0.5, 0.5], [1, 0]], 'the tokens kept their own rows, not those of their places');
+  assert.deepEqual(x[3], tokenVector('们', 2));
+  assert.deepEqual(x[4], [1, 0], 'the same token, the same vector');
+  model.cells.x[4][0] = '9'; // the second 我's row is its own copy
+  assert.deepEqual(readModel(model).matrices.x[2], [1, 0]);
+  setTokens(model, ['爱']);
+  setTokens(model, ['爱', '你']);
+  assert.deepEqual(readModel(model).matrices.x[1], [0.25, -2], 'typed away and back: its vector again');
+});
+
+test('made-up vectors: from the text alone, never zero, distinct for distinct tokens, and recognised as made up', () => {
+  assert.deepEqual(tokenVector('cat', 3), tokenVector('cat', 3));
+  const tokens = Array.from({ length: 300 }, (_, i) => `t${i}`);
+  const rows = followTokens(tokens, [], [], { width: 2 });
+  assert.equal(new Set(rows.map(String)).size, 300, 'distinct tokens, distinct vectors, even at d_model = 2');
+  for (const row of rows) {
+    assert.ok(row.every((v) => Math.abs(v) >= 0.1 && Math.abs(v) <= 1 && Math.abs(v * 100 - Math.round(v * 100)) < 1e-9), String(row));
+  }
+  assert.ok(tokens.every((token, i) => isMadeUp(token, rows[i])));
+  assert.equal(isMadeUp('cat', [1, 0]), false);
+  assert.deepEqual(madeUpTokens({ tokens: ['a', 'b', 'a'], x: [tokenVector('a', 2), [1, 0], tokenVector('a', 2)] }), ['a']);
 });

@@ -58,7 +58,7 @@ export const ATTRIBUTES = [
   },
   {
     name: 'mode', kind: 'mount', type: "'full'", values: ['full'],
-    description: 'full: the whole visualizer page (what index.html is), in the element\'s own children; read once, when first connected · 完整页面模式',
+    description: 'full: the whole visualizer page, for index.html only (elsewhere refused with a message: use the element, editable, or an iframe); read once, when first connected · 完整页面模式（仅用于 index.html）',
   },
 ];
 

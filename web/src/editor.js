@@ -29,6 +29,7 @@ import {
   textsFromNumbers, usesWo, cellMessage, parseTemperature, MAX_DIM, MAX_HEADS,
 } from './model.js';
 import { modelFromState, stateFromRead, readState } from './share.js';
+import { isMadeUp } from './vectors.js';
 import { sameInputs } from './history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
@@ -473,8 +474,12 @@ export class Editor {
     const s = this.sentences(which);
     const rewrite = () => { this.$(s.input).value = joinTokens(s.tokens(), s.mode()); };
     return {
+      // A token renamed in the list keeps the row typed for it (the list names the rows);
+      // a made-up row is its old text's, so the new text gets its own (vectors.js).
       onEdit: (i, text) => {
-        s.tokens()[i] = text;
+        const row = this.model.cells[which === 'query' ? 'x' : 'c']?.[i];
+        if (row && isMadeUp(s.tokens()[i], row)) setTokens(this.model, s.tokens().map((token, j) => (j === i ? text : token)), which);
+        else s.tokens()[i] = text;
         rewrite();
         this.commit();
       },

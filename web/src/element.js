@@ -35,7 +35,8 @@ import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.
 import { TUTORIAL, presetOf } from './presets.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
-import { excerpt } from './quote.js';
+import { excerpt, quotedTokens } from './quote.js';
+import { followTokens, madeUpTokens } from './vectors.js';
 import { el, button, setAttr } from './dom.js';
 import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from './share.js';
 import { createLearner } from './learn.js';
@@ -44,13 +45,16 @@ import { Editor } from './editor.js';
 import { undoKey, sameInputs } from './history.js';
 import { learnedState } from './learned.js';
 import { Tools, embedCode } from './tools.js';
-import { FullView, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
-import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, headingLevel } from './attributes.js';
+import { FullView, FULL_MODE, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
+import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLevel } from './attributes.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
 const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
 
+// The values mode and tokenize take (attributes.js declares the others').
+const MODES = ['full'];
+const TOKENIZE_MODES = ['char', 'space', 'word'];
 // The engine's operands as the editor's fields.
 const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
 
@@ -120,49 +124,171 @@ function booleanList(name, text) {
   });
 }
 
-// The state the attributes describe: the `state` attribute (a share hash or
-// state JSON) or the tutorial, with every other given attribute on top.
-function stateFromAttributes(element, lang) {
+// Each data attribute with those it is read with: a change of one applies its
+// group to the state on screen and changes nothing else (issue 32.2).
+const GROUPS = [
+  ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
+  ['causal'], ['positional-encoding'], ['scale-by-sqrt-dk'], ['temperature'], ['key-padding'], ['decimals'], ['head'], ['lang'], ['step'],
+];
+const groupOf = (name) => GROUPS.find((group) => group.includes(name));
+// Present, a boolean attribute is its value; taken away, its option goes back to its default.
+const BOOLEANS = { causal: ['causal', false], 'positional-encoding': ['positionalEncoding', false], 'scale-by-sqrt-dk': ['scaleBySqrtDk', true] };
+
+// The state the `state` attribute (a share hash or state JSON) names, or the tutorial.
+function baseState(element, lang) {
+  const text = element.getAttribute('state');
+  if (!text) return tutorialState(lang);
+  const parsed = text.trim().startsWith('{') ? parseStateJson(text.trim()) : decodeHash(text.trim());
+  if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
+  return parsed.state;
+}
+
+// `group`'s attributes written into s (a copy of `before`, the state they apply to).
+// An attribute taken away leaves its field as it is (a boolean one: its default).
+function applyGroup(element, s, before, group, lang) {
   const get = (name) => element.getAttribute(name);
-  let base = tutorialState(lang);
-  if (get('state')) {
-    const text = get('state').trim();
-    const parsed = text.startsWith('{') ? parseStateJson(text) : decodeHash(text);
-    if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
-    base = parsed.state;
+  const has = (name) => get(name) !== null;
+  switch (group[0]) {
+    case 'tokens':
+      if (has('tokenize') && !TOKENIZE_MODES.includes(get('tokenize'))) throw fieldError('tokenize', 'probOneOf', { list: TOKENIZE_MODES.join(', ') });
+      if (has('tokens')) s.tokens = jsonAttribute('tokens', get('tokens'));
+      else if (has('sentence')) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
+      if (!has('x')) followVectors(s, before);
+      if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'x':
+      if (has('x')) s.x = matrixAttribute('x', get('x'));
+      break;
+    case 'heads':
+      if (has('heads')) s.heads = jsonAttribute('heads', get('heads'));
+      else if (['wq', 'wk', 'wv'].some(has)) {
+        s.heads = [{ ...s.heads[0] }];
+        for (const w of ['wq', 'wk', 'wv']) if (has(w)) s.heads[0][w] = matrixAttribute(w, get(w));
+      }
+      break;
+    case 'wo':
+      if (has('wo')) s.wo = matrixAttribute('wo', get('wo'));
+      break;
+    case 'context':
+      if (has('context')) {
+        const x = matrixAttribute('context', get('context'));
+        const tokens = has('context-tokens') ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
+        s.context = { tokens, x };
+      }
+      if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'temperature':
+      if (has('temperature')) {
+        const parsed = parseNumber(get('temperature').trim());
+        if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
+        s.temperature = parsed.value;
+      }
+      break;
+    case 'key-padding':
+      if (has('key-padding')) s.keyPadding = booleanList('key-padding', get('key-padding'));
+      break;
+    case 'decimals':
+      if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
+      break;
+    case 'head':
+      if (has('head')) s.view = { ...s.view, head: headNumber(s, get('head')) };
+      break;
+    case 'lang':
+      s.view = { ...s.view, lang };
+      break;
+    case 'step': {
+      const checked = has('step') && validateState(s); // (a state that does not read is named by the caller)
+      if (checked && checked.ok) s.view = { ...s.view, step: stepId(checked.state, get('step').trim()) };
+      break;
+    }
+    default: {
+      const [key, off] = BOOLEANS[group[0]];
+      s[key] = has(group[0]) ? isOn(get(group[0])) : off;
+    }
   }
+}
+
+// The display attributes (and mode) that do not read, as messages: each is still read as far
+// as it does (an unknown step or panel left out, an unknown theme as auto).
+function configProblems(element) {
+  const problems = [];
+  const list = (name, allowed) => {
+    const text = element.getAttribute(name);
+    if (text === null || (name === 'steps' && text.trim() === 'all')) return;
+    const bad = text.split(/[\s,]+/).filter(Boolean).find((word) => !allowed.includes(word));
+    if (bad !== undefined) problems.push(fieldError(name, 'probListOf', { text: excerpt(bad), list: allowed.join(', ') }).descriptor);
+  };
+  const one = (name, allowed) => {
+    const text = element.getAttribute(name);
+    if (text !== null && text !== '' && !allowed.includes(text)) problems.push(fieldError(name, 'probOneOf', { list: allowed.join(', ') }).descriptor);
+  };
+  list('steps', STEP_IDS);
+  list('panels', PANELS);
+  one('theme', THEMES);
+  one('mode', MODES);
+  if (element.getAttribute('mode') === 'full' && !FULL_MODE.allowed) problems.push({ key: 'errFullMode', params: {} });
+  return problems;
+}
+
+// s checked, or the error of the first attribute given.
+function validated(element, s) {
+  const checked = validateState(s);
+  if (!checked.ok) throw attributeError(firstAttribute(element), checked.message);
+  return checked.state;
+}
+
+// head="2": from 1, as on screen and as the attribute counts (the state counts from 0).
+function headNumber(s, text) {
+  const heads = Array.isArray(s.heads) ? s.heads.length : 1;
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n < 1 || n > heads) throw fieldError('head', 'probInteger', { min: 1, max: heads });
+  return n - 1;
+}
+
+// The state the attributes describe: the base (the `state` attribute's, the
+// tutorial, or a state set by property before the element was connected) with
+// every other attribute given on top. errors (a Map): each group's error by
+// its first name ('state' for the whole), the groups that read applied.
+function stateFromAttributes(element, lang, base, errors, restored) {
+  errors.clear();
+  const s = { ...base, view: { ...base.view } };
   // The language of a restored state stays unless lang="…" says otherwise.
-  const s = { ...base, view: { ...base.view, ...(get('lang') !== null || !get('state') ? { lang } : {}) } };
-  if (get('tokens') !== null) s.tokens = jsonAttribute('tokens', get('tokens'));
-  else if (get('sentence') !== null) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
-  if (get('x') !== null) s.x = matrixAttribute('x', get('x'));
-  if (get('heads') !== null) s.heads = jsonAttribute('heads', get('heads'));
-  else if (['wq', 'wk', 'wv'].some((w) => get(w) !== null)) {
-    s.heads = [{ ...s.heads[0] }];
-    for (const w of ['wq', 'wk', 'wv']) if (get(w) !== null) s.heads[0][w] = matrixAttribute(w, get(w));
+  const given = (group) => group.some((name) => element.hasAttribute(name)) || (group[0] === 'lang' && !restored);
+  for (const group of GROUPS.filter(given)) {
+    try {
+      applyGroup(element, s, base, group, lang);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      errors.set(group[0], error.descriptor);
+    }
   }
-  if (get('wo') !== null) s.wo = matrixAttribute('wo', get('wo'));
-  if (get('context') !== null) {
-    const x = matrixAttribute('context', get('context'));
-    const tokens = get('context-tokens') !== null ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
-    s.context = { tokens, x };
+  return validated(element, s);
+}
+
+// The state with the group of the attribute `name` applied, all else as it was.
+function stateWithAttribute(element, state, name, lang, errors) {
+  const group = groupOf(name);
+  const s = { ...state, view: { ...state.view } };
+  try {
+    applyGroup(element, s, state, group, lang);
+    const next = validated(element, s);
+    errors.delete(group[0]);
+    errors.delete('state'); // what did not read together reads now
+    return next;
+  } catch (error) {
+    if (!error.descriptor) throw error;
+    errors.set(group[0], error.descriptor);
+    return state;
   }
-  if (get('causal') !== null) s.causal = isOn(get('causal'));
-  if (get('positional-encoding') !== null) s.positionalEncoding = isOn(get('positional-encoding'));
-  if (get('scale-by-sqrt-dk') !== null) s.scaleBySqrtDk = isOn(get('scale-by-sqrt-dk'));
-  if (get('temperature') !== null) {
-    const parsed = parseNumber(get('temperature').trim());
-    if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
-    s.temperature = parsed.value;
-  }
-  if (get('key-padding') !== null) s.keyPadding = booleanList('key-padding', get('key-padding'));
-  else fitPadding(s);
-  if (get('decimals') !== null) s.view.decimals = Number(get('decimals'));
-  if (get('head') !== null) s.view.head = Number(get('head')) - 1; // 1-based, as on screen
-  const validated = validateState(s);
-  if (!validated.ok) throw attributeError(firstAttribute(element), validated.message);
-  if (get('step') !== null) validated.state.view.step = stepId(validated.state, get('step').trim());
-  return validated.state;
+}
+
+// Tokens given without X: each keeps its vector in `base` (the tutorial's 我, 爱, 你, or the
+// state's), any other gets a made-up one (vectors.js). Tokens that are no list of strings
+// are left for validateState() to name.
+function followVectors(s, base) {
+  const { tokens } = s;
+  if (tokens === base.tokens || !Array.isArray(tokens) || tokens.length > MAX_TOKENS || !tokens.every((t) => typeof t === 'string')) return;
+  s.x = followTokens(tokens, base.tokens, base.x, { width: base.x[0].length });
 }
 
 // Heads × queries × keys: the size of a computation (updates.js).
@@ -193,6 +319,23 @@ function stepId(state, text) {
   const step = steps.find((s) => s.id === word);
   if (!step) throw fieldError('step', 'probStepOf', { count: steps.length, list: steps.map((s) => s.id).join(', ') });
   return step.id;
+}
+
+// The `state` property's text: a share link's hash (av1.…, with or without its '#' or the
+// address before it) or the JSON text of a state, some or all of its fields; what does not
+// read is refused as an invalid state is.
+function stateOfText(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      throw refusal({ key: 'errState', params: { detail: { key: 'errStateJson', params: {} } } });
+    }
+  }
+  const decoded = decodeHash(trimmed.includes('#') ? trimmed.slice(trimmed.indexOf('#') + 1) : trimmed);
+  if (!decoded.ok) throw refusal(decoded.message || { key: 'errState', params: { detail: { key: 'errStateHash', params: {} } } });
+  return decoded.state;
 }
 
 // A refused state as an error: the English text, and the descriptor for either language.
@@ -248,6 +391,12 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
     this._readySent = false;
+    // `ready`: resolved (with the element) once the first result is on screen, rejected (an
+    // Error with its code) when the engine cannot load; a listener added late still hears it
+    this._ready = new Promise((resolve, reject) => {
+      this._settleReady = { resolve, reject };
+    });
+    this._ready.catch(() => {}); // a page that never asks is not told of an unhandled rejection
     this._stepList = el('ol', 'steps');
     this._updates = new Updates({
       cells: () => attentionCells(this._state),
@@ -281,7 +430,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     });
     this._engine = null;
     this._engineError = null;
-    this._attributeError = null;
+    this._attributeErrors = new Map(); // the attributes that do not read: group → descriptor
+    this._propertyBase = null; // a state set by property before the element was first connected
     this._engineErrorMessage = null;
     this._selections = {};
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
@@ -298,7 +448,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
     this._tools = new Tools({
-      state: () => (this._full ? this._fullView.shownState() : this._state),
+      state: () => this._shownState(),
       ctx: (lang) => this._ctx(lang),
       editable: () => this._editable(),
       apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
@@ -333,7 +483,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // keys and dropped files taken from the whole document; else a shadow root
   // with adopted stylesheets.
   _mount() {
-    this._full = this.getAttribute('mode') === 'full';
+    this._full = this.getAttribute('mode') === 'full' && FULL_MODE.allowed; // (else refused: configProblems)
     let keys;
     let drops;
     if (this._full) {
@@ -371,11 +521,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   }
 
   connectedCallback() {
-    if (!this._root) this._mount();
     this._dark.addEventListener('change', this._onScheme);
     for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
-    // in full mode the page that is the element loads the state (load())
-    if (!this._full) this._readAttributes();
+    // The attributes are read when first connected (in full mode the page that is the element
+    // loads the state: load()); moved or re-attached, the element keeps its state.
+    if (!this._root) {
+      this._mount();
+      if (!this._full) this._readAttributes();
+    }
     if (!this._engine && !this._engineError) {
       const create = globalThis.createAttentionEngine;
       // missing: a page or bundle with the element's code but without the engine's
@@ -388,6 +541,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
         },
         (error) => {
           this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
+          this._settleReady.reject(Object.assign(new Error(describeLoadFailure('en', this._engineError)), { code: this._engineError.code }));
           this._computed(); // nothing will be computed
         },
       );
@@ -400,9 +554,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._hostTheme.disconnect();
   }
 
+  // (Before the first connection the attributes are read then, all at once.) The `state`
+  // attribute names the whole state: the attributes are read again; any other changes what it
+  // names and nothing else: the reader's edits and a state set by property stay.
   attributeChangedCallback(name, before, after) {
-    if (before === after || !this.isConnected) return;
-    if (DATA_ATTRIBUTES.includes(name) && !this._full) this._readAttributes();
+    if (before === after || !this._root) return;
+    if (DATA_ATTRIBUTES.includes(name) && !this._full) {
+      if (name === 'state') this._readAttributes();
+      else this._quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._attributeLang(), this._attributeErrors)));
+    }
     this._render();
   }
 
@@ -412,9 +572,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return shown && copyState(shown);
   }
 
+  // (The step is one of the steps on screen: `steps` may hide the one the state names.)
   _shownState() {
     if (!this._state) return null;
-    return this._full ? this._fullView.shownState() : this._state;
+    if (this._full) return this._fullView.shownState();
+    const { step } = this._state.view;
+    const steps = this._visibleSteps();
+    const shown = step === 'all' ? step : steps[this._currentIndex(steps)].id;
+    return shown === step ? this._state : { ...this._state, view: { ...this._state.view, step: shown } };
   }
 
   // An event's detail, whose `state` is a copy of the state shown when the
@@ -434,11 +599,19 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // A whole state or some of its fields (merged into the current one); key
   // padding not given is kept only while the number of keys stays.
   set state(value) {
-    const merged = { ...(this._state || tutorialState(this._lang())), ...value };
+    if (typeof value === 'string') {
+      this.state = stateOfText(value); // a share link's hash, or a state's JSON text (React 19 sets the property)
+      return;
+    }
+    const current = this._state || tutorialState(this._lang());
+    const merged = { ...current, ...value };
+    if (value && !Object.hasOwn(value, 'x')) followVectors(merged, current);
     if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
     if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
     const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
     if (!result.ok) throw refusal(result.message);
+    // before the first connection: kept, as the base the attributes then apply to
+    if (!this._root) this._propertyBase = result.state;
     this._apply(result.state, { strict: true });
   }
 
@@ -461,6 +634,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // message over the steps (a descriptor, as i18n.js describe() reads it) until
   // the next whole state, or null.
   load(state) {
+    if (!this._full) throw refusal({ key: 'errLoadNotFull', params: {} });
     this._apply(state);
   }
 
@@ -495,6 +669,12 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return this._waiting;
   }
 
+  // A Promise resolved with the element once its first result is on screen (as
+  // document.fonts.ready): unlike the `ready` event, never missed by a late listener.
+  get ready() {
+    return this._ready;
+  }
+
   // The engine's refusal of the newest edit (an overflow, say), in both
   // languages, while the steps show the last result it computed; else null.
   get error() {
@@ -512,16 +692,26 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.languages);
   }
 
+  _attributeLang() {
+    return LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang();
+  }
+
+  // The whole state from the attributes (first connected, or a new `state` attribute), on
+  // a state set by property before the first connection if there is one; what was typed
+  // gives way to it.
   _readAttributes() {
+    const lang = this._attributeLang();
     try {
-      this._store.dispatch('load', stateFromAttributes(this, LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang()));
-      this._attributeError = null;
+      const base = this._propertyBase || baseState(this, lang);
+      const restored = Boolean(this._propertyBase) || this.hasAttribute('state');
+      this._store.dispatch('load', stateFromAttributes(this, lang, base, this._attributeErrors, restored));
     } catch (error) {
       if (!error.descriptor) throw error;
-      this._attributeError = error.descriptor;
+      this._attributeErrors.set('state', error.descriptor);
       if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     }
-    this._quietly(() => this._editor?.reset(this._state)); // what was typed gives way to the attributes' state
+    this._propertyBase = null;
+    this._quietly(() => this._editor?.reset(this._state));
   }
 
   // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
@@ -712,6 +902,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._render({ counted: true });
     if (!this._readySent && this._engine) {
       this._readySent = true;
+      this._settleReady.resolve(this);
       this.dispatchEvent(new CustomEvent('ready', { detail: this._stateDetail() }));
     }
     this.dispatchEvent(new CustomEvent('computed', { detail: this._stateDetail() }));
@@ -727,8 +918,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     };
   }
 
+  // (mode="full" refused on a host page: the editor still, as the author asked for the whole page)
   _editable() {
-    return this._full || isOn(this.getAttribute('editable'));
+    return this._full || this.getAttribute('mode') === 'full' || isOn(this.getAttribute('editable'));
   }
 
   // The steps of the result on screen (those of the newest edit once it is computed).
@@ -904,12 +1096,16 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _statusMessages(lang) {
     const messages = [];
     const add = (kind, text) => messages.push([kind, text]);
-    if (this._attributeError) add('error', describe(lang, this._attributeError));
+    for (const descriptor of this._attributeErrors.values()) add('error', describe(lang, descriptor));
+    if (!this._full) for (const descriptor of configProblems(this)) add('error', describe(lang, descriptor));
     if (this._engineError) add('error', this._full ? loadFailure(lang, this._engineError) : describeLoadFailure(lang, this._engineError));
     else if (!this._engine) add('loading', translate(lang, 'loading'));
     else if (this._updates.running) add('loading', translate(lang, 'computing'));
     if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
     if (this._statusMessage) add('error', describe(lang, this._statusMessage));
+    const shown = this._shownState();
+    const madeUp = shown ? madeUpTokens(shown) : [];
+    if (madeUp.length > 0) add('note', translate(lang, 'madeUpVectors', quotedTokens(madeUp)));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
     if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
     const heading = this._full ? {} : headingLevel(this.getAttribute('heading-level'));
@@ -1041,7 +1237,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
 
   // The markup that shows exactly this: 'element' or 'iframe'.
   embedCode(form) {
-    return embedCode(form, this._state, this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
+    return embedCode(form, this._shownState(), this._displayAttributes(), SCRIPT_URL || document.baseURI, document.baseURI);
   }
 }
 

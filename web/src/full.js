@@ -19,6 +19,12 @@ import { headField } from './model.js';
 import { readState } from './share.js';
 import { COALESCE_CELLS } from './updates.js';
 
+// Whether this bundle is the visualizer's own page (index.html, whose main.js imports
+// page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
+// light-DOM layout would bring the page's ids and style.css (its font, its background)
+// into the host page: the element refuses it there and says what to use.
+export const FULL_MODE = { allowed: false };
+
 const PLAY_INTERVAL_MS = 3000;
 const HEAD_EDITORS = ['wq', 'wk', 'wv'];
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
@@ -189,7 +195,10 @@ export class FullView {
 
   renderStatus() {
     const messages = this.av._statusMessages(this.view().lang);
-    this.$('status').replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
+    const box = this.$('status');
+    // (a live region: messages unchanged are left alone, not announced again)
+    const same = box.children.length === messages.length && messages.every(([kind, text], i) => box.children[i].className === `status-${kind}` && box.children[i].textContent === text);
+    if (!same) box.replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
     const running = Boolean(this.av._updates.running);
     this.$('steps').classList.toggle('stale', messages.some(([kind]) => kind === 'stale') || running);
     document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench

@@ -147,6 +147,11 @@ export const STRINGS = {
     en: 'The attention engine could not be loaded ({detail}).',
   },
   staleNote: { zh: '输入有误，下面显示的是上一次有效的结果。', en: 'Some input is invalid: showing the last valid result.' },
+  // {list, more}: quote.js quotedTokens()
+  madeUpVectors: {
+    zh: ({ list, more }) => `虚构的向量：${list}${more ? ` 等另外 ${more} 个词元` : ''}没有自己的向量，所以各按它的文字生成了一个（同一个词元总是同一个向量）。它们不含意义；给 X 填入你自己的向量，才能看到有意义的注意力。`,
+    en: ({ list, more }) => `Made-up vectors: ${list}${more ? ` and ${more} more` : ''} had no vectors of their own, so each got one derived from its text (the same token, always the same vector). They carry no meaning; give X vectors of your own to see attention mean something.`,
+  },
 
   stepsTitle: { zh: '计算步骤', en: 'The steps' },
   stepNavLabel: { zh: '步骤', en: 'Steps' },
@@ -261,6 +266,11 @@ export const STRINGS = {
   nearUniformHint: {
     zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
     en: 'The scores are close together, so the weights are nearly even: try a lower temperature T (say 0.1) to pull them apart.',
+  },
+  // {list, more}: quote.js quotedTokens()
+  evenRowsHint: {
+    zh: ({ list, more }) => `${list}${more ? ` 等另外 ${more} 个词元` : ''}的权重完全平均：它的每个键得分都相同——它在 X 中的向量是零（查询 Q 的这一行全为 0），或者各个键的向量都一样。所以任何温度都改变不了这一行。请在 X 中给这些词元各自不同、不为零的向量。`,
+    en: ({ list, more }) => `The weights of ${list}${more ? ` and ${more} more` : ''} are exactly even: every key gets the same score from it, because its vector in X is zero (its row of Q is all 0) or all the keys have the same vector. No temperature can change that. Give these tokens vectors of their own in X, different from each other and not zero.`,
   },
   scaleNote: { zh: 'd_k = {dk}（W_Q 的列数），√d_k ≈ {sqrt}', en: 'd_k = {dk} (columns of W_Q), √d_k ≈ {sqrt}' },
 
@@ -712,9 +722,18 @@ export const STRINGS = {
   probHeads: { zh: '要是 1 到 {max} 个头的数组，每个头有 wq、wk、wv。', en: 'must be an array of 1 to {max} heads, each with wq, wk, wv.' },
   probDim: { zh: '的维度要在 1 到 {max} 之间。', en: 'must have dimensions from 1 to {max}.' },
   probOneOf: { zh: '要是 {list} 之一。', en: 'must be one of {list}.' },
+  probListOf: { zh: '中的“{text}”不是 {list} 之一。', en: 'has “{text}”, which is not one of {list}.' },
   probUnknown: { zh: '不是已知的字段。', en: 'is not a known field.' },
   probInteger: { zh: '要是 {min} 到 {max} 之间的整数。', en: 'must be a whole number from {min} to {max}.' },
   errAttribute: { zh: '属性 {name} 无效：{detail}', en: 'Attribute {name} is not valid: {detail}' },
+  errFullMode: {
+    zh: 'mode="full" 只用于可视化工具自己的页面（index.html）：它带着整页的布局、元素 id 和 style.css，会改动所在页面的字体和背景。这里显示的是可编辑的元素；在你的页面里请去掉 mode，需要编辑面板时加上 editable，或用 iframe 嵌入 index.html 或 embed.html。',
+    en: 'mode="full" is only for the visualizer’s own page (index.html): it brings the whole page’s layout, its ids and its style.css, which would restyle this page’s font and background. Shown here is the editable element: in your page leave out mode, add editable for the editor, or embed index.html or embed.html in an iframe.',
+  },
+  errLoadNotFull: {
+    zh: 'load() 只用于 mode="full"（完整页面）的元素；其他元素请设置 state 属性：v.state = state。',
+    en: 'load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
+  },
   errLoadCsp: {
     zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
     en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",

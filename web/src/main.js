@@ -5,6 +5,7 @@
 // destroys stored work, the newest edit wins a reload, damaged states are set
 // aside), restored at start and when the hash changes.
 
+import './page-owns-full.js'; // first: the element below may take mode="full" here
 import './element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from './i18n.js';
 import { applyStrings } from './editor.js';

@@ -12,6 +12,7 @@ import { parseNumber, MAX_CELL_CHARS } from './parse.js';
 import { excerpt } from './quote.js';
 import { sameMatrix } from './history.js';
 import { MAX_TOKENS } from './share.js'; // the engine's limit (share.js imports this module too: read at call time)
+import { followTokens } from './vectors.js';
 
 export const MIN_DIM = 1;
 export const MAX_DIM = 64;
@@ -120,6 +121,8 @@ export function createModel({ tokens, x, wq, wk, wv }) {
     dims: { dModel: x[0].length, dk: wq[0].length, dv: wv[0].length, dCtx: x[0].length },
     cells: { x: textsFromNumbers(x), wq: textsFromNumbers(wq), wk: textsFromNumbers(wk), wv: textsFromNumbers(wv) },
     options: { ...DEFAULT_OPTIONS },
+    // the rows of X and C of tokens typed away, by token (setTokens): retyped, a token gets its row back
+    remembered: { x: new Map(), c: new Map() },
   };
 }
 
@@ -292,8 +295,20 @@ const sentence = (model, which) => (which === 'context'
   ? { tokens: 'contextTokens', padding: 'contextPadding', field: 'c' }
   : { tokens: 'tokens', padding: 'padding', field: 'x' });
 
+// A row of X (or C) belongs to its token, not to its place: a token kept
+// keeps its row wherever it moves, a token typed anew gets the row it had
+// before (remembered) or a made-up one (vectors.js), never the row of the
+// token that sat there.
 export function setTokens(model, tokens, which = 'query') {
   const s = sentence(model, which);
+  const before = model[s.tokens];
+  const rows = model.cells[s.field] || [];
+  const remembered = model.remembered[s.field];
+  for (let i = Math.min(before.length, rows.length) - 1; i >= 0; i--) if (rows[i]) remembered.set(before[i], rows[i]); // a token's first copy wins
+  const width = s.field === 'c' ? model.dims.dCtx : model.dims.dModel;
+  // more tokens than are allowed are refused (tokenErrors): no rows are made for them
+  model.cells[s.field] = tokens.length > MAX_TOKENS ? []
+    : followTokens(tokens, before, rows, { width, remembered, made: (numbers) => textsFromNumbers([numbers])[0] });
   model[s.tokens] = [...tokens];
   model[s.padding] = tokens.map((_, i) => model[s.padding][i] === true);
 }
@@ -306,9 +321,7 @@ export function removeToken(model, i, which = 'query') {
 }
 
 export function addToken(model, token, which = 'query') {
-  const s = sentence(model, which);
-  model[s.tokens].push(token);
-  model[s.padding].push(false);
+  setTokens(model, [...model[sentence(model, which).tokens], token], which);
 }
 
 export function togglePadding(model, i, which = 'query') {

@@ -22,3 +22,9 @@ export function quote(value) {
   if (typeof value === 'object') return '{…}';
   return typeof value; // undefined, a function, a symbol or a bigint
 }
+
+// Tokens as a message lists them: the first `max`, each quoted “…” and cut
+// short, and how many more there are.
+export function quotedTokens(tokens, max = 5) {
+  return { list: tokens.slice(0, max).map((token) => `“${excerpt(token)}”`).join(', '), more: Math.max(0, tokens.length - max) };
+}

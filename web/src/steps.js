@@ -18,6 +18,7 @@ import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
 import { TUTORIAL_PRINTED } from './presets.js';
+import { quotedTokens } from './quote.js';
 import { whenRead } from './rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 
@@ -604,9 +605,37 @@ export function nearUniform(weights, masked) {
   return some && uneven;
 }
 
+// The rows (of two or more keys not masked) whose weights are exactly even,
+// while no row is spread (each that even): their scores are all equal, which
+// no temperature changes. Null when some row is spread.
+export function evenRows(weights, masked) {
+  const even = [];
+  for (let r = 0; r < weights.length; r++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    let count = 0;
+    for (let c = 0; c < weights[r].length; c++) {
+      if (masked && masked[r][c]) continue;
+      lo = Math.min(lo, weights[r][c]);
+      hi = Math.max(hi, weights[r][c]);
+      count++;
+    }
+    if (count < 2) continue;
+    if (hi >= NEAR_UNIFORM_RATIO * lo) return null;
+    if (hi === lo) even.push(r);
+  }
+  return even;
+}
+
+// Weights all close to even: a lower temperature spreads scores that are close,
+// never scores that are equal; those rows are named with what is wrong.
 function nearUniformNote(ctx) {
-  if (!nearUniform(ctx.result.weights, ctx.full.masked)) return null;
-  const node = note(ctx, 'nearUniformHint');
+  const { weights } = ctx.result;
+  const even = evenRows(weights, ctx.full.masked);
+  let node;
+  if (even && even.length > 0) node = note(ctx, 'evenRowsHint', quotedTokens([...new Set(even.map((r) => ctx.tokens[r]))]));
+  else if (nearUniform(weights, ctx.full.masked)) node = note(ctx, 'nearUniformHint');
+  else return null;
   node.classList.add('near-uniform');
   return node;
 }
