@@ -140,6 +140,27 @@ test('a lower temperature removes the near-uniform hint and keeps the note; an e
   }
 });
 
+test('the footer names the example actually loaded, not always the 我爱你 sentence', async () => {
+  for (const [locale, expected] of [
+    ['en-US', { tutorial: /“我爱你”.*tutorial/, animal: 'The example is the preset “What “it” refers to”.', own: 'The example is your own: “the big dog”, 3 tokens.' }],
+    ['zh-CN', { tutorial: /“我爱你”二维向量例子/, animal: '例子是示例“it 指的是谁”。', own: '例子是你自己的：“the big dog”，3 个词元。' }],
+  ]) {
+    const { context, page, problems } = await openPage(locale);
+    try {
+      const footer = () => page.textContent('#footer-example');
+      assert.match(await footer(), expected.tutorial);
+      await page.click('[data-preset="animal"]');
+      await page.waitForFunction((text) => document.querySelector('#footer-example').textContent === text, expected.animal);
+      await page.selectOption('#token-mode', 'space');
+      await page.fill('#sentence', 'the big dog');
+      await page.waitForFunction((text) => document.querySelector('#footer-example').textContent === text, expected.own);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('heads grid: tiles labelled with the tokens, a weight on hover, arrow keys and tap, a button that opens the head', async () => {
   const context = await local.browser.newContext({ locale: 'en-US', hasTouch: true });
   const page = await context.newPage();

@@ -505,6 +505,13 @@ export const STRINGS = {
     zh: '示例来自教程《在教室里找人：自注意力》中的“我爱你”二维向量例子。',
     en: 'The example is the “我爱你” (“I love you”) sentence with 2-d vectors from the tutorial “finding a person in a classroom”.',
   },
+  // The footer names the example on screen (main.js): a preset, a trained example, or the reader's own.
+  footerPreset: { zh: '例子是示例“{name}”。', en: 'The example is the preset “{name}”.' },
+  footerLearned: { zh: '例子是“注意力怎样学会”里训练好的示例“{name}”。', en: 'The example is the trained example “{name}” of “How it learns”.' },
+  footerOwn: {
+    zh: '例子是你自己的：“{text}”，{n} 个词元。',
+    en: ({ text, n }) => `The example is your own: “${text}”, ${plural(n, 'token', 'tokens')}.`,
+  },
 
   row: { zh: '第 {row} 行', en: 'Row {row}' },
   rowWithToken: { zh: '第 {row} 行（{token}）', en: 'Row {row} ({token})' },

@@ -422,7 +422,7 @@ function sameWork(a, b) {
 const SENTENCE_CHARS = 40;
 
 // A set-aside state as a reader recognises it: its first tokens.
-function sentenceOf(state) {
+export function sentenceOf(state) {
   const joined = state.tokens.every((t) => Array.from(t).length === 1) ? state.tokens.join('') : state.tokens.join(' ');
   const chars = Array.from(joined);
   return chars.length > SENTENCE_CHARS ? `${chars.slice(0, SENTENCE_CHARS).join('')}…` : joined;
