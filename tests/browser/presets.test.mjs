@@ -15,9 +15,9 @@ import { waitForSteps, openEditor, openStep } from './ui.mjs';
 const local = browserAndServer(path.resolve('dist'));
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/preset_cases.json', import.meta.url), 'utf8'));
 const NOTES = {
-  tutorial: { en: /every attention weight is close to 1\/3/, zh: /每个注意力权重都接近 1\/3/ },
+  tutorial: { en: /every attention weight is between 0\.\d+ and 0\.\d+, close to 1\/3/, zh: /每个注意力权重都在 0\.\d+ 到 0\.\d+ 之间，接近 1\/3/ },
   english: { en: /The tutorial’s numbers with English tokens/, zh: /教程的数字配上英文词元/ },
-  animal: { en: /Look at row “it” of the attention weights: its largest weight is on “animal”/, zh: /it 这一行：最大的权重在 animal 上/ },
+  animal: { en: /Look at row “it” of the attention weights: its largest weight, 0\.\d+, is on “animal”/, zh: /it 这一行：最大的权重 0\.\d+ 在 animal 上/ },
   previous: { en: /largest weight to the token before it/, zh: /最大的权重给它前面那个词元/ },
   same: { en: /every copy of its own word/, zh: /同一个词的每一次出现/ },
 };
@@ -119,14 +119,14 @@ test('the notes in Chinese; the misprints on steps 4 to 6 of the tutorial only',
   }
 });
 
-test('a lower temperature removes the near-uniform hint and keeps the note; an edited number removes the note', async () => {
+test('a lower temperature removes the near-uniform hint and the note follows it; an edited number removes the note', async () => {
   const { context, page, problems } = await openPage('en-US');
   try {
     await showSoftmax(page, 'tutorial');
     assert.match(await page.textContent('#step-5 .near-uniform'), /scores are close together.*lower temperature/);
     await page.fill('#temperature', '0.1');
     await page.waitForFunction(() => !document.querySelector('#step-5 .near-uniform'));
-    assert.match(await page.textContent('#step-5 .preset-note'), NOTES.tutorial.en);
+    assert.match(await page.textContent('#step-5 .preset-note'), /not all close to 1\/3/);
     assert.equal(await page.locator('details.misprint').count(), 0, 'the printed digits are for T = 1');
     await page.fill('#temperature', '1');
     await showSoftmax(page, 'animal');
@@ -134,6 +134,75 @@ test('a lower temperature removes the near-uniform hint and keeps the note; an e
     await page.waitForFunction(() => document.querySelector('#preset-note').textContent === '');
     assert.equal(await page.locator('#step-5 .preset-note').count(), 0);
     assert.equal(await page.locator('[data-preset][aria-current]').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The cells' full values of a matrix of a step (data-value).
+function readMatrix(page, step, name) {
+  return page.$$eval(`#step-${step} table[data-matrix="${name}"] tbody tr`, (rows) => rows.map(
+    (tr) => [...tr.querySelectorAll('td[data-r]')].map((td) => Number(td.dataset.value)),
+  ));
+}
+
+// Types a temperature and waits for its result on screen.
+async function setTemperature(page, t) {
+  const count = await page.evaluate(() => Number(document.documentElement.dataset.renderCount));
+  await page.fill('#temperature', String(t));
+  await page.waitForFunction((n) => Number(document.documentElement.dataset.renderCount) > n, count);
+}
+
+const fixed = (v) => v.toFixed(4); // the page's default decimals
+
+test('the "What to look at" hint is computed from the weights on screen after a temperature change, not left stale', async () => {
+  const { context, page, problems } = await openPage('en-US');
+  try {
+    const hint = () => page.textContent('#step-5 .preset-note');
+    // the tutorial at T = 1: the range it names is the weights' own
+    await showSoftmax(page, 'tutorial');
+    let w = (await readWeights(page)).flat();
+    assert.match(await hint(), new RegExp(`between ${fixed(Math.min(...w))} and ${fixed(Math.max(...w))}, close to 1/3`));
+    // T = 0.1: a weight is 0.599; the hint no longer says every weight is close to 1/3
+    await setTemperature(page, 0.1);
+    w = (await readWeights(page)).flat();
+    assert.ok(Math.max(...w) > 0.55);
+    assert.doesNotMatch(await hint(), /every attention weight is/);
+    assert.match(await hint(), new RegExp(`not all close to 1/3: they run from ${fixed(Math.min(...w))} to ${fixed(Math.max(...w))}, the largest 你 → 你`));
+    assert.match(await page.textContent('#preset-note'), /not all close to 1\/3/, 'the editor\'s note says the same');
+
+    // "it" at T = 20: animal 0.103 against 0.091 does not stand out
+    await setTemperature(page, 1);
+    await showSoftmax(page, 'animal');
+    await setTemperature(page, 20);
+    const tokens = FIXTURE.presets.animal.tokens;
+    const row = (await readWeights(page))[tokens.indexOf('it')];
+    const order = [...row.keys()].sort((a, b) => row[b] - row[a]);
+    assert.ok(row[order[0]] < 1.5 * row[order[1]]);
+    assert.doesNotMatch(await hint(), /its largest weight/);
+    assert.match(await hint(), new RegExp(`no key stands out now — “${tokens[order[0]]}” has ${fixed(row[order[0]])}, “${tokens[order[1]]}” ${fixed(row[order[1]])}`));
+
+    // the temperature's note on step 4: a row's largest weight on average, now and at T = 1
+    await openStep(page, 4);
+    await page.waitForSelector('#step-4 table[data-matrix="Scaled"]');
+    const scaled = await readMatrix(page, 4, 'Scaled');
+    await openStep(page, 5);
+    const weights = await readWeights(page);
+    const mean = (rows) => rows.reduce((a, r) => a + Math.max(...r), 0) / rows.length;
+    const atOne = scaled.map((r) => {
+      const e = r.map((v) => Math.exp(v * 20));
+      const sum = e.reduce((a, b) => a + b, 0);
+      return e.map((v) => v / sum);
+    });
+    await openStep(page, 4);
+    assert.match(await page.textContent('#step-4'), new RegExp(`T = 20 > 1: .* largest weight is ${fixed(mean(weights))} on average, against ${fixed(mean(atOne))} at T = 1`));
+
+    // a causal mask no longer hides the note of "the previous token": it still holds, with the numbers on screen
+    await setTemperature(page, 1);
+    await showSoftmax(page, 'previous');
+    await page.check('#causal');
+    await page.waitForFunction(() => /or more, against at most/.test(document.querySelector('#step-5 .preset-note')?.textContent || ''));
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

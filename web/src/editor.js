@@ -396,7 +396,8 @@ export class Editor {
     return '';
   }
 
-  // The preset on screen (its tokens and numbers, plain options at any temperature): its button marked, its note shown.
+  // The preset on screen (its tokens and numbers, plain options at any temperature): its button
+  // marked, its note (what the weights on screen show of it: hints.js) shown.
   renderPreset() {
     const state = this.store.state;
     const { matrices, options } = readState(state);
@@ -405,7 +406,7 @@ export class Editor {
       if (button.dataset.preset === name) setAttr(button, 'aria-current', 'true');
       else button.removeAttribute('aria-current');
     }
-    setText(this.$('preset-note'), name ? translate(this.host.lang(), `presetNote_${name}`) : '');
+    setText(this.$('preset-note'), (name && this.host.presetHint && this.host.presetHint()) || '');
   }
 
   // ---- editing ----

@@ -33,6 +33,7 @@ import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from './updates.js
 import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.js';
 import { TUTORIAL, presetOf } from './presets.js';
+import { presetHint } from './hints.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt } from './quote.js';
@@ -913,8 +914,9 @@ export class AttentionVisualizer extends HTMLElement {
       ...view,
       result: this._result.heads[head], full: this._result,
       tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
-      // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
-      preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
+      // the preset whose numbers these are (head 0's, on its own tokens), whatever the options:
+      // its note says what the weights on screen now show (hints.js)
+      preset: !options.cross && head === 0 ? presetOf(tokens, matrices) : null,
       compare: before && before.changes.length > 0 ? {
         before: { weights: before.result.heads[head].weights, masked: before.result.masked },
         after: { weights: this._result.heads[head].weights, masked: this._result.masked },
@@ -971,6 +973,8 @@ export class AttentionVisualizer extends HTMLElement {
         else this._noteComparedChange(key);
       },
       changed: () => this._render({ counted: true }),
+      // the preset's note, from the result on screen once it is the newest edit's
+      presetHint: () => (this._result && !this._waiting ? presetHint(this._ctx(this._lang())) : null),
     });
     if (this._full) {
       this._fullView.mountEditor(this._editor.panel);

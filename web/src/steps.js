@@ -20,6 +20,7 @@ import { explainCell, explainable, dimLabel, headName, headOutputName, sources }
 import { TUTORIAL_PRINTED } from './presets.js';
 import { whenRead } from './rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
+import { presetHint, temperatureNote } from './hints.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -465,7 +466,7 @@ function scaleNote(ctx) {
   const nodes = [];
   if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
   else nodes.push(note(ctx, 'unscaledNote', { dk }));
-  if (temperature !== 1) nodes.push(note(ctx, temperature < 1 ? 'temperatureSharper' : 'temperatureFlatter', { n: formatCompact(temperature, 8) }));
+  if (temperature !== 1) nodes.push(el('p', 'step-note', temperatureNote(ctx)));
   if (nodes.length === 1) return nodes[0];
   const box = el('div', 'step-notes');
   box.append(...nodes);
@@ -517,11 +518,12 @@ function weightsLegend(ctx) {
   return legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights');
 }
 
-// On a preset: what its weights show.
+// On a preset: what its weights on screen show (hints.js).
 function presetNote(ctx) {
-  if (!ctx.preset) return null;
+  const hint = presetHint(ctx);
+  if (!hint) return null;
   const node = el('p', 'step-note preset-note');
-  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', translate(ctx.lang, `presetNote_${ctx.preset}`));
+  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', hint);
   return node;
 }
 
