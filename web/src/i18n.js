@@ -108,6 +108,10 @@ export const STRINGS = {
     zh: '你之前的内容（“{text}”，{n} 个词元）在打开链接、文件或示例时被替换，已另存为“{key}”，没有删除。',
     en: ({ text, n, key }) => `Your previous work (“${text}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
   },
+  previousWorkMore: {
+    zh: '另有 {n} 份更早的内容也已另存；恢复或删除这一份后显示下一份。',
+    en: ({ n }) => `${n === 1 ? '1 earlier work is' : `${n} earlier works are`} set aside too; restore or discard this one to see the next.`,
+  },
   previousNotKept: {
     zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。删除一份不再需要的备份，它就会另存到那里，本页也会恢复保存；也可以恢复它，或现在下载一份。',
     en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Discard a set-aside state you no longer need and it is set aside in its place, and saving resumes; or restore it, or download it now.',
