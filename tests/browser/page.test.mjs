@@ -414,6 +414,40 @@ test('tokenisation modes, and tokens edited, added and removed', onFreshPage(asy
   assert.equal(await page.locator('.status-stale').count(), 1);
 }));
 
+test('English typed while splitting by character (left over from 我爱你) proposes splitting by spaces; the reader decides', onFreshPage(async (page) => {
+  const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
+  const prompt = page.locator('#split-prompt');
+  assert.equal(await page.inputValue('#token-mode'), 'char');
+  assert.equal(await prompt.isVisible(), false, 'no prompt on 我爱你');
+  await page.fill('#sentence', 'I love you');
+  await prompt.waitFor();
+  assert.equal(await prompt.textContent(), 'This text has spaces and Latin letters, and it is split by character: 8 tokens, one per letter. Split it by spaces instead (3 tokens)? Split by spaces Keep by character');
+  assert.equal((await tokens()).length, 8, 'nothing changes before the reader decides');
+  await prompt.getByRole('button', { name: 'Split by spaces' }).click();
+  assert.deepEqual(await tokens(), ['I', 'love', 'you']);
+  assert.equal(await page.inputValue('#token-mode'), 'space');
+  assert.equal(await prompt.isVisible(), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'sentence', 'the focus goes back to the sentence');
+
+  // kept by character: the prompt goes and stays gone while typing on
+  await page.selectOption('#token-mode', 'char');
+  await prompt.waitFor();
+  await prompt.getByRole('button', { name: 'Keep by character' }).click();
+  assert.equal(await prompt.isVisible(), false);
+  await page.fill('#sentence', 'I love you too');
+  assert.equal(await prompt.isVisible(), false);
+  assert.equal((await tokens()).length, 11);
+  // Chinese with spaces asks nothing; in Chinese the prompt speaks Chinese
+  await page.selectOption('#token-mode', 'space');
+  await page.selectOption('#token-mode', 'char');
+  await page.fill('#sentence', '我 爱 你');
+  assert.equal(await prompt.isVisible(), false);
+  await page.click('#lang-toggle');
+  await page.fill('#sentence', 'the cat');
+  await prompt.waitFor();
+  assert.match(await prompt.textContent(), /^这段文字有空格和拉丁字母，现在按字切分，得到 6 个词元（每个字母一个）。要改成按空格切分（2 个词元）吗？ 按空格切分 保持按字切分$/);
+}));
+
 test('the sentence box: a line break is whitespace, a long sentence wraps and the box grows to six lines', onFreshPage(async (page) => {
   const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
   const box = () => page.locator('#sentence').evaluate((node) => {

@@ -123,6 +123,12 @@ export const STRINGS = {
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
   modeSpace: { zh: '按空格', en: 'By spaces' },
   modeWord: { zh: '按词（Intl.Segmenter）', en: 'By words (Intl.Segmenter)' },
+  splitPrompt: {
+    zh: '这段文字有空格和拉丁字母，现在按字切分，得到 {chars} 个词元（每个字母一个）。要改成按空格切分（{words} 个词元）吗？',
+    en: ({ chars, words }) => `This text has spaces and Latin letters, and it is split by character: ${plural(chars, 'token', 'tokens')}, one per letter. Split it by spaces instead (${plural(words, 'token', 'tokens')})?`,
+  },
+  splitBySpaces: { zh: '按空格切分', en: 'Split by spaces' },
+  splitKeep: { zh: '保持按字切分', en: 'Keep by character' },
   tokensLabel: { zh: '词元（可直接修改）', en: 'Tokens (editable)' },
   tokenCount: { zh: '{n} 个词元', en: ({ n }) => plural(n, 'token', 'tokens') },
   tokensNotShown: {
