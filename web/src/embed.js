@@ -24,7 +24,7 @@
 // Float64Array; masks Uint8Array): between processes, rows of typed arrays
 // took seconds to copy, one block each takes milliseconds.
 
-import { encodeHash } from './share.js';
+import { encodeHash, decodeHash } from './share.js';
 import { typedResult } from './rows.js';
 import { translate, describe, detectLanguage, htmlLang } from './i18n.js';
 
@@ -40,20 +40,34 @@ for (const [name, value] of new URLSearchParams(location.search)) {
 const theme = new URLSearchParams(location.search).get('theme');
 if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
 
-// The element reads the hash (a damaged one, it says so); decoding a large
-// one takes a while, so only once, there.
+// The hash's state, decoded here once (a large one takes a while). A link that
+// is damaged or refused leaves the state shown as it is and says so, in the
+// reader's language, about the link (the reader never set an attribute).
 let fromHash = false; // the element shows the hash's state, unchanged since
 let snapshot = null; // {state, result} for the messages waiting (below)
-function showHash() {
-  if (location.hash.length <= 1) return;
-  visualizer.setAttribute('state', location.hash.slice(1));
-  fromHash = true;
+function showHash(start = false) {
+  if (location.hash.length <= 1) return false;
   snapshot = null;
+  const link = decodeHash(location.hash);
+  let refused = link.ok ? null : link.message;
+  if (link.ok) {
+    try {
+      visualizer.state = link.state;
+      fromHash = true;
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      refused = error.descriptor; // the engine refused it (an overflow, say)
+    }
+  }
+  // the state check's words without its "The state is not valid:" (the link's message says it)
+  visualizer.statusMessage = refused && { key: start ? 'errLink' : 'errLinkKept', params: { detail: refused.key === 'errState' ? refused.params.detail : refused } };
+  return !refused;
 }
-// With no state in the hash the browser's languages decide (the element has
-// read this file's <html lang>, which only says something once this has run).
-if (location.hash.length <= 1) visualizer.state = { view: { lang: detectLanguage(navigator.languages) } };
-showHash();
+// With no state in the hash, or one that does not open, the browser's languages decide (the
+// element has read this file's <html lang>, which only says something once this has run).
+const language = () => ({ view: { lang: detectLanguage(navigator.languages) } });
+if (location.hash.length <= 1) visualizer.state = language();
+else if (!showHash(true)) visualizer.state = language();
 showLanguage(visualizer.state.view.lang);
 window.addEventListener('hashchange', () => {
   if (location.hash.slice(1) === encodeHash(visualizer.state)) return;

@@ -677,6 +677,16 @@ export const STRINGS = {
   importedState: { zh: '已导入状态 {file}。', en: 'Imported the state {file}.' },
   embedTitle: { zh: '注意力计算', en: 'Attention' },
   openFull: { zh: '在完整页面中打开', en: 'Open in the full page' },
+  // embed.html's link (its hash) that does not open, {detail} saying why: opened with it, the
+  // tutorial shows instead; followed later (the address changed), what was shown stays
+  errLink: {
+    zh: '这个链接打不开：{detail}下面显示的是教程的例子。',
+    en: 'This link cannot be opened: {detail} The tutorial’s example is shown instead.',
+  },
+  errLinkKept: {
+    zh: '这个链接打不开：{detail}下面仍是之前显示的内容。',
+    en: 'This link cannot be opened: {detail} What was shown before stays.',
+  },
 
   errImportType: {
     zh: '{file}：不支持这种文件。请用 .json（状态）、.csv/.tsv/.txt 或 .npy。',
