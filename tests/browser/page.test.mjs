@@ -363,9 +363,44 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   assert.deepEqual(await marked('mark-feed'), ['Weights00', 'Weights01', 'Weights02', 'V00', 'V10', 'V20']);
 }));
 
+test('each colour legend sits right under the matrices it describes and names them (no diverging key above the steps), also on the phone', onFreshPage(async (page) => {
+  const keys = (n) => page.locator(`#step-${n} .step-legends .legend-text`).allTextContents();
+  // under the step's matrices, before anything else of the step
+  const placed = (n) => page.evaluate((i) => {
+    const li = document.getElementById(`step-${i}`);
+    const box = (node) => node.getBoundingClientRect();
+    const body = box(li.querySelector('.step-body'));
+    const legends = box(li.querySelector('.step-legends'));
+    return { gap: legends.top - body.bottom, beforePlain: legends.bottom <= box(li.querySelector('.plain')).top || legends.top >= body.bottom };
+  }, n);
+  assert.equal(await page.locator('#signed-legend').count(), 0);
+  await openStep(page, 5);
+  assert.deepEqual(await keys(5), [
+    'Colours of Scaled: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
+    'The colour of Weights is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  ]);
+  let at = await placed(5);
+  assert.ok(at.gap >= 0 && at.gap < 40, `the keys ${at.gap} px under the matrices`);
+  await openStep(page, 6);
+  assert.deepEqual((await keys(6)).map((text) => text.split(':')[0].split(' is ')[0]), ['Colours of V, Output', 'The colour of Weights']);
+  await openStep(page, 2);
+  assert.match((await keys(2))[0], /^Colours of X, W_Q, Q, W_K, K, W_V, V:/);
+  // on the phone: under the matrices, before the step's explanation, not below every step
+  await page.setViewportSize({ width: 375, height: 812 });
+  await openStep(page, 5);
+  at = await placed(5);
+  const order = await page.evaluate(() => {
+    const li = document.getElementById('step-5');
+    const top = (s) => li.querySelector(s).getBoundingClientRect().top;
+    return { body: top('.step-body'), legends: top('.step-legends'), plain: top('.plain') };
+  });
+  assert.ok(order.body < order.legends && order.legends < order.plain, JSON.stringify(order));
+  assert.ok(at.gap >= 0 && at.gap < 40, `phone: the keys ${at.gap} px under the matrices`);
+}));
+
 test('weights: legend, row sums and the lines view focusing a row', onFreshPage(async (page) => {
   await openStep(page, 5);
-  assert.equal(await page.locator('#step-5 .legend').count(), 1);
+  assert.equal(await page.locator('#step-5 .legend').count(), 2, 'Scaled\'s and the weights\'');
   assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
   const opacities = await page.locator('#step-5 .weight-line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-opacity'))));
   assertClose([opacities], [REFERENCE.Weights.flat()], 'line strengths', 1e-4);

@@ -88,7 +88,7 @@ test('each preset shows its pattern on the softmax step, its note, and the mispr
     assert.ok(row[order[0]] - row[order[1]] >= 0.2);
 
     // the legend says which scale the colours use
-    assert.match(await page.textContent('#step-5 .legend'), /from 0 to 1, on one scale for every row/);
+    assert.match(await page.textContent('#step-5 .legend >> nth=1'), /Weights is the weight itself, from 0 to 1, on one scale for every row/);
     assert.equal(await page.locator('#overview').getAttribute('aria-pressed'), 'false');
     assert.deepEqual(problems, []);
   } finally {

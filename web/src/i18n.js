@@ -294,6 +294,15 @@ export const STRINGS = {
     zh: '颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
     en: 'Colour is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
   },
+  // Under a step's matrices (steps.js): each key names the matrices it colours.
+  legendSignedFor: {
+    zh: '{names} 的颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
+    en: 'Colours of {names}: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
+  },
+  legendWeightsFor: {
+    zh: '{names} 的颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
+    en: 'The colour of {names} is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  },
   nearUniformHint: {
     zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
     en: 'The scores are close together, so the weights are nearly even: try a lower temperature T (say 0.1) to pull them apart.',
