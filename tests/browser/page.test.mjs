@@ -398,6 +398,41 @@ test('each colour legend sits right under the matrices it describes and names th
   assert.ok(at.gap >= 0 && at.gap < 40, `phone: the keys ${at.gap} px under the matrices`);
 }));
 
+test('the diagram says what its dashed stages are, and the arrow to the weights points down when they sit below Scaled (phone)', onFreshPage(async (page) => {
+  const key = page.locator('#pipeline .pipeline-key');
+  assert.equal(await key.count(), 0, 'no dashed stage, no key');
+  await openEditor(page);
+  await page.fill('#temperature', '2');
+  await key.waitFor();
+  assert.equal(await key.textContent(), 'Dashed: a stage an option adds, not in plain attention (÷√d_k ÷T).');
+  assert.equal(await page.locator('#pipeline .pipeline-stage.variant').count(), 1);
+  await page.check('#causal');
+  await page.waitForFunction(() => /\(÷√d_k ÷T, mask\)/.test(document.querySelector('#pipeline .pipeline-key')?.textContent));
+  await page.fill('#temperature', '1');
+  await page.uncheck('#causal');
+  await key.waitFor({ state: 'detached' });
+
+  await page.click('#edit-toggle'); // closed: the steps have the width
+  await openStep(page, 5);
+  const arrow = async () => page.evaluate(() => {
+    const li = document.getElementById('step-5');
+    const op = li.querySelector('.op-to');
+    const box = (node) => node.getBoundingClientRect();
+    const [scaled, weights] = [...li.querySelectorAll('.step-group > .matrix-view, .step-group > :not(.op)')].map(box);
+    return { text: op.textContent, op: box(op), scaled, weights };
+  });
+  let at = await arrow();
+  assert.equal(at.text, '→');
+  assert.ok(Math.abs(at.scaled.top - at.weights.top) < 1, 'side by side at 1280 px');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.waitForFunction(() => document.querySelector('#step-5 .op-to').textContent === '↓');
+  at = await arrow();
+  assert.ok(at.weights.top >= at.scaled.bottom, 'Weights below Scaled');
+  assert.ok(at.op.top >= at.scaled.bottom - 1 && at.op.bottom <= at.weights.top + 1, `the ↓ between them: ${JSON.stringify(at)}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForFunction(() => document.querySelector('#step-5 .op-to').textContent === '→');
+}));
+
 test('weights: legend, row sums and the lines view focusing a row', onFreshPage(async (page) => {
   await openStep(page, 5);
   assert.equal(await page.locator('#step-5 .legend').count(), 2, 'Scaled\'s and the weights\'');

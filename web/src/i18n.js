@@ -200,6 +200,10 @@ export const STRINGS = {
 
   // The pipeline diagram (pipeline.js): what each stage is called aloud, and its drawn words
   pipelineLabel: { zh: '计算流程：每个阶段都可以点开', en: 'The computation, stage by stage: each stage opens its step' },
+  pipelineVariantKey: {
+    zh: '虚线框：选项加上的阶段，普通的注意力里没有（{list}）。',
+    en: 'Dashed: a stage an option adds, not in plain attention ({list}).',
+  },
   stageLabel: { zh: '{text} {shape}：{name}——第 {n} 步，共 {total} 步', en: '{text} {shape}: {name} — step {n} of {total}' },
   stage_x: { zh: '输入 X', en: 'Input X' },
   stage_c: { zh: '上下文 C', en: 'Context C' },
