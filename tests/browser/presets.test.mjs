@@ -203,6 +203,13 @@ test('the "What to look at" hint is computed from the weights on screen after a 
     await showSoftmax(page, 'previous');
     await page.check('#causal');
     await page.waitForFunction(() => /or more, against at most/.test(document.querySelector('#step-5 .preset-note')?.textContent || ''));
+    // the tutorial under the causal mask: the range is that of the weights not masked (a masked one is 0 whatever the scores)
+    await showSoftmax(page, 'tutorial');
+    await page.check('#causal');
+    await page.waitForSelector('#step-5 td.masked');
+    const open = await page.$$eval('#step-5 table[data-matrix="Weights"] td[data-r]:not(.masked)', (tds) => tds.map((td) => Number(td.dataset.value)));
+    assert.match(await hint(), new RegExp(`not all close to 1/3: they run from ${fixed(Math.min(...open))} to 1\\.0000`));
+    assert.ok(Math.min(...open) > 0.3);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -34,7 +34,8 @@ function standsOut(weights, masked, r, to) {
 function evenHint(ctx, name) {
   const { weights } = ctx.result;
   const masked = ctx.full.masked;
-  const all = weights.flatMap((row, r) => Array.from(row, (w, c) => ({ r, c, w })));
+  // the weights not masked (a masked one is 0 whatever the scores)
+  const all = weights.flatMap((row, r) => Array.from(row, (w, c) => ({ r, c, w })).filter(({ c }) => keyOf(masked, r)(c)));
   const lo = Math.min(...all.map(({ w }) => w));
   const top = all.reduce((a, b) => (b.w > a.w ? b : a));
   const even = !(masked && masked.some((row) => row.some(Boolean))) && top.w < STANDS_OUT * lo;
