@@ -116,7 +116,7 @@ test('the goal grid works from the keyboard: arrows move, Enter picks, + adds we
     // out of the way: a cell under it is shown too)
     await page.mouse.move(0, 0);
     await page.focus('.learn table[data-matrix="∂L/∂Scaled"] td[data-r="0"][data-c="0"]');
-    assert.match(await page.textContent('.learn-backward .work'), /∂L\/∂Scaled\[1,1\] = w_ij · \(g_ij − Σ_k w_ik g_ik\)/);
+    assert.match(await page.textContent('.learn-backward .work'), /∂L\/∂Scaled\[我, 我\] = Weights\[我, 我\] · \(∂L\/∂Weights\[我, 我\] − Σ_k Weights\[我, k\] · ∂L\/∂Weights\[我, k\]\)/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -194,25 +194,33 @@ test('the backward pass shown for one cell, step by step, has PyTorch autograd�
     const dScores = torch('d.h0.scores');
     const [i, j] = [2, 1]; // query 3 → key 2, the goal's cell of row 3
     let lines = await work('∂L/∂Weights', i, j);
-    assert.equal(lines[0], '∂L/∂w[3,2] = −target / (w · n_q)');
+    // each cell named as the forward pass names it (a token's row, a dimension's column), not [3,2]
+    assert.equal(lines[0], '∂L/∂Weights[你, 爱] = −target / (Weights[你, 爱] · n_q)');
     expectNumbers(lines[1], [1, W[i][j], 3, dW[i][j]], 'dWeights');
     // the softmax's Jacobian: w_ij · (g_ij − Σ_k w_ik g_ik)
     lines = await work('∂L/∂Scaled', i, j);
-    assert.equal(lines[0], '∂L/∂Scaled[3,2] = w_ij · (g_ij − Σ_k w_ik g_ik)');
+    assert.equal(lines[0], '∂L/∂Scaled[你, 爱] = Weights[你, 爱] · (∂L/∂Weights[你, 爱] − Σ_k Weights[你, k] · ∂L/∂Weights[你, k])');
     const dot = W[i].reduce((sum, w, k) => sum + w * dW[i][k], 0);
     expectNumbers(lines[1], [W[i][0], dW[i][0], W[i][1], dW[i][1], W[i][2], dW[i][2], dot], 'Σ_k w_ik g_ik');
     expectNumbers(lines[2], [W[i][j], dW[i][j], dot, dScaled[i][j]], 'dScaled');
     lines = await work('∂L/∂Scores', i, j);
+    assert.equal(lines[0], '∂L/∂Scores[你, 爱] = ∂L/∂Scaled[你, 爱] ÷ the scale');
     expectNumbers(lines[1], [dScaled[i][j], Math.SQRT2, dScores[i][j]], 'dScores');
     // dQ[2][0] = Σ_j dScores[2][j]·K[j][0], dK[1][1] = Σ_i dScores[i][1]·Q[i][1]
     lines = await work('∂L/∂Q', 2, 0);
+    assert.equal(lines[0], '∂L/∂Q[你, d1] = Σ_j ∂L/∂Scores[你, j] · K[j, d1]');
     expectNumbers(lines[1], [...torch('f.h0.k').flatMap((row, k) => [dScores[2][k], row[0]]), torch('d.h0.q')[2][0]], 'dQ');
     lines = await work('∂L/∂K', 1, 1);
+    assert.equal(lines[0], '∂L/∂K[爱, d2] = Σ_i ∂L/∂Scores[i, 爱] · Q[i, d2]');
     expectNumbers(lines[1], [...torch('f.h0.q').flatMap((row, k) => [dScores[k][1], row[1]]), torch('d.h0.k')[1][1]], 'dK');
     // dW_Q[0][1] = Σ_r X[r][0]·dQ[r][1], dW_K[1][0] = Σ_r X[r][1]·dK[r][0]
     lines = await work('∂L/∂W_Q', 0, 1);
+    assert.equal(lines[0], '∂L/∂W_Q[d1, d2] = Σ_t X[t, d1] · ∂L/∂Q[t, d2]');
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[0], torch('d.h0.q')[k][1]]), torch('d.h0.wq')[0][1]], 'dW_Q');
     lines = await work('∂L/∂W_K', 1, 0);
+    assert.equal(lines[0], '∂L/∂W_K[d2, d1] = Σ_t X[t, d2] · ∂L/∂K[t, d1]');
+    // the learning step shown alone has no weights above it: its words do not point at any
+    assert.doesNotMatch(await page.textContent('[data-step="learn"] .plain'), /above/);
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[1], torch('d.h0.k')[k][0]]), torch('d.h0.wk')[1][0]], 'dW_K');
     assert.deepEqual(problems, []);
   } finally {

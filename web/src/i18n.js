@@ -376,7 +376,7 @@ export const STRINGS = {
 
   variantTitle: { zh: '注意力的变体', en: 'Attention variant' },
   variantHint: {
-    zh: '默认就是上面教程里的单头自注意力。打开下面的选项，看看 Transformer 里真正用到的各种变体。',
+    zh: '默认就是教程里的单头自注意力。打开下面的选项，看看 Transformer 里真正用到的各种变体。',
     en: 'By default this is the single-head self-attention of the tutorial. The options below are the variants transformers really use.',
   },
   headsLabel: { zh: '头数 h', en: 'Heads h' },
@@ -440,8 +440,8 @@ export const STRINGS = {
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
-    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
-    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍各个步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps for that head.',
   },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },
   stepConcatFormula: { zh: 'Concat = [head_1 | head_2 | … | head_h]，n × h·d_v', en: 'Concat = [head_1 | head_2 | … | head_h],  n × h·d_v' },
@@ -806,8 +806,8 @@ export const STRINGS = {
     en: 'L = −(1/n) Σ_i Σ_j target_ij · log Weights_ij,  W ← W − rate · ∂L/∂W (Adam)',
   },
   stepLearnPlain: {
-    zh: '上面的权重是由 W_Q 和 W_K 定出来的。给每一行定一个想要的分布（目标），算出损失对每个数的梯度，再把 W_Q、W_K 往让损失变小的方向挪一点——一遍遍重复，注意力就学会了这个模式。',
-    en: 'The weights above come from W_Q and W_K. Give each row the distribution you want (the goal), take the gradient of the loss with respect to every number, and move W_Q and W_K a little the way that lowers the loss — again and again, and the attention learns the pattern.',
+    zh: '注意力权重是由 W_Q 和 W_K 定出来的。给每一行定一个想要的分布（目标），算出损失对每个数的梯度，再把 W_Q、W_K 往让损失变小的方向挪一点——一遍遍重复，注意力就学会了这个模式。',
+    en: 'The attention weights come from W_Q and W_K. Give each row the distribution you want (the goal), take the gradient of the loss with respect to every number, and move W_Q and W_K a little the way that lowers the loss — again and again, and the attention learns the pattern.',
   },
   learnTooMany: {
     zh: '训练演示最多支持每边 {max} 个词元（目标网格每个格子一个查询和一个键）。',

@@ -505,7 +505,13 @@ export function createLearner(host) {
     const xk = ctx.options.cross ? f.contextWithPe || session.input.context : xq;
     for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key] });
     if (!selection) selection = firstSelection(s.target);
-    const work = explain(selection, { ...f.grads, f, s, xq, xk, lang, decimals, divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature) });
+    // the sources' names as the forward pass gives them (X, X+PE, C, C+PE_C)
+    const qName = f.xWithPe ? 'X+PE' : 'X';
+    const kName = ctx.options.cross ? (f.contextWithPe ? 'C+PE_C' : 'C') : qName;
+    const work = explain(selection, {
+      ...f.grads, f, s, xq, xk, qName, kName, tokens: ctx.tokens, keyTokens: ctx.keyTokens, lang, decimals,
+      divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature),
+    });
     refs.work.replaceChildren(...work.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     for (const [key, view] of Object.entries(refs.grads)) view.setMarks(key === selection.key ? [{ m: key, r: selection.r, c: selection.c, kind: 'selected' }] : []);
   }
@@ -586,42 +592,46 @@ function drawCurve(node, losses, t) {
 }
 
 // The arithmetic of one cell of the backward pass, as lines of text: the
-// formula, then the formula with the user's numbers.
+// formula, then the formula with the user's numbers. Cells are named as the
+// forward pass names them (Q[爱, d2]: a token's row, a dimension's column).
 function explain({ key, r, c }, g) {
-  const { f, s, lang, decimals } = g;
+  const { f, s, lang, decimals, tokens, keyTokens } = g;
   const t = (k, params) => translate(lang, k, params);
   const fmt = (v) => formatNumber(v, decimals);
   const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
   const w = f.result.weights;
   const n = w.length;
   const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${factor(a)} × ${factor(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
+  const pair = `[${tokens[r]}, ${keyTokens[c]}]`; // a query's row, a key's column
   if (key === 'dWeights') {
     const target = s.target[r][c];
-    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂w[${r + 1},${c + 1}] = 0`, t('backFree')];
-    return [`∂L/∂w[${r + 1},${c + 1}] = −target / (w · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
+    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂Weights${pair} = 0`, t('backFree')];
+    return [`∂L/∂Weights${pair} = −target / (Weights${pair} · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
   }
   if (key === 'dScaled') {
     const terms = w[r].map((v, k) => [v, g.dWeights[r][k]]);
     const dot = terms.reduce((a, [p, q]) => a + p * q, 0);
+    const row = tokens[r];
     return [
-      `∂L/∂Scaled[${r + 1},${c + 1}] = w_ij · (g_ij − Σ_k w_ik g_ik)`,
-      `Σ_k w_ik g_ik = ${sum(terms)} = ${fmt(dot)}`,
+      `∂L/∂Scaled${pair} = Weights${pair} · (∂L/∂Weights${pair} − Σ_k Weights[${row}, k] · ∂L/∂Weights[${row}, k])`,
+      `Σ_k = ${sum(terms)} = ${fmt(dot)}`,
       `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${factor(dot)}) = ${fmt(g.dScaled[r][c])}`,
       t('backJacobian'),
     ];
   }
   if (key === 'dScores') {
-    return [`∂L/∂Scores[${r + 1},${c + 1}] = ∂L/∂Scaled ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
+    return [`∂L/∂Scores${pair} = ∂L/∂Scaled${pair} ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
   }
+  const dim = dimLabel(c);
   if (key === 'dQ') {
     const terms = f.result.k.map((row, j) => [g.dScores[r][j], row[c]]);
-    return [`∂L/∂Q[${r + 1},${c + 1}] = Σ_j ∂L/∂Scores[i,j] · K[j,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
+    return [`∂L/∂Q[${tokens[r]}, ${dim}] = Σ_j ∂L/∂Scores[${tokens[r]}, j] · K[j, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
   }
   if (key === 'dK') {
     const terms = f.result.q.map((row, i) => [g.dScores[i][r], row[c]]);
-    return [`∂L/∂K[${r + 1},${c + 1}] = Σ_i ∂L/∂Scores[i,j] · Q[i,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
+    return [`∂L/∂K[${keyTokens[r]}, ${dim}] = Σ_i ∂L/∂Scores[i, ${keyTokens[r]}] · Q[i, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
   }
-  const [x, d, name, dname] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q'] : [g.xk, g.dK, 'W_K', 'K'];
+  const [x, d, name, dname, source] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q', g.qName] : [g.xk, g.dK, 'W_K', 'K', g.kName];
   const terms = x.map((row, k) => [row[r], d[k][c]]);
-  return [`∂L/∂${name}[${r + 1},${c + 1}] = Σ_r X[r,${r + 1}] · ∂L/∂${dname}[r,${c + 1}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
+  return [`∂L/∂${name}[${dimLabel(r)}, ${dim}] = Σ_t ${source}[t, ${dimLabel(r)}] · ∂L/∂${dname}[t, ${dim}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
 }
