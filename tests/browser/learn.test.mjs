@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { LEARNED } from '../../web/src/learned-data.js';
 import { loadBackwardSeedCases } from '../js/fixtures.mjs';
+import { encodeHash, tutorialState } from '../../web/src/share.js';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -222,6 +223,41 @@ test('the backward pass shown for one cell, step by step, has PyTorch autograd�
     // the learning step shown alone has no weights above it: its words do not point at any
     assert.doesNotMatch(await page.textContent('[data-step="learn"] .plain'), /above/);
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[1], torch('d.h0.k')[k][0]]), torch('d.h0.wk')[1][0]], 'dW_K');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a near-zero gradient is not drawn in saturated colour: its number in scientific notation, one colour scale for all gradients, said in the legend', async () => {
+  // W_K of ~1e-6: K ~ 1e-6, so ∂L/∂Q = ∂L/∂Scores · K and ∂L/∂W_Q ~ 1e-6 while ∂L/∂Weights is ~1
+  const start = tutorialState('en');
+  const state = { ...start, heads: [{ ...start.heads[0], wk: [[1e-6, 0], [0, 1e-6]] }], learn: { goal: 'previous' }, view: { ...start.view, step: 'learn' } };
+  const { context, page, problems } = await openLearn(`${FILE_URL}#${encodeHash(state)}`);
+  try {
+    await page.waitForFunction(() => document.querySelector('.learn-goal-choice[data-goal="previous"]')?.getAttribute('aria-checked') === 'true');
+    const cells = (name) => page.$$eval(`.learn table[data-matrix="${name}"] td[data-r]`, (tds) => tds.map((td) => ({
+      text: td.textContent, value: Number(td.dataset.value), rgb: (getComputedStyle(td).backgroundColor.match(/\d+/g) || []).slice(0, 3).map(Number),
+    })));
+    await page.waitForFunction(() => document.querySelector('.learn table[data-matrix="∂L/∂W_Q"] td[data-r]')?.textContent.includes('e-'));
+    for (const name of ['∂L/∂Q', '∂L/∂W_Q']) {
+      for (const cell of await cells(name)) {
+        if (cell.value === 0) continue;
+        assert.ok(Math.abs(cell.value) < 1e-4, `${name}: ${cell.value}`);
+        assert.match(cell.text, /^-?\d\.\de-\d+$/, `${name}: ${cell.value} written ${cell.text}`);
+        assert.ok(Math.abs(Number(cell.text) - cell.value) <= 0.05 * Math.abs(cell.value), `${name}: ${cell.text} against ${cell.value}`);
+        assert.ok(Math.min(...cell.rgb) >= 235, `${name} ${cell.text}: colour ${cell.rgb} claims a size`);
+      }
+    }
+    // the large ones keep their colour on the same scale
+    const strongest = Math.min(...(await cells('∂L/∂Weights')).flatMap((cell) => cell.rgb));
+    assert.ok(strongest < 150, `∂L/∂Weights's deepest channel ${strongest}`);
+    const largest = Math.max(...(await cells('∂L/∂Weights')).map((cell) => Math.abs(cell.value)));
+    assert.match(await page.textContent('.learn-backward .legend-text'), new RegExp(`on one scale for all seven, the deepest colour at ±${largest.toFixed(4)}`));
+    // and the work of such a cell shows its numbers, not 0.0000
+    await page.mouse.move(0, 0);
+    await page.focus('.learn table[data-matrix="∂L/∂W_Q"] td[data-r="0"][data-c="0"]');
+    assert.match((await page.$$eval('.learn-backward .work p', (ps) => ps.map((p) => p.textContent)))[1], /= -?\d\.\de-\d+$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

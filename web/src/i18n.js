@@ -290,10 +290,6 @@ export const STRINGS = {
     zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',
     en: 'Too large for a table: shown as a heatmap. Point at a cell, or focus it and use the arrow keys, to see its arithmetic.',
   },
-  legendSigned: {
-    zh: '颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
-    en: 'Colours: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
-  },
   legendWeights: {
     zh: '颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
     en: 'Colour is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
@@ -867,13 +863,17 @@ export const STRINGS = {
   learnNow: { zh: '现在', en: 'now' },
   learnChange: { zh: '变化', en: 'change' },
   learnChangeHint: {
-    zh: 'Δ 矩阵是现在减去开始时的值：颜色越深，训练改动越大。',
-    en: 'The Δ matrices are now minus the start: the deeper the colour, the more training changed that number.',
+    zh: 'Δ 矩阵是现在减去开始时的值，两个 Δ 用同一把颜色尺：颜色越深，训练改动越大。小到按位数显示为 0 的数写成 1.2e-6 的形式。',
+    en: 'The Δ matrices are now minus the start, both on one colour scale: the deeper the colour, the more training changed that number. A number too small for the decimal places is written like 1.2e-6.',
   },
   backTitle: { zh: '反向传播，一步一步', en: 'The backward pass, step by step' },
   backPlain: {
     zh: '梯度从损失倒着流回去：先到权重，经过 softmax 的雅可比矩阵到缩放后的分数，除以 √d_k 到分数，再到 Q、K，最后到 W_Q、W_K。点击或用方向键选一个格子，看它的数字是怎么算出来的。',
     en: 'The gradient flows back from the loss: to the weights, through the softmax’s Jacobian to the scaled scores, ÷ √d_k to the scores, then to Q and K, and at last to W_Q and W_K. Point at a cell (or move with the arrow keys) to see how its number is made.',
+  },
+  legendGradients: {
+    zh: '梯度的颜色：蓝色为负，白色为 0，红色为正；七个梯度用同一把尺，±{max} 为最深的颜色。小到按位数显示为 0 的数写成 1.2e-6 的形式。',
+    en: 'Colours of the gradients: blue negative, white 0, red positive, on one scale for all seven, the deepest colour at ±{max}. A number too small for the decimal places is written like 1.2e-6.',
   },
   backTerms: { zh: '（{n} 项之和）', en: '(a sum of {n} terms)' },
   backFree: { zh: '这个格子没有目标（或被遮挡），损失不直接依赖它的权重。', en: 'This cell has no target (or is masked): the loss does not depend on its weight directly.' },

@@ -18,7 +18,7 @@
 
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
-import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
+import { cellColor, rgbCss, textColorFor, largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
 import { el, svg, button, headerRow, labelNode } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
@@ -308,6 +308,7 @@ export function createLearner(host) {
       const group = el('div', 'step-group');
       const view = (nm, label) => createMatrixView({
         lang, name: nm, label, data, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
+        format: magnitudeText,
       });
       refs.mats[key] = { now: view(name, t('learnNow')), change: view(`Δ${name}`, t('learnChange')) };
       group.append(refs.mats[key].now.element, el('span', 'op', ' '), refs.mats[key].change.element);
@@ -336,7 +337,7 @@ export function createLearner(host) {
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
           corner: key.startsWith('dW') || key === 'dQ' || key === 'dK' ? '' : t('queryKeyCorner'), kind: 'signed', decimals: ctx.decimals,
-          interactive: true, onSelect: (_, r, c) => select(key, r, c),
+          interactive: true, onSelect: (_, r, c) => select(key, r, c), format: magnitudeText,
         });
         refs.grads[key] = view;
         groupNode.append(view.element);
@@ -345,7 +346,9 @@ export function createLearner(host) {
     }
     refs.work = el('div', 'work');
     refs.work.setAttribute('aria-live', 'polite');
-    back.append(gradBody, legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned'), refs.work);
+    // one colour scale for the seven gradients, said with its size (draw() writes it)
+    refs.gradLegend = legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendGradients', { max: '…' });
+    back.append(gradBody, refs.gradLegend, refs.work);
     node.append(back);
     return { node, refs };
   }
@@ -492,9 +495,12 @@ export function createLearner(host) {
     refs.learnedNote.textContent = learned ? t(`learnedNote_${learned}`) : '';
     drawCurve(refs.curve, session.losses, t);
     const w = current();
+    // the two Δ matrices on one scale: a tiny change is pale, not the deepest colour
+    const change = Object.fromEntries(['wq', 'wk'].map((key) => [key, w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c]))]));
+    const changeScale = Math.max(largestMagnitude(change.wq), largestMagnitude(change.wk));
     for (const key of ['wq', 'wk']) {
       refs.mats[key].now.update({ data: w[key] });
-      refs.mats[key].change.update({ data: w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c])) });
+      refs.mats[key].change.update({ data: change[key], scale: changeScale });
     }
     if (lines && !updateLinesView(refs.lines.firstElementChild, f.result.weights)) {
       refs.lines.replaceChildren(createLinesView({ lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens, weights: f.result.weights, decimals }));
@@ -503,7 +509,11 @@ export function createLearner(host) {
     if (!f.grads) return;
     const xq = f.xWithPe || session.input.x;
     const xk = ctx.options.cross ? f.contextWithPe || session.input.context : xq;
-    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key] });
+    // every gradient coloured on one scale, the largest |value| of them all: one of ~1e-6 beside
+    // one of ~1 is pale, as its number (in scientific notation) says
+    const gradScale = Math.max(...Object.keys(refs.grads).map((key) => largestMagnitude(f.grads[key])));
+    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key], scale: gradScale });
+    refs.gradLegend.querySelector('.legend-text').textContent = t('legendGradients', { max: magnitudeText(gradScale, decimals) });
     if (!selection) selection = firstSelection(s.target);
     // the sources' names as the forward pass gives them (X, X+PE, C, C+PE_C)
     const qName = f.xWithPe ? 'X+PE' : 'X';
@@ -538,6 +548,12 @@ export function createLearner(host) {
   }
 
   return { view };
+}
+
+// A gradient's (or a change's) number: as the matrices write numbers, or, when
+// it would read 0.0000 and is not 0, in scientific notation (1.2e-6).
+function magnitudeText(value, decimals) {
+  return value !== 0 && Math.abs(value) < 0.5 * 10 ** -decimals ? value.toExponential(1) : formatNumber(value, decimals);
 }
 
 const GRAD_NAMES = {
@@ -597,7 +613,7 @@ function drawCurve(node, losses, t) {
 function explain({ key, r, c }, g) {
   const { f, s, lang, decimals, tokens, keyTokens } = g;
   const t = (k, params) => translate(lang, k, params);
-  const fmt = (v) => formatNumber(v, decimals);
+  const fmt = (v) => magnitudeText(v, decimals);
   const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
   const w = f.result.weights;
   const n = w.length;
