@@ -49,19 +49,13 @@ function showHash(start = false) {
   if (location.hash.length <= 1) return false;
   snapshot = null;
   const link = decodeHash(location.hash);
-  let refused = link.ok ? null : link.message;
-  if (link.ok) {
-    try {
-      visualizer.state = link.state;
-      fromHash = true;
-    } catch (error) {
-      if (!error.descriptor) throw error;
-      refused = error.descriptor; // the engine refused it (an overflow, say)
-    }
-  }
   // the state check's words without its "The state is not valid:" (the link's message says it)
-  visualizer.statusMessage = refused && { key: start ? 'errLink' : 'errLinkKept', params: { detail: refused.key === 'errState' ? refused.params.detail : refused } };
-  return !refused;
+  const { message } = link;
+  visualizer.statusMessage = link.ok ? null : { key: start ? 'errLink' : 'errLinkKept', params: { detail: message.key === 'errState' ? message.params.detail : message } };
+  if (!link.ok) return false;
+  visualizer.load(link.state); // the whole state, replacing the one shown (the state property would merge); an engine's refusal shows over it
+  fromHash = true;
+  return true;
 }
 // With no state in the hash, or one that does not open, the browser's languages decide (the
 // element has read this file's <html lang>, which only says something once this has run).
