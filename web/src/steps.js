@@ -116,29 +116,10 @@ function matrixCatalog(ctx) {
 }
 
 function groupItem(symbol) {
-  const node = el('span', symbol === '→' ? 'op op-to' : 'op', symbol);
+  const node = el('span', 'op', symbol);
   node.setAttribute('aria-hidden', 'true');
   return node;
 }
-
-// The arrow to a group's result points at it: → while the result sits beside
-// the matrix before it, ↓ on a line of its own when the group is too narrow for
-// both (a phone). Decided from the widths of the two matrices, which do not
-// depend on where the arrow goes, so turning it never turns it back.
-const GROUP_GAP = 12; // .step-group's column gap at most (CSS)
-const ARROW_PX = 24;
-function pointArrows(group) {
-  const room = group.getBoundingClientRect();
-  for (const arrow of group.querySelectorAll(':scope > .op-to')) {
-    const before = arrow.previousElementSibling.getBoundingClientRect();
-    const after = arrow.nextElementSibling.getBoundingClientRect();
-    const down = before.right - room.left + 2 * GROUP_GAP + ARROW_PX + after.width > room.width + 0.5;
-    if (arrow.classList.contains('down') === down) continue;
-    arrow.classList.toggle('down', down);
-    arrow.textContent = down ? '↓' : '→';
-  }
-}
-const arrowWatchers = new WeakMap(); // a step's <li> → the ResizeObserver of its groups
 
 // What a step's layout depends on: while it stays, a new result is written
 // into the step on screen (updateStep) instead of building it again. Not the
@@ -220,7 +201,6 @@ export function settleSteps(list) {
 
 // A step no longer on the page: no longer watched.
 export function forgetStep(li) {
-  arrowWatchers.get(li)?.disconnect();
   for (const node of watched.get(li) || []) observer.unobserve(node);
   watched.delete(li);
   rendered.get(li)?.hold(false);
@@ -305,10 +285,6 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       groupNode.append(view.element);
     });
     body.append(groupNode);
-    if (group.length > 1 && typeof ResizeObserver === 'function') {
-      if (!arrowWatchers.has(li)) arrowWatchers.set(li, new ResizeObserver((entries) => entries.forEach(({ target }) => pointArrows(target))));
-      arrowWatchers.get(li).observe(groupNode);
-    }
   }
   if (groups.length > 0) li.append(body);
   if (interactiveNames.length > 0) {
