@@ -184,7 +184,7 @@ export declare class AttentionVisualizer extends HTMLElement {
   readonly error: { zh: string; en: string } | null;
   /** The markup that shows exactly this: a script tag and the element, an iframe, Hugo's shortcode, the element for MkDocs, a Jupyter cell. */
   embedCode(form: EmbedForm): string;
-  /** Full mode: loads a whole state as a link does (the engine's refusal is shown, not thrown). */
+  /** Replaces the whole state, as a link does (`state = …` merges); a state that does not read throws a TypeError, the engine's refusal is shown, not thrown. */
   load(state: AttentionVisualizerState): void;
   /** Full mode: the element's store (its state and undo history), for the page's storage; else null. */
   readonly store: object | null;

@@ -325,19 +325,24 @@ test('invalid steps, panels, theme, tokenize, mode and head values say so inside
     const seen = await p.evaluate(() => {
       const v = document.getElementById('hidden');
       const shown = v.shadowRoot.querySelector('.step').dataset.step;
-      let load;
-      try {
-        v.load(v.state);
-        load = 'loaded';
-      } catch (error) {
-        load = `${error.name}: ${error.message}`;
-      }
-      return { step: v.state.view.step, shown, embed: v.embedCode('element').includes("step='softmax'"), load };
+      const attempt = (state) => {
+        try {
+          v.load(state);
+          return 'loaded';
+        } catch (error) {
+          return `${error.name}: ${error.message}`;
+        }
+      };
+      // load() replaces the whole state where the state property merges: W_O given, then a state without it
+      const plain = v.state;
+      const dModel = plain.x[0].length;
+      const withWo = { ...plain, wo: plain.heads[0].wv[0].map((_, i) => Array.from({ length: dModel }, (__, j) => (i === j ? 1 : 0))) };
+      const loads = [attempt(withWo), Boolean(v.state.wo), attempt(plain), Boolean(v.state.wo), attempt({ tokens: ['a'] })];
+      return { step: v.state.view.step, shown, embed: v.embedCode('element').includes("step='softmax'"), loads };
     });
-    assert.deepEqual(seen, {
-      step: 'softmax', shown: 'softmax', embed: true,
-      load: 'TypeError: load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
-    });
+    assert.deepEqual(seen.loads.slice(0, 4), ['loaded', true, 'loaded', false], 'load() outside full mode replaces the whole state');
+    assert.match(seen.loads[4], /^TypeError: .*“x”/, 'a state that does not read is refused with its reason');
+    assert.deepEqual({ ...seen, loads: undefined }, { step: 'softmax', shown: 'softmax', embed: true, loads: undefined });
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();

@@ -238,6 +238,43 @@ test('embed.html restores a state from its hash, step and head included, and tal
   }
 });
 
+test('embed.html: <html lang> follows the language shown, and a damaged or refused link says so in the reader\'s language, about the link', async () => {
+  const tooLong = encodeHash({ ...tutorialState('en'), tokens: ['x'.repeat(500), 'b', 'c'] });
+  for (const [locale, hash, expected] of [
+    ['en-US', 'av1.@@@', { lang: 'en', text: 'This link cannot be opened: the state in the link is damaged and cannot be read. The tutorial’s example is shown instead.' }],
+    ['zh-CN', 'av1.@@@', { lang: 'zh-CN', text: '这个链接打不开：链接里的状态已损坏，无法读取。下面显示的是教程的例子。' }],
+    ['en-US', tooLong, { lang: 'en', text: /^This link cannot be opened: “tokens” must hold tokens of at most \d+ characters: token 1 has 500\. The tutorial’s example is shown instead\.$/ }],
+    ['zh-CN', tooLong, { lang: 'zh-CN', text: /^这个链接打不开：“tokens” 的词元最多 \d+ 个字符：第 1 个有 500 个。下面显示的是教程的例子。$/ }],
+  ]) {
+    const { context, page, problems } = await open(`${EMBED_FILE}#${hash}`, { context: { locale } });
+    try {
+      await whenReady(page);
+      const shown = await page.evaluate(() => {
+        const root = document.querySelector('attention-visualizer').shadowRoot;
+        return { html: document.documentElement.lang, root: root.querySelector('.av').lang, error: root.querySelector('.status-error')?.textContent || '' };
+      });
+      assert.equal(shown.html, expected.lang, `${locale} ${hash.slice(0, 12)}`);
+      assert.equal(shown.root, expected.lang);
+      if (typeof expected.text === 'string') assert.equal(shown.error, expected.text);
+      else assert.match(shown.error, expected.text);
+      assert.doesNotMatch(shown.error, /attribute|属性|state 无效/);
+      assert.deepEqual(await page.evaluate(() => document.querySelector('attention-visualizer').state.tokens), ['我', '爱', '你']);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+  // a good link in an English browser: its own language, Chinese, and <html lang> with it
+  const { context, page } = await open(`${EMBED_FILE}#${encodeHash(tutorialState('zh'))}`, { context: { locale: 'en-US' } });
+  try {
+    await whenReady(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    assert.equal(await page.evaluate(() => document.querySelector('attention-visualizer').shadowRoot.querySelector('.status-error')), null);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a host page with embed.html in an iframe sets inputs and reads results (localhost)', async () => {
   const hostUrl = at('host-test.html');
   const setup = (page) => page.route(hostUrl, (route) => route.fulfill({

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { LEARNED } from '../../web/src/learned-data.js';
 import { loadBackwardSeedCases } from '../js/fixtures.mjs';
+import { encodeHash, tutorialState } from '../../web/src/share.js';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
@@ -170,7 +171,7 @@ test('the goal grid works from the keyboard: arrows move, Enter picks, + adds we
     // out of the way: a cell under it is shown too)
     await page.mouse.move(0, 0);
     await page.focus('.learn table[data-matrix="∂L/∂Scaled"] td[data-r="0"][data-c="0"]');
-    assert.match(await page.textContent('.learn-backward .work'), /∂L\/∂Scaled\[1,1\] = w_ij · \(g_ij − Σ_k w_ik g_ik\)/);
+    assert.match(await page.textContent('.learn-backward .work'), /∂L\/∂Scaled\[我, 我\] = Weights\[我, 我\] · \(∂L\/∂Weights\[我, 我\] − Σ_k Weights\[我, k\] · ∂L\/∂Weights\[我, k\]\)/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -248,26 +249,69 @@ test('the backward pass shown for one cell, step by step, has PyTorch autograd�
     const dScores = torch('d.h0.scores');
     const [i, j] = [2, 1]; // query 3 → key 2, the goal's cell of row 3
     let lines = await work('∂L/∂Weights', i, j);
-    assert.equal(lines[0], '∂L/∂w[3,2] = −target / (w · n_q)');
+    // each cell named as the forward pass names it (a token's row, a dimension's column), not [3,2]
+    assert.equal(lines[0], '∂L/∂Weights[你, 爱] = −target / (Weights[你, 爱] · n_q)');
     expectNumbers(lines[1], [1, W[i][j], 3, dW[i][j]], 'dWeights');
     // the softmax's Jacobian: w_ij · (g_ij − Σ_k w_ik g_ik)
     lines = await work('∂L/∂Scaled', i, j);
-    assert.equal(lines[0], '∂L/∂Scaled[3,2] = w_ij · (g_ij − Σ_k w_ik g_ik)');
+    assert.equal(lines[0], '∂L/∂Scaled[你, 爱] = Weights[你, 爱] · (∂L/∂Weights[你, 爱] − Σ_k Weights[你, k] · ∂L/∂Weights[你, k])');
     const dot = W[i].reduce((sum, w, k) => sum + w * dW[i][k], 0);
     expectNumbers(lines[1], [W[i][0], dW[i][0], W[i][1], dW[i][1], W[i][2], dW[i][2], dot], 'Σ_k w_ik g_ik');
     expectNumbers(lines[2], [W[i][j], dW[i][j], dot, dScaled[i][j]], 'dScaled');
     lines = await work('∂L/∂Scores', i, j);
+    assert.equal(lines[0], '∂L/∂Scores[你, 爱] = ∂L/∂Scaled[你, 爱] ÷ the scale');
     expectNumbers(lines[1], [dScaled[i][j], Math.SQRT2, dScores[i][j]], 'dScores');
     // dQ[2][0] = Σ_j dScores[2][j]·K[j][0], dK[1][1] = Σ_i dScores[i][1]·Q[i][1]
     lines = await work('∂L/∂Q', 2, 0);
+    assert.equal(lines[0], '∂L/∂Q[你, d1] = Σ_j ∂L/∂Scores[你, j] · K[j, d1]');
     expectNumbers(lines[1], [...torch('f.h0.k').flatMap((row, k) => [dScores[2][k], row[0]]), torch('d.h0.q')[2][0]], 'dQ');
     lines = await work('∂L/∂K', 1, 1);
+    assert.equal(lines[0], '∂L/∂K[爱, d2] = Σ_i ∂L/∂Scores[i, 爱] · Q[i, d2]');
     expectNumbers(lines[1], [...torch('f.h0.q').flatMap((row, k) => [dScores[k][1], row[1]]), torch('d.h0.k')[1][1]], 'dK');
     // dW_Q[0][1] = Σ_r X[r][0]·dQ[r][1], dW_K[1][0] = Σ_r X[r][1]·dK[r][0]
     lines = await work('∂L/∂W_Q', 0, 1);
+    assert.equal(lines[0], '∂L/∂W_Q[d1, d2] = Σ_t X[t, d1] · ∂L/∂Q[t, d2]');
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[0], torch('d.h0.q')[k][1]]), torch('d.h0.wq')[0][1]], 'dW_Q');
     lines = await work('∂L/∂W_K', 1, 0);
+    assert.equal(lines[0], '∂L/∂W_K[d2, d1] = Σ_t X[t, d2] · ∂L/∂K[t, d1]');
+    // the learning step shown alone has no weights above it: its words do not point at any
+    assert.doesNotMatch(await page.textContent('[data-step="learn"] .plain'), /above/);
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[1], torch('d.h0.k')[k][0]]), torch('d.h0.wk')[1][0]], 'dW_K');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a near-zero gradient is not drawn in saturated colour: its number in scientific notation, one colour scale for all gradients, said in the legend', async () => {
+  // W_K of ~1e-6: K ~ 1e-6, so ∂L/∂Q = ∂L/∂Scores · K and ∂L/∂W_Q ~ 1e-6 while ∂L/∂Weights is ~1
+  const start = tutorialState('en');
+  const state = { ...start, heads: [{ ...start.heads[0], wk: [[1e-6, 0], [0, 1e-6]] }], learn: { goal: 'previous' }, view: { ...start.view, step: 'learn' } };
+  const { context, page, problems } = await openLearn(`${FILE_URL}#${encodeHash(state)}`);
+  try {
+    await page.waitForFunction(() => document.querySelector('.learn-goal-choice[data-goal="previous"]')?.getAttribute('aria-checked') === 'true');
+    const cells = (name) => page.$$eval(`.learn table[data-matrix="${name}"] td[data-r]`, (tds) => tds.map((td) => ({
+      text: td.textContent, value: Number(td.dataset.value), rgb: (getComputedStyle(td).backgroundColor.match(/\d+/g) || []).slice(0, 3).map(Number),
+    })));
+    await page.waitForFunction(() => document.querySelector('.learn table[data-matrix="∂L/∂W_Q"] td[data-r]')?.textContent.includes('e-'));
+    for (const name of ['∂L/∂Q', '∂L/∂W_Q']) {
+      for (const cell of await cells(name)) {
+        if (cell.value === 0) continue;
+        assert.ok(Math.abs(cell.value) < 1e-4, `${name}: ${cell.value}`);
+        assert.match(cell.text, /^-?\d\.\de-\d+$/, `${name}: ${cell.value} written ${cell.text}`);
+        assert.ok(Math.abs(Number(cell.text) - cell.value) <= 0.05 * Math.abs(cell.value), `${name}: ${cell.text} against ${cell.value}`);
+        assert.ok(Math.min(...cell.rgb) >= 235, `${name} ${cell.text}: colour ${cell.rgb} claims a size`);
+      }
+    }
+    // the large ones keep their colour on the same scale
+    const strongest = Math.min(...(await cells('∂L/∂Weights')).flatMap((cell) => cell.rgb));
+    assert.ok(strongest < 150, `∂L/∂Weights's deepest channel ${strongest}`);
+    const largest = Math.max(...(await cells('∂L/∂Weights')).map((cell) => Math.abs(cell.value)));
+    assert.match(await page.textContent('.learn-backward .legend-text'), new RegExp(`on one scale for all seven, the deepest colour at ±${largest.toFixed(4)}`));
+    // and the work of such a cell shows its numbers, not 0.0000
+    await page.mouse.move(0, 0);
+    await page.focus('.learn table[data-matrix="∂L/∂W_Q"] td[data-r="0"][data-c="0"]');
+    assert.match((await page.$$eval('.learn-backward .work p', (ps) => ps.map((p) => p.textContent)))[1], /= -?\d\.\de-\d+$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -357,6 +357,7 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
 
   // an output cell: the weighted sum of V's column
   await openStep(page, 6);
+  await page.mouse.move(0, 0); // the pointer left where step 5 was would point at a cell of step 6
   await page.focus('#step-6 table[data-matrix="Output"] td[data-r="0"][data-c="0"]');
   const terms = REFERENCE.Weights[0].map((w, j) => `${compact(w)}×${compact(REFERENCE.V[j][0])}`).join(' + ');
   assert.equal(await workText(page), `Output[我, d1] = ${terms} = ${compact(REFERENCE.Output[0][0])}`);
@@ -364,9 +365,59 @@ test('show the work: a Q cell, a weight and an output cell, with their operands 
   assert.deepEqual(await marked('mark-feed'), ['Weights00', 'Weights01', 'Weights02', 'V00', 'V10', 'V20']);
 }));
 
+test('each colour legend sits right under the matrices it describes and names them (no diverging key above the steps), also on the phone', onFreshPage(async (page) => {
+  const keys = (n) => page.locator(`#step-${n} .step-legends .legend-text`).allTextContents();
+  // under the step's matrices, before anything else of the step
+  const placed = (n) => page.evaluate((i) => {
+    const li = document.getElementById(`step-${i}`);
+    const box = (node) => node.getBoundingClientRect();
+    const body = box(li.querySelector('.step-body'));
+    const legends = box(li.querySelector('.step-legends'));
+    return { gap: legends.top - body.bottom, beforePlain: legends.bottom <= box(li.querySelector('.plain')).top || legends.top >= body.bottom };
+  }, n);
+  assert.equal(await page.locator('#signed-legend').count(), 0);
+  await openStep(page, 5);
+  assert.deepEqual(await keys(5), [
+    'Colours of Scaled: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
+    'The colour of Weights is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  ]);
+  let at = await placed(5);
+  assert.ok(at.gap >= 0 && at.gap < 40, `the keys ${at.gap} px under the matrices`);
+  await openStep(page, 6);
+  assert.deepEqual((await keys(6)).map((text) => text.split(':')[0].split(' is ')[0]), ['Colours of V, Output', 'The colour of Weights']);
+  await openStep(page, 2);
+  assert.match((await keys(2))[0], /^Colours of X, W_Q, Q, W_K, K, W_V, V:/);
+  // on the phone: under the matrices, before the step's explanation, not below every step
+  await page.setViewportSize({ width: 375, height: 812 });
+  await openStep(page, 5);
+  at = await placed(5);
+  const order = await page.evaluate(() => {
+    const li = document.getElementById('step-5');
+    const top = (s) => li.querySelector(s).getBoundingClientRect().top;
+    return { body: top('.step-body'), legends: top('.step-legends'), plain: top('.plain') };
+  });
+  assert.ok(order.body < order.legends && order.legends < order.plain, JSON.stringify(order));
+  assert.ok(at.gap >= 0 && at.gap < 40, `phone: the keys ${at.gap} px under the matrices`);
+}));
+
+test('the diagram says what its dashed stages are: a key naming the stages an option adds', onFreshPage(async (page) => {
+  const key = page.locator('#pipeline .pipeline-key');
+  assert.equal(await key.count(), 0, 'no dashed stage, no key');
+  await openEditor(page);
+  await page.fill('#temperature', '2');
+  await key.waitFor();
+  assert.equal(await key.textContent(), 'Dashed: a stage an option adds, not in plain attention (÷√d_k ÷T).');
+  assert.equal(await page.locator('#pipeline .pipeline-stage.variant').count(), 1);
+  await page.check('#causal');
+  await page.waitForFunction(() => /\(÷√d_k ÷T, mask\)/.test(document.querySelector('#pipeline .pipeline-key')?.textContent));
+  await page.fill('#temperature', '1');
+  await page.uncheck('#causal');
+  await key.waitFor({ state: 'detached' });
+}));
+
 test('weights: legend, row sums and the lines view focusing a row', onFreshPage(async (page) => {
   await openStep(page, 5);
-  assert.equal(await page.locator('#step-5 .legend').count(), 1);
+  assert.equal(await page.locator('#step-5 .legend').count(), 2, 'Scaled\'s and the weights\'');
   assert.deepEqual(await page.locator('#step-5 td.sum').allTextContents(), ['1.0000', '1.0000', '1.0000']);
   const opacities = await page.locator('#step-5 .weight-line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-opacity'))));
   assertClose([opacities], [REFERENCE.Weights.flat()], 'line strengths', 1e-4);
@@ -440,6 +491,40 @@ test('a typed sentence: each new token gets a made-up vector of its own, kept to
   // its own vectors typed, the note goes
   await page.fill('#editor-x .grid input[data-r="3"][data-c="0"]', '1');
   await page.waitForFunction(() => !document.querySelector('#status .status-note'));
+}));
+
+test('English typed while splitting by character (left over from 我爱你) proposes splitting by spaces; the reader decides', onFreshPage(async (page) => {
+  const tokens = () => page.locator('#token-list input').evaluateAll((inputs) => inputs.map((i) => i.value));
+  const prompt = page.locator('#split-prompt');
+  assert.equal(await page.inputValue('#token-mode'), 'char');
+  assert.equal(await prompt.isVisible(), false, 'no prompt on 我爱你');
+  await page.fill('#sentence', 'I love you');
+  await prompt.waitFor();
+  assert.equal(await prompt.textContent(), 'This text has spaces and Latin letters, and it is split by character: 8 tokens, one per letter. Split it by spaces instead (3 tokens)? Split by spaces Keep by character');
+  assert.equal((await tokens()).length, 8, 'nothing changes before the reader decides');
+  await prompt.getByRole('button', { name: 'Split by spaces' }).click();
+  assert.deepEqual(await tokens(), ['I', 'love', 'you']);
+  assert.equal(await page.inputValue('#token-mode'), 'space');
+  assert.equal(await prompt.isVisible(), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'sentence', 'the focus goes back to the sentence');
+
+  // kept by character: the prompt goes and stays gone while typing on
+  await page.selectOption('#token-mode', 'char');
+  await prompt.waitFor();
+  await prompt.getByRole('button', { name: 'Keep by character' }).click();
+  assert.equal(await prompt.isVisible(), false);
+  await page.fill('#sentence', 'I love you too');
+  assert.equal(await prompt.isVisible(), false);
+  assert.equal((await tokens()).length, 11);
+  // Chinese with spaces asks nothing; in Chinese the prompt speaks Chinese
+  await page.selectOption('#token-mode', 'space');
+  await page.selectOption('#token-mode', 'char');
+  await page.fill('#sentence', '我 爱 你');
+  assert.equal(await prompt.isVisible(), false);
+  await page.click('#lang-toggle');
+  await page.fill('#sentence', 'the cat');
+  await prompt.waitFor();
+  assert.match(await prompt.textContent(), /^这段文字有空格和拉丁字母，现在按字切分，得到 6 个词元（每个字母一个）。要改成按空格切分（2 个词元）吗？ 按空格切分 保持按字切分$/);
 }));
 
 test('the sentence box: a line break is whitespace, a long sentence wraps and the box grows to six lines', onFreshPage(async (page) => {

@@ -98,11 +98,33 @@ test('a link opened in the open tab, a state file and a preset replace the work 
     await page.click('[data-preset="english"]');
     assert.equal(await stored(page, `${PREVIOUS_KEY}.3`), null);
     const notes = page.locator('#storage-notice .storage-previous');
-    assert.equal(await notes.count(), 2);
-    await notes.first().getByRole('button', { name: 'Discard it' }).click();
+    assert.equal(await notes.count(), 1, 'one notice for the two copies');
+    assert.match(await notes.textContent(), /set aside under “attention-visualizer\.state\.previous\.2”.* 1 earlier work is set aside too/);
+    await notes.getByRole('button', { name: 'Discard it' }).click();
     assert.equal(await notes.count(), 1);
-    assert.equal(await stored(page, PREVIOUS_KEY), null);
-    assert.equal(JSON.parse(await stored(page, `${PREVIOUS_KEY}.2`)).x[0][0], 8);
+    assert.equal(await stored(page, `${PREVIOUS_KEY}.2`), null);
+    assert.equal(JSON.parse(await stored(page, PREVIOUS_KEY)).x[0][0], 7);
+    assert.doesNotMatch(await notes.textContent(), /earlier work/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('three presets opened after edits give one previous-work notice, naming the latest and how many, not a stack of banners', async () => {
+  const { context, page, problems } = await withWork();
+  try {
+    await page.click('[data-preset="animal"]');
+    await typeCell(page, x00, '5');
+    await page.click('[data-preset="previous"]');
+    await typeCell(page, x00, '5');
+    await page.click('[data-preset="same"]');
+    const notes = page.locator('#storage-notice .storage-previous');
+    await page.waitForFunction(() => /2 earlier works/.test(document.getElementById('storage-notice').textContent));
+    assert.equal(await notes.count(), 1);
+    assert.match(await notes.textContent(), /^Your previous work \(“the cat sat on the mat”, 6 tokens\) .* 2 earlier works are set aside too;/);
+    const box = await page.locator('#storage-notice').boundingBox();
+    assert.ok(box.height < 120, `the notice is ${box.height} px tall`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

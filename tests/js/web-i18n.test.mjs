@@ -33,6 +33,9 @@ test('every message renders without a leftover placeholder in both languages', (
     got: 5, chars: 9,
     // why a training run stopped
     floor: '0.0000', gap: 0.001, window: 50, p: '我',
+    // the parameters of "What to look at" and the temperature's note (hints.js)
+    lo: '0.3', hi: '0.4', animal: '0.6', street: '0.2', first: 'it', second: 'the', least: '0.5', most: '0.1', k: 2, now: '0.7', base: '0.4',
+    words: 2, // the split prompt's count by spaces (editor.js)
   };
   for (const key of Object.keys(STRINGS)) {
     for (const lang of LANGUAGES) {

@@ -453,6 +453,18 @@ test('the storage notice is truthful in each case: set aside or not, in a link o
     [['status-error', true, true]]);
 });
 
+test('work replaced three times gives one previous-work notice, naming the latest and how many more, not a stack of banners', () => {
+  const storage = new MemoryStorage();
+  const store = new Store(() => storage, 'w');
+  for (const tokens of [['a'], ['b', 'c'], ['the', 'red', 'fox']]) store.setAsideWork(JSON.stringify({ ...tutorialState('en'), tokens, x: tokens.map(() => [1, 0]), keyPadding: tokens.map(() => false) }));
+  const shown = notice(store);
+  assert.deepEqual(shown.lines, [['storage-previous', 'Your previous work (“the red fox”, 3 tokens) was replaced by a link, a file or a preset you opened; it has been set aside under “attention-visualizer.state.previous.3”, not deleted. 2 earlier works are set aside too; restore or discard this one to see the next. Restore it Discard it']]);
+  assert.match(notice(store, { lang: 'zh' }).lines[0][1], /“the red fox”，3 个词元.*另有 2 份更早的内容也已另存/);
+  shown.container.buttons()[1].listeners.click(); // discard the latest: the next one is named
+  assert.equal(storage.getItem(`${PREVIOUS_KEY}.3`), null);
+  assert.deepEqual(notice(store).lines.map(([kind, text]) => [kind, /^Your previous work \(“bc”, 2 tokens\).* 1 earlier work is set aside too;/.test(text)]), [['storage-previous', true]]);
+});
+
 test('undo and redo walk the edits; a view change is no edit; a new edit drops the redo branch', () => {
   const history = new History();
   const a = tutorialState('en');

@@ -112,6 +112,11 @@ function buildPanel() {
       h('div', { class: 'field field-sentence' }, h('label', { for: 'sentence', i18n: 'sentenceLabel' }),
         sentenceBox('sentence')),
       h('div', { class: 'field' }, h('label', { for: 'token-mode', i18n: 'tokenModeLabel' }), modes)),
+    // Latin text with spaces split by character: splitting by spaces is proposed; the reader decides.
+    h('div', { class: 'split-prompt', id: 'split-prompt', role: 'status', hidden: true },
+      h('span', { id: 'split-prompt-text' }), ' ',
+      h('button', { type: 'button', id: 'split-spaces', class: 'button-small', i18n: 'splitBySpaces' }), ' ',
+      h('button', { type: 'button', id: 'split-keep', class: 'button-small', i18n: 'splitKeep' })),
     tokensBlock('', 'tokens-label'),
     errorLine('tokens-error'),
     h('p', { class: 'hint pad-hint', id: 'pad-hint', i18n: 'padHint' }),
@@ -180,6 +185,7 @@ export class Editor {
     this.model = null;
     this.mode = 'char';
     this.nextMode = null; // a preset's own tokenization, for the draft built from it
+    this.splitKept = false; // the reader chose to keep splitting by character (until the mode changes)
     this.errors = {}; // readModel()'s, by field
     this.dimErrors = {}; // dimension and heads fields that do not read
     this.applyErrors = {}; // a matrix pasted or applied as text that was refused
@@ -210,6 +216,7 @@ export class Editor {
     this.nextMode = null;
     this.mode = mode;
     this.$('token-mode').value = mode;
+    this.splitKept = false;
     this.$('sentence').value = joinTokens(state.tokens, mode);
     this.$('context-sentence').value = state.context ? state.context.tokens.join(' ') : '';
     this.model = modelFromState(state);
@@ -282,6 +289,7 @@ export class Editor {
     this.renderHeadTabs();
     for (const base of EDITORS) this.renderEditor(base);
     this.renderPreset();
+    this.renderSplitPrompt();
     const undo = this.$('undo');
     const redo = this.$('redo');
     // with input that does not read on screen, undo first goes back to the last that did
@@ -397,7 +405,8 @@ export class Editor {
     return '';
   }
 
-  // The preset on screen (its tokens and numbers, plain options at any temperature): its button marked, its note shown.
+  // The preset on screen (its tokens and numbers, plain options at any temperature): its button
+  // marked, its note (what the weights on screen show of it: hints.js) shown.
   renderPreset() {
     const state = this.store.state;
     const { matrices, options } = readState(state);
@@ -406,7 +415,20 @@ export class Editor {
       if (button.dataset.preset === name) setAttr(button, 'aria-current', 'true');
       else button.removeAttribute('aria-current');
     }
-    setText(this.$('preset-note'), name ? translate(this.host.lang(), `presetNote_${name}`) : '');
+    setText(this.$('preset-note'), (name && this.host.presetHint && this.host.presetHint()) || '');
+  }
+
+  // Split by character while the sentence has Latin letters and spaces (English typed after
+  // 我爱你: one token per letter): the prompt proposes splitting by spaces, with both counts.
+  renderSplitPrompt() {
+    const text = this.$('sentence').value.trim();
+    const show = this.mode === 'char' && !this.splitKept && /\p{Script=Latin}/u.test(text) && /\s/u.test(text);
+    const prompt = this.$('split-prompt');
+    if (show) {
+      const params = { chars: tokenize(text, 'char').length, words: tokenize(text, 'space').length };
+      setText(this.$('split-prompt-text'), translate(this.host.lang(), 'splitPrompt', params));
+    }
+    if (prompt.hidden === show) prompt.hidden = !show;
   }
 
   // ---- editing ----
@@ -417,7 +439,19 @@ export class Editor {
     on('context-sentence', 'input', () => this.retokenize('context'));
     on('token-mode', 'change', () => {
       this.mode = this.$('token-mode').value;
+      this.splitKept = false;
       this.retokenize('query');
+    });
+    on('split-spaces', 'click', () => {
+      this.$('token-mode').value = 'space';
+      this.mode = 'space';
+      this.$('sentence').focus(); // the button goes with the prompt
+      this.retokenize('query');
+    });
+    on('split-keep', 'click', () => {
+      this.splitKept = true;
+      this.$('sentence').focus();
+      this.renderSplitPrompt();
     });
     on('add-token', 'click', () => this.appendToken('query'));
     on('add-context-token', 'click', () => this.appendToken('context'));

@@ -33,6 +33,7 @@ import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from './updates.js
 import { plainResult, typedResult, resultRowViews } from './rows.js';
 import { sameNumbers, cellMessage, locate, headField, fieldName } from './model.js';
 import { TUTORIAL, presetOf } from './presets.js';
+import { presetHint } from './hints.js';
 import { tokenize, defaultMode } from './tokenize.js';
 import { parseMatrixText, parseNumber } from './parse.js';
 import { excerpt, quotedTokens } from './quote.js';
@@ -628,13 +629,20 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       ? resultRowViews(typedResult(this._result, { copy: true })) : plainResult(this._result);
   }
 
-  // Full mode, for the page that is this element (main.js): a whole state as a
-  // link or a state file brings it (the engine's refusal shown over the last
-  // result, not thrown); the store (store.js: its history, for storage); a
+  // A whole state replacing the one shown, as a link or a state file brings it
+  // (the state property merges): the engine's refusal shown over the last
+  // result, not thrown. The page that is this element (main.js) gives states it
+  // has checked; any other caller's is checked here, a TypeError as the setter's.
+  // Full mode also has the store (store.js: its history, for storage) and a
   // message over the steps (a descriptor, as i18n.js describe() reads it) until
   // the next whole state, or null.
   load(state) {
-    if (!this._full) throw refusal({ key: 'errLoadNotFull', params: {} });
+    if (!this._full) {
+      const checked = validateState(state);
+      if (!checked.ok) throw refusal(checked.message);
+      this._apply(checked.state);
+      return;
+    }
     this._apply(state);
   }
 
@@ -1136,8 +1144,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       ...view,
       result: this._result.heads[head], full: this._result,
       tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
-      // a preset's note stays while its numbers do, at any temperature (the near-uniform hint asks for one)
-      preset: isPlain({ ...options, temperature: 1 }) ? presetOf(tokens, matrices) : null,
+      // the preset whose numbers these are (head 0's, on its own tokens), whatever the options:
+      // its note says what the weights on screen now show (hints.js)
+      preset: !options.cross && head === 0 ? presetOf(tokens, matrices) : null,
       compare: before && before.changes.length > 0 ? {
         before: { weights: before.result.heads[head].weights, masked: before.result.masked },
         after: { weights: this._result.heads[head].weights, masked: this._result.masked },
@@ -1194,6 +1203,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
         else this._noteComparedChange(key);
       },
       changed: () => this._render({ counted: true }),
+      // the preset's note, from the result on screen once it is the newest edit's
+      presetHint: () => (this._result && !this._waiting ? presetHint(this._ctx(this._lang())) : null),
     });
     if (this._full) {
       this._fullView.mountEditor(this._editor.panel);

@@ -24,7 +24,7 @@
 // Float64Array; masks Uint8Array): between processes, rows of typed arrays
 // took seconds to copy, one block each takes milliseconds.
 
-import { encodeHash } from './share.js';
+import { encodeHash, decodeHash } from './share.js';
 import { typedResult } from './rows.js';
 import { translate, describe, detectLanguage, htmlLang } from './i18n.js';
 
@@ -40,21 +40,28 @@ for (const [name, value] of new URLSearchParams(location.search)) {
 const theme = new URLSearchParams(location.search).get('theme');
 if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
 
-// The element reads the hash (a damaged one, it says so); decoding a large
-// one takes a while, so only once, there.
+// The hash's state, decoded here once (a large one takes a while). A link that
+// is damaged or refused leaves the state shown as it is and says so, in the
+// reader's language, about the link (the reader never set an attribute).
 let fromHash = false; // the element shows the hash's state, unchanged since
 let snapshot = null; // {state, result} for the messages waiting (below)
-function showHash() {
-  if (location.hash.length <= 1) return;
-  visualizer.setAttribute('state', location.hash.slice(1));
-  fromHash = true;
+function showHash(start = false) {
+  if (location.hash.length <= 1) return false;
   snapshot = null;
+  const link = decodeHash(location.hash);
+  // the state check's words without its "The state is not valid:" (the link's message says it)
+  const { message } = link;
+  visualizer.statusMessage = link.ok ? null : { key: start ? 'errLink' : 'errLinkKept', params: { detail: message.key === 'errState' ? message.params.detail : message } };
+  if (!link.ok) return false;
+  visualizer.load(link.state); // the whole state, replacing the one shown (the state property would merge); an engine's refusal shows over it
+  fromHash = true;
+  return true;
 }
-// The browser's languages decide the language of the tutorial and of a damaged hash's
-// message (the element has read this file's <html lang>, which only says something once
-// this has run); a hash's state keeps its own.
-visualizer.state = { view: { lang: detectLanguage(navigator.languages) } };
-showHash();
+// With no state in the hash, or one that does not open, the browser's languages decide (the
+// element has read this file's <html lang>, which only says something once this has run).
+const language = () => ({ view: { lang: detectLanguage(navigator.languages) } });
+if (location.hash.length <= 1) visualizer.state = language();
+else if (!showHash(true)) visualizer.state = language();
 showLanguage(visualizer.state.view.lang);
 window.addEventListener('hashchange', () => {
   if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
@@ -182,45 +189,28 @@ function readMessage(data) {
   return { kind, id: data.id, state: data.state };
 }
 
-// Requests are taken one at a time, in order: a `set` is applied once the reply to the
-// request before it has gone, so each reply carries its own request's state and that
-// state's result (two quick sets were one computation, and both replies the second's state).
-const inbox = []; // [message, reply] waiting
-let answering = false;
-
-function answerNext() {
-  if (answering || inbox.length === 0) return;
-  const [message, reply] = inbox.shift();
-  const both = (descriptor) => ({ zh: describe('zh', descriptor), en: describe('en', descriptor) });
-  if (message.kind === 'set') {
-    try {
-      visualizer.state = message.state;
-    } catch (error) {
-      reply({ type: `${PREFIX}error`, message: both(error.descriptor) });
-      answerNext();
-      return;
-    }
-  }
-  answering = true;
-  // A set computed in the background may be refused by the engine only then.
-  send((shown, transfer) => {
-    if (message.kind === 'set' && visualizer.error) reply({ type: `${PREFIX}error`, message: visualizer.error });
-    else reply({ type: `${PREFIX}state`, ...shown }, transfer);
-    answering = false;
-    answerNext();
-  });
-}
-
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
   if (!message || !event.source) return;
   const reply = (body, transfer = []) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
     event.origin && event.origin !== 'null' ? event.origin : '*', transfer);
+  const both = (descriptor) => ({ zh: describe('zh', descriptor), en: describe('en', descriptor) });
   if (message.error) {
-    reply({ type: `${PREFIX}error`, message: { zh: describe('zh', message.error), en: describe('en', message.error) } });
+    reply({ type: `${PREFIX}error`, message: both(message.error) });
     return;
   }
-  inbox.push([message, reply]);
-  answerNext();
+  if (message.kind === 'set') {
+    try {
+      visualizer.state = message.state;
+    } catch (error) {
+      reply({ type: `${PREFIX}error`, message: both(error.descriptor) });
+      return;
+    }
+  }
+  // A set computed in the background may be refused by the engine only then.
+  send((shown, transfer) => {
+    if (message.kind === 'set' && visualizer.error) reply({ type: `${PREFIX}error`, message: visualizer.error });
+    else reply({ type: `${PREFIX}state`, ...shown }, transfer);
+  });
 });

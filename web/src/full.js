@@ -11,7 +11,7 @@
 // av._result, av._ctx()) and changes the view through av._setView().
 
 import { translate, describeLoadFailure } from './i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, signedLegend, settleSteps, forgetStep, holdSteps } from './steps.js';
+import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from './steps.js';
 import { showPipeline, revealCurrent } from './pipeline.js';
 import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from './dom.js';
 import { applyStrings } from './editor.js';
@@ -73,7 +73,6 @@ function layout() {
     node('h2', { id: 'steps-title', class: 'visually-hidden', 'data-i18n': 'stepsTitle' }),
     toolbar, // stays in view (sticky) while a long step scrolls
     options,
-    node('div', { id: 'signed-legend', class: 'signed-legend' }),
     node('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' }),
     node('ol', { id: 'steps', class: 'steps' }),
   ]);
@@ -162,7 +161,6 @@ export class FullView {
       this.lang = lang;
       applyStrings(this.host, lang);
       this.$('steps').dataset.staleLabel = translate(lang, 'staleLabel');
-      this.$('signed-legend').replaceChildren(signedLegend(lang));
     }
     this.av._editor.render();
     this.renderExample();

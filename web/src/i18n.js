@@ -28,25 +28,51 @@ export const STRINGS = {
   presetPrevious: { zh: '看前一个词', en: 'The previous token' },
   presetSame: { zh: '看同一个词', en: 'The same word' },
   presetNoteTitle: { zh: '看点', en: 'What to look at' },
+  // "What to look at" (hints.js): each preset's pattern, said with the weights on screen now,
+  // or what they show instead when the pattern is not there (a temperature, a mask, padding).
   presetNote_tutorial: {
-    zh: '教程的原例：每个注意力权重都接近 1/3——这组数字太接近，几乎分不出谁更相关。',
-    en: 'The tutorial’s own example: every attention weight is close to 1/3 — these numbers are too close to tell the tokens apart.',
+    zh: '教程的原例：每个注意力权重都在 {lo} 到 {hi} 之间，接近 1/3——这组数字太接近，几乎分不出谁更相关。',
+    en: 'The tutorial’s own example: every attention weight is between {lo} and {hi}, close to 1/3 — these numbers are too close to tell the tokens apart.',
+  },
+  presetNote_tutorialSpread: {
+    zh: '教程的原例。现在的权重并不都接近 1/3：从 {lo} 到 {hi}，最大的是 {query} → {key}。',
+    en: 'The tutorial’s own example. The weights on screen now are not all close to 1/3: they run from {lo} to {hi}, the largest {query} → {key}.',
   },
   presetNote_english: {
-    zh: '教程的数字配上英文词元：权重和教程一样，每个都接近 1/3。',
-    en: 'The tutorial’s numbers with English tokens: the same weights, each close to 1/3.',
+    zh: '教程的数字配上英文词元：权重和教程一样，每个都在 {lo} 到 {hi} 之间，接近 1/3。',
+    en: 'The tutorial’s numbers with English tokens: the same weights, each between {lo} and {hi}, close to 1/3.',
+  },
+  presetNote_englishSpread: {
+    zh: '教程的数字配上英文词元。现在的权重并不都接近 1/3：从 {lo} 到 {hi}，最大的是 {query} → {key}。',
+    en: 'The tutorial’s numbers with English tokens. The weights on screen now are not all close to 1/3: they run from {lo} to {hi}, the largest {query} → {key}.',
   },
   presetNote_animal: {
-    zh: '看注意力权重中 it 这一行：最大的权重在 animal 上（it 要找活的名词；street 是名词但不是活的，只分到一点）。',
-    en: 'Look at row “it” of the attention weights: its largest weight is on “animal” (it looks for a noun that is alive; “street” is a noun but not alive, so it gets less).',
+    zh: '看注意力权重中 it 这一行：最大的权重 {animal} 在 animal 上，street 只分到 {street}（it 要找活的名词；street 是名词但不是活的）。',
+    en: 'Look at row “it” of the attention weights: its largest weight, {animal}, is on “animal”, and “street” gets {street} (it looks for a noun that is alive; “street” is a noun but not alive).',
+  },
+  presetNote_animalClose: {
+    zh: '看注意力权重中 it 这一行：现在没有哪个键明显突出——{first} 是 {a}，{second} 是 {b}，相差太小。',
+    en: 'Look at row “it” of the attention weights: no key stands out now — “{first}” has {a}, “{second}” {b}, too close to call.',
+  },
+  presetNote_animalOther: {
+    zh: '看注意力权重中 it 这一行：现在最大的权重 {a} 在 {first} 上，不在 animal 上（animal 是 {animal}）。',
+    en: 'Look at row “it” of the attention weights: its largest weight now, {a}, is on “{first}”, not on “animal” ({animal}).',
   },
   presetNote_previous: {
-    zh: '每个词元把最大的权重给它前面那个词元（第一个前面没有，就给自己）：由位置决定，与词无关——两个 the 看向不同的地方。',
-    en: 'Each token gives its largest weight to the token before it (the first, with none before it, to itself): position decides, not the word — the two “the”s look at different places.',
+    zh: '每个词元把最大的权重给它前面那个词元（第一个前面没有，就给自己）：至少 {least}，给其他词元的最多 {most}。由位置决定，与词无关——两个 the 看向不同的地方。',
+    en: 'Each token gives its largest weight to the token before it (the first, with none before it, to itself): {least} or more, against at most {most} for any other. Position decides, not the word — the two “the”s look at different places.',
+  },
+  presetNote_previousSome: {
+    zh: '这组数字让每个词元看前一个词元，但现在只有 {n} 行中的 {k} 行明显如此（前一个词元的权重至少是其他任何一个的 1.5 倍）。',
+    en: ({ k, n }) => `These numbers make each token look at the token before it, but on screen now ${k} of ${n} rows clearly do (the weight before at least 1.5 times any other).`,
   },
   presetNote_same: {
-    zh: '每个词元看向同一个词的每一次出现：三个 the 互相看，两个 cat 互相看；只出现一次的词只看自己。',
-    en: 'Each token looks at every copy of its own word: the three “the”s at each other, the two “cat”s at each other; a word that occurs once looks at itself.',
+    zh: '每个词元看向同一个词的每一次出现（每一次至少 {least}，别的词最多 {most}）：三个 the 互相看，两个 cat 互相看；只出现一次的词只看自己。',
+    en: 'Each token looks at every copy of its own word ({least} or more on each, at most {most} on any other word): the three “the”s at each other, the two “cat”s at each other; a word that occurs once looks at itself.',
+  },
+  presetNote_sameSome: {
+    zh: '这组数字让每个词元看同一个词的每一次出现，但现在只有 {n} 行中的 {k} 行明显如此（每一次出现的权重至少是别的词的 1.5 倍）。',
+    en: ({ k, n }) => `These numbers make each token look at every copy of its own word, but on screen now ${k} of ${n} rows clearly do (each copy at least 1.5 times any other word).`,
   },
   undo: { zh: '↶ 撤销', en: '↶ Undo' },
   redo: { zh: '↷ 重做', en: '↷ Redo' },
@@ -82,6 +108,10 @@ export const STRINGS = {
     zh: '你之前的内容（“{text}”，{n} 个词元）在打开链接、文件或示例时被替换，已另存为“{key}”，没有删除。',
     en: ({ text, n, key }) => `Your previous work (“${text}”, ${n === 1 ? '1 token' : `${n} tokens`}) was replaced by a link, a file or a preset you opened; it has been set aside under “${key}”, not deleted.`,
   },
+  previousWorkMore: {
+    zh: '另有 {n} 份更早的内容也已另存；恢复或删除这一份后显示下一份。',
+    en: ({ n }) => `${n === 1 ? '1 earlier work is' : `${n} earlier works are`} set aside too; restore or discard this one to see the next.`,
+  },
   previousNotKept: {
     zh: '你之前的内容被替换了，但浏览器的存储已满（或另存的内容已太多），无法另存：“{key}”里保存的内容本页不会覆盖，这期间你的修改只保存在地址栏的链接里。删除一份不再需要的备份，它就会另存到那里，本页也会恢复保存；也可以恢复它，或现在下载一份。',
     en: 'Your previous work was replaced, and it could not be set aside (the browser’s storage is full, or holds too many set-aside states): this page will not save over what is stored under “{key}”; meanwhile your work is kept only in the link in the address bar. Discard a set-aside state you no longer need and it is set aside in its place, and saving resumes; or restore it, or download it now.',
@@ -93,6 +123,12 @@ export const STRINGS = {
   modeChar: { zh: '按字（每个字一个词元）', en: 'By character' },
   modeSpace: { zh: '按空格', en: 'By spaces' },
   modeWord: { zh: '按词（Intl.Segmenter）', en: 'By words (Intl.Segmenter)' },
+  splitPrompt: {
+    zh: '这段文字有空格和拉丁字母，现在按字切分，得到 {chars} 个词元（每个字母一个）。要改成按空格切分（{words} 个词元）吗？',
+    en: ({ chars, words }) => `This text has spaces and Latin letters, and it is split by character: ${plural(chars, 'token', 'tokens')}, one per letter. Split it by spaces instead (${plural(words, 'token', 'tokens')})?`,
+  },
+  splitBySpaces: { zh: '按空格切分', en: 'Split by spaces' },
+  splitKeep: { zh: '保持按字切分', en: 'Keep by character' },
   tokensLabel: { zh: '词元（可直接修改）', en: 'Tokens (editable)' },
   tokenCount: { zh: '{n} 个词元', en: ({ n }) => plural(n, 'token', 'tokens') },
   tokensNotShown: {
@@ -169,6 +205,10 @@ export const STRINGS = {
 
   // The pipeline diagram (pipeline.js): what each stage is called aloud, and its drawn words
   pipelineLabel: { zh: '计算流程：每个阶段都可以点开', en: 'The computation, stage by stage: each stage opens its step' },
+  pipelineVariantKey: {
+    zh: '虚线框：选项加上的阶段，普通的注意力里没有（{list}）。',
+    en: 'Dashed: a stage an option adds, not in plain attention ({list}).',
+  },
   stageLabel: { zh: '{text} {shape}：{name}——第 {n} 步，共 {total} 步', en: '{text} {shape}: {name} — step {n} of {total}' },
   stage_x: { zh: '输入 X', en: 'Input X' },
   stage_c: { zh: '上下文 C', en: 'Context C' },
@@ -255,13 +295,18 @@ export const STRINGS = {
     zh: '矩阵太大，以热力图显示。指向某一格，或聚焦后用方向键，看它的算式。',
     en: 'Too large for a table: shown as a heatmap. Point at a cell, or focus it and use the arrow keys, to see its arithmetic.',
   },
-  legendSigned: {
-    zh: '颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
-    en: 'Colours: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
-  },
   legendWeights: {
     zh: '颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
     en: 'Colour is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
+  },
+  // Under a step's matrices (steps.js): each key names the matrices it colours.
+  legendSignedFor: {
+    zh: '{names} 的颜色：蓝色为负，白色为 0，红色为正；每个矩阵按它自己的最大绝对值着色。',
+    en: 'Colours of {names}: blue negative, white 0, red positive; each matrix is scaled to its own largest magnitude.',
+  },
+  legendWeightsFor: {
+    zh: '{names} 的颜色就是权重本身，从 0 到 1；每一行用同一把尺，不按各行自己的最大值',
+    en: 'The colour of {names} is the weight itself, from 0 to 1, on one scale for every row (not relative to each row’s largest)',
   },
   nearUniformHint: {
     zh: '分数彼此很接近，所以权重几乎是平均的：试试调低温度 T（比如 0.1），差别会被放大。',
@@ -337,7 +382,7 @@ export const STRINGS = {
 
   variantTitle: { zh: '注意力的变体', en: 'Attention variant' },
   variantHint: {
-    zh: '默认就是上面教程里的单头自注意力。打开下面的选项，看看 Transformer 里真正用到的各种变体。',
+    zh: '默认就是教程里的单头自注意力。打开下面的选项，看看 Transformer 里真正用到的各种变体。',
     en: 'By default this is the single-head self-attention of the tutorial. The options below are the variants transformers really use.',
   },
   headsLabel: { zh: '头数 h', en: 'Heads h' },
@@ -401,8 +446,8 @@ export const STRINGS = {
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
   stepHeadsPlain: {
-    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍前面的步骤。',
-    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps above for that head.',
+    zh: '每个头有自己的 W_Q、W_K、W_V，所以会关注不同的东西。指向或轻点一格看它的权重；按“在步骤中打开”就按这个头重走一遍各个步骤。',
+    en: 'Each head has its own W_Q, W_K and W_V, so each looks for something different. Point at or tap a cell for its weight; “Open … in the steps” walks the steps for that head.',
   },
   stepConcatTitle: { zh: '把各头的输出拼起来', en: 'Concatenate the heads’ outputs' },
   stepConcatFormula: { zh: 'Concat = [head_1 | head_2 | … | head_h]，n × h·d_v', en: 'Concat = [head_1 | head_2 | … | head_h],  n × h·d_v' },
@@ -424,6 +469,14 @@ export const STRINGS = {
   },
   temperatureSharper: { zh: '温度 T = {n} < 1：分数被放大，权重更集中。', en: 'Temperature T = {n} < 1: the scores grow, the weights get sharper.' },
   temperatureFlatter: { zh: '温度 T = {n} > 1：分数被缩小，权重更平均。', en: 'Temperature T = {n} > 1: the scores shrink, the weights get flatter.' },
+  temperatureSharperNow: {
+    zh: '温度 T = {n} < 1：分数被放大，权重更集中——每行最大的权重平均是 {now}，T = 1 时是 {base}。',
+    en: 'Temperature T = {n} < 1: the scores grow, the weights get sharper — a row’s largest weight is {now} on average, against {base} at T = 1.',
+  },
+  temperatureFlatterNow: {
+    zh: '温度 T = {n} > 1：分数被缩小，权重更平均——每行最大的权重平均是 {now}，T = 1 时是 {base}。',
+    en: 'Temperature T = {n} > 1: the scores shrink, the weights get flatter — a row’s largest weight is {now} on average, against {base} at T = 1.',
+  },
   maskNoteScaled: {
     zh: '斜线格是被掩码的位置：分数换成 −∞，因为 exp(−∞) = 0，softmax 后正好是 0。',
     en: 'Hatched cells are masked: their score becomes −∞, because exp(−∞) = 0 makes the weight exactly 0 after the softmax.',
@@ -514,6 +567,13 @@ export const STRINGS = {
   footerSource: {
     zh: '示例来自教程《在教室里找人：自注意力》中的“我爱你”二维向量例子。',
     en: 'The example is the “我爱你” (“I love you”) sentence with 2-d vectors from the tutorial “finding a person in a classroom”.',
+  },
+  // The footer names the example on screen (main.js): a preset, a trained example, or the reader's own.
+  footerPreset: { zh: '例子是示例“{name}”。', en: 'The example is the preset “{name}”.' },
+  footerLearned: { zh: '例子是“注意力怎样学会”里训练好的示例“{name}”。', en: 'The example is the trained example “{name}” of “How it learns”.' },
+  footerOwn: {
+    zh: '例子是你自己的：“{text}”，{n} 个词元。',
+    en: ({ text, n }) => `The example is your own: “${text}”, ${plural(n, 'token', 'tokens')}.`,
   },
 
   row: { zh: '第 {row} 行', en: 'Row {row}' },
@@ -641,6 +701,16 @@ export const STRINGS = {
   importedState: { zh: '已导入状态 {file}。', en: 'Imported the state {file}.' },
   embedTitle: { zh: '注意力计算', en: 'Attention' },
   openFull: { zh: '在完整页面中打开', en: 'Open in the full page' },
+  // embed.html's link (its hash) that does not open, {detail} saying why: opened with it, the
+  // tutorial shows instead; followed later (the address changed), what was shown stays
+  errLink: {
+    zh: '这个链接打不开：{detail}下面显示的是教程的例子。',
+    en: 'This link cannot be opened: {detail} The tutorial’s example is shown instead.',
+  },
+  errLinkKept: {
+    zh: '这个链接打不开：{detail}下面仍是之前显示的内容。',
+    en: 'This link cannot be opened: {detail} What was shown before stays.',
+  },
 
   errImportType: {
     zh: '{file}：不支持这种文件。请用 .json（状态）、.csv/.tsv/.txt 或 .npy。',
@@ -730,10 +800,6 @@ export const STRINGS = {
     zh: 'mode="full" 只用于可视化工具自己的页面（index.html）：它带着整页的布局、元素 id 和 style.css，会改动所在页面的字体和背景。这里显示的是可编辑的元素；在你的页面里请去掉 mode，需要编辑面板时加上 editable，或用 iframe 嵌入 index.html 或 embed.html。',
     en: 'mode="full" is only for the visualizer’s own page (index.html): it brings the whole page’s layout, its ids and its style.css, which would restyle this page’s font and background. Shown here is the editable element: in your page leave out mode, add editable for the editor, or embed index.html or embed.html in an iframe.',
   },
-  errLoadNotFull: {
-    zh: 'load() 只用于 mode="full"（完整页面）的元素；其他元素请设置 state 属性：v.state = state。',
-    en: 'load() is for an element with mode="full" (the whole page); set the state property instead: v.state = state.',
-  },
   errLoadCsp: {
     zh: '注意力计算引擎无法启动：这个网页的内容安全策略（Content-Security-Policy）不允许 WebAssembly。网站需要在 script-src 中加入 \'wasm-unsafe-eval\'（见 docs/authoring.md）。',
     en: "The attention engine cannot start: this page's Content-Security-Policy does not allow WebAssembly. The site must add 'wasm-unsafe-eval' to script-src (see docs/authoring.md).",
@@ -756,8 +822,8 @@ export const STRINGS = {
     en: 'L = −(1/n) Σ_i Σ_j target_ij · log Weights_ij,  W ← W − rate · ∂L/∂W (Adam)',
   },
   stepLearnPlain: {
-    zh: '上面的权重是由 W_Q 和 W_K 定出来的。给每一行定一个想要的分布（目标），算出损失对每个数的梯度，再把 W_Q、W_K 往让损失变小的方向挪一点——一遍遍重复，注意力就学会了这个模式。',
-    en: 'The weights above come from W_Q and W_K. Give each row the distribution you want (the goal), take the gradient of the loss with respect to every number, and move W_Q and W_K a little the way that lowers the loss — again and again, and the attention learns the pattern.',
+    zh: '注意力权重是由 W_Q 和 W_K 定出来的。给每一行定一个想要的分布（目标），算出损失对每个数的梯度，再把 W_Q、W_K 往让损失变小的方向挪一点——一遍遍重复，注意力就学会了这个模式。',
+    en: 'The attention weights come from W_Q and W_K. Give each row the distribution you want (the goal), take the gradient of the loss with respect to every number, and move W_Q and W_K a little the way that lowers the loss — again and again, and the attention learns the pattern.',
   },
   learnTooMany: {
     zh: '训练演示最多支持每边 {max} 个词元（目标网格每个格子一个查询和一个键）。',
@@ -848,13 +914,17 @@ export const STRINGS = {
   learnNow: { zh: '现在', en: 'now' },
   learnChange: { zh: '变化', en: 'change' },
   learnChangeHint: {
-    zh: 'Δ 矩阵是现在减去开始时的值：颜色越深，训练改动越大。',
-    en: 'The Δ matrices are now minus the start: the deeper the colour, the more training changed that number.',
+    zh: 'Δ 矩阵是现在减去开始时的值，两个 Δ 用同一把颜色尺：颜色越深，训练改动越大。小到按位数显示为 0 的数写成 1.2e-6 的形式。',
+    en: 'The Δ matrices are now minus the start, both on one colour scale: the deeper the colour, the more training changed that number. A number too small for the decimal places is written like 1.2e-6.',
   },
   backTitle: { zh: '反向传播，一步一步', en: 'The backward pass, step by step' },
   backPlain: {
     zh: '梯度从损失倒着流回去：先到权重，经过 softmax 的雅可比矩阵到缩放后的分数，除以 √d_k 到分数，再到 Q、K，最后到 W_Q、W_K。点击或用方向键选一个格子，看它的数字是怎么算出来的。',
     en: 'The gradient flows back from the loss: to the weights, through the softmax’s Jacobian to the scaled scores, ÷ √d_k to the scores, then to Q and K, and at last to W_Q and W_K. Point at a cell (or move with the arrow keys) to see how its number is made.',
+  },
+  legendGradients: {
+    zh: '梯度的颜色：蓝色为负，白色为 0，红色为正；七个梯度用同一把尺，±{max} 为最深的颜色。小到按位数显示为 0 的数写成 1.2e-6 的形式。',
+    en: 'Colours of the gradients: blue negative, white 0, red positive, on one scale for all seven, the deepest colour at ±{max}. A number too small for the decimal places is written like 1.2e-6.',
   },
   backTerms: { zh: '（{n} 项之和）', en: '(a sum of {n} terms)' },
   backFree: { zh: '这个格子没有目标（或被遮挡），损失不直接依赖它的权重。', en: 'This cell has no target (or is masked): the loss does not depend on its weight directly.' },

@@ -21,7 +21,7 @@
 
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
-import { cellColor, rgbCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
+import { cellColor, rgbCss, textColorFor, largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
 import { el, svg, button, headerRow, labelNode, watchMore } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
@@ -351,6 +351,7 @@ export function createLearner(host) {
       const group = el('div', 'step-group');
       const view = (nm, label) => createMatrixView({
         lang, name: nm, label, data, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
+        format: magnitudeText,
       });
       refs.mats[key] = { now: view(name, t('learnNow')), change: view(`Δ${name}`, t('learnChange')) };
       group.append(refs.mats[key].now.element, el('span', 'op', ' '), refs.mats[key].change.element);
@@ -379,7 +380,7 @@ export function createLearner(host) {
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,
           corner: key.startsWith('dW') || key === 'dQ' || key === 'dK' ? '' : t('queryKeyCorner'), kind: 'signed', decimals: ctx.decimals,
-          interactive: true, onSelect: (_, r, c, cell) => select(key, r, c, cell),
+          interactive: true, onSelect: (_, r, c, cell) => select(key, r, c, cell), format: magnitudeText,
         });
         refs.grads[key] = view;
         groupNode.append(view.element);
@@ -388,7 +389,9 @@ export function createLearner(host) {
     }
     refs.work = el('div', 'work');
     refs.work.setAttribute('aria-live', 'polite');
-    back.append(gradBody, legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned'), refs.work);
+    // one colour scale for the seven gradients, said with its size (draw() writes it)
+    refs.gradLegend = legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendGradients', { max: '…' });
+    back.append(gradBody, refs.gradLegend, refs.work);
     node.append(back);
     return { node, refs };
   }
@@ -543,9 +546,12 @@ export function createLearner(host) {
     refs.learnedNote.textContent = learned ? t(`learnedNote_${learned}`) : '';
     drawCurve(refs.curve, session.losses, t);
     const w = current();
+    // the two Δ matrices on one scale: a tiny change is pale, not the deepest colour
+    const change = Object.fromEntries(['wq', 'wk'].map((key) => [key, w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c]))]));
+    const changeScale = Math.max(largestMagnitude(change.wq), largestMagnitude(change.wk));
     for (const key of ['wq', 'wk']) {
       refs.mats[key].now.update({ data: w[key] });
-      refs.mats[key].change.update({ data: w[key].map((row, r) => Array.from(row, (v, c) => v - session.start[key][r][c])) });
+      refs.mats[key].change.update({ data: change[key], scale: changeScale });
     }
     if (lines && !updateLinesView(refs.lines.firstElementChild, f.result.weights)) {
       refs.lines.replaceChildren(createLinesView({ lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens, weights: f.result.weights, decimals }));
@@ -554,9 +560,19 @@ export function createLearner(host) {
     if (!f.grads) return;
     const xq = f.xWithPe || session.input.x;
     const xk = ctx.options.cross ? f.contextWithPe || session.input.context : xq;
-    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key] });
+    // every gradient coloured on one scale, the largest |value| of them all: one of ~1e-6 beside
+    // one of ~1 is pale, as its number (in scientific notation) says
+    const gradScale = Math.max(...Object.keys(refs.grads).map((key) => largestMagnitude(f.grads[key])));
+    for (const [key, view] of Object.entries(refs.grads)) view.update({ data: f.grads[key], scale: gradScale });
+    refs.gradLegend.querySelector('.legend-text').textContent = t('legendGradients', { max: magnitudeText(gradScale, decimals) });
     if (!selection) selection = firstSelection(s.target);
-    const work = explain(selection, { ...f.grads, f, s, xq, xk, lang, decimals, divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature) });
+    // the sources' names as the forward pass gives them (X, X+PE, C, C+PE_C)
+    const qName = f.xWithPe ? 'X+PE' : 'X';
+    const kName = ctx.options.cross ? (f.contextWithPe ? 'C+PE_C' : 'C') : qName;
+    const work = explain(selection, {
+      ...f.grads, f, s, xq, xk, qName, kName, tokens: ctx.tokens, keyTokens: ctx.keyTokens, lang, decimals,
+      divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature),
+    });
     refs.work.replaceChildren(...work.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     for (const [key, view] of Object.entries(refs.grads)) view.setMarks(key === selection.key ? [{ m: key, r: selection.r, c: selection.c, kind: 'selected' }] : []);
   }
@@ -604,6 +620,12 @@ function verdictText(t, lang, { stopped, steps, floor, reason, trainX, tokens, k
   if (stopped === 'cap') return t('learnStopCap', shown);
   if (stopped === 'plateau') return join(t('learnStopPlateau', shown), reason ? why() : t(trainX ? 'learnNoCauseX' : 'learnNoCause'));
   return trainX ? '' : why();
+}
+
+// A gradient's (or a change's) number: as the matrices write numbers, or, when
+// it would read 0.0000 and is not 0, in scientific notation (1.2e-6).
+function magnitudeText(value, decimals) {
+  return value !== 0 && Math.abs(value) < 0.5 * 10 ** -decimals ? value.toExponential(1) : formatNumber(value, decimals);
 }
 
 const GRAD_NAMES = {
@@ -659,42 +681,46 @@ function drawCurve(node, losses, t) {
 }
 
 // The arithmetic of one cell of the backward pass, as lines of text: the
-// formula, then the formula with the user's numbers.
+// formula, then the formula with the user's numbers. Cells are named as the
+// forward pass names them (Q[爱, d2]: a token's row, a dimension's column).
 function explain({ key, r, c }, g) {
-  const { f, s, lang, decimals } = g;
+  const { f, s, lang, decimals, tokens, keyTokens } = g;
   const t = (k, params) => translate(lang, k, params);
-  const fmt = (v) => formatNumber(v, decimals);
+  const fmt = (v) => magnitudeText(v, decimals);
   const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
   const w = f.result.weights;
   const n = w.length;
   const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${factor(a)} × ${factor(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
+  const pair = `[${tokens[r]}, ${keyTokens[c]}]`; // a query's row, a key's column
   if (key === 'dWeights') {
     const target = s.target[r][c];
-    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂w[${r + 1},${c + 1}] = 0`, t('backFree')];
-    return [`∂L/∂w[${r + 1},${c + 1}] = −target / (w · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
+    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂Weights${pair} = 0`, t('backFree')];
+    return [`∂L/∂Weights${pair} = −target / (Weights${pair} · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
   }
   if (key === 'dScaled') {
     const terms = w[r].map((v, k) => [v, g.dWeights[r][k]]);
     const dot = terms.reduce((a, [p, q]) => a + p * q, 0);
+    const row = tokens[r];
     return [
-      `∂L/∂Scaled[${r + 1},${c + 1}] = w_ij · (g_ij − Σ_k w_ik g_ik)`,
-      `Σ_k w_ik g_ik = ${sum(terms)} = ${fmt(dot)}`,
+      `∂L/∂Scaled${pair} = Weights${pair} · (∂L/∂Weights${pair} − Σ_k Weights[${row}, k] · ∂L/∂Weights[${row}, k])`,
+      `Σ_k = ${sum(terms)} = ${fmt(dot)}`,
       `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${factor(dot)}) = ${fmt(g.dScaled[r][c])}`,
       t('backJacobian'),
     ];
   }
   if (key === 'dScores') {
-    return [`∂L/∂Scores[${r + 1},${c + 1}] = ∂L/∂Scaled ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
+    return [`∂L/∂Scores${pair} = ∂L/∂Scaled${pair} ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
   }
+  const dim = dimLabel(c);
   if (key === 'dQ') {
     const terms = f.result.k.map((row, j) => [g.dScores[r][j], row[c]]);
-    return [`∂L/∂Q[${r + 1},${c + 1}] = Σ_j ∂L/∂Scores[i,j] · K[j,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
+    return [`∂L/∂Q[${tokens[r]}, ${dim}] = Σ_j ∂L/∂Scores[${tokens[r]}, j] · K[j, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
   }
   if (key === 'dK') {
     const terms = f.result.q.map((row, i) => [g.dScores[i][r], row[c]]);
-    return [`∂L/∂K[${r + 1},${c + 1}] = Σ_i ∂L/∂Scores[i,j] · Q[i,${c + 1}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
+    return [`∂L/∂K[${keyTokens[r]}, ${dim}] = Σ_i ∂L/∂Scores[i, ${keyTokens[r]}] · Q[i, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
   }
-  const [x, d, name, dname] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q'] : [g.xk, g.dK, 'W_K', 'K'];
+  const [x, d, name, dname, source] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q', g.qName] : [g.xk, g.dK, 'W_K', 'K', g.kName];
   const terms = x.map((row, k) => [row[r], d[k][c]]);
-  return [`∂L/∂${name}[${r + 1},${c + 1}] = Σ_r X[r,${r + 1}] · ∂L/∂${dname}[r,${c + 1}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
+  return [`∂L/∂${name}[${dimLabel(r)}, ${dim}] = Σ_t ${source}[t, ${dimLabel(r)}] · ∂L/∂${dname}[t, ${dim}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
 }

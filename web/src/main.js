@@ -9,9 +9,12 @@ import './page-owns-full.js'; // first: the element below may take mode="full" h
 import './element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from './i18n.js';
 import { applyStrings } from './editor.js';
-import { decodeHash, encodeHash, fitLearn, jsonInSlices, tutorialState } from './share.js';
-import { Store as Storage, renderStorageNotice } from './persist.js';
+import { decodeHash, encodeHash, fitLearn, jsonInSlices, readState, tutorialState } from './share.js';
+import { Store as Storage, renderStorageNotice, sentenceOf } from './persist.js';
 import { sameInputs, numbersOf } from './history.js';
+import { presetOf } from './presets.js';
+import { learnedOf } from './learned.js';
+import { PRESET_KEYS } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
 const LANG_KEY = 'attention-visualizer.lang';
@@ -56,8 +59,26 @@ function applyStaticStrings() {
   document.title = translate(lang, 'docTitle');
   for (const part of document.querySelectorAll('body > .skip-link, body > header, body > footer')) applyStrings(part, lang);
   showStorageNotice();
+  showFooterExample();
   // The switch button is written in the language it switches to.
   $('lang-toggle-name').lang = htmlLang(lang === 'zh' ? 'en' : 'zh');
+}
+
+// The footer names the example on screen: the tutorial's, another preset, a
+// trained example of "How it learns", or the reader's own sentence.
+function showFooterExample() {
+  const { lang } = view();
+  const current = store.state;
+  const { matrices } = readState(current);
+  const preset = presetOf(current.tokens, matrices);
+  const learned = preset ? null : learnedOf(current.tokens, matrices);
+  let text;
+  if (preset === 'tutorial') text = translate(lang, 'footerSource');
+  else if (preset) text = translate(lang, 'footerPreset', { name: translate(lang, PRESET_KEYS[preset]) });
+  else if (learned) text = translate(lang, 'footerLearned', { name: translate(lang, `learnedButton_${learned}`) });
+  else text = translate(lang, 'footerOwn', { text: sentenceOf(current), n: current.tokens.length });
+  const node = $('footer-example');
+  if (node.textContent !== text) node.textContent = text;
 }
 
 // ---- share: the state in the URL hash ----
@@ -246,6 +267,7 @@ function start() {
   applyStaticStrings();
   av.addEventListener('change', () => {
     if (document.documentElement.dataset.lang !== view().lang) applyStaticStrings();
+    else showFooterExample();
     scheduleHash();
   });
   av.addEventListener('computed', () => {

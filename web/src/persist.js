@@ -119,6 +119,7 @@ export class Store {
     this.saved = null; // the value last written
     this.readOnly = false; // true while STATE_KEY holds something that must not be overwritten
     this.unshelved = null; // {text} of replaced work that could not be set aside
+    this.lastAside = null; // the key of the work set aside last in this tab (the notice names it)
     this.made = false; // the latest state given to save() is the user's own
   }
 
@@ -368,7 +369,9 @@ export class Store {
     if (this.problem === 'unavailable') return; // nothing is stored at all; undo still has it
     // work already waiting is the one under STATE_KEY: it keeps its place (the
     // later work is in the link and in undo, as the notice says)
-    if (!this.shelve(PREVIOUS_KEY, text, sameWork) && !this.unshelved) {
+    const key = this.shelve(PREVIOUS_KEY, text, sameWork);
+    if (key) this.lastAside = key;
+    else if (!this.unshelved) {
       this.unshelved = { text };
       this.readOnly = true;
     }
@@ -400,7 +403,10 @@ export class Store {
       } catch {
         return; // blocked since: it stays; nothing is lost
       }
-      if (!this.unshelved || !this.shelve(PREVIOUS_KEY, this.unshelved.text, sameWork)) return;
+      if (key === this.lastAside) this.lastAside = null;
+      const shelved = this.unshelved && this.shelve(PREVIOUS_KEY, this.unshelved.text, sameWork);
+      if (!shelved) return;
+      this.lastAside = shelved;
     }
     this.unshelved = null;
     if (!this.damaged || this.damaged.key) this.readOnly = false;
@@ -422,7 +428,7 @@ function sameWork(a, b) {
 const SENTENCE_CHARS = 40;
 
 // A set-aside state as a reader recognises it: its first tokens.
-function sentenceOf(state) {
+export function sentenceOf(state) {
   const joined = state.tokens.every((t) => Array.from(t).length === 1) ? state.tokens.join('') : state.tokens.join(' ');
   const chars = Array.from(joined);
   return chars.length > SENTENCE_CHARS ? `${chars.slice(0, SENTENCE_CHARS).join('')}…` : joined;
@@ -443,8 +449,13 @@ export function renderStorageNotice(container, lang, store, { restore, linked })
     const key = { full: ['storageFull', 'storageFullNoLink'], unavailable: ['storageOff', 'storageOffNoLink'] }[store.problem][linked ? 0 : 1];
     nodes.push(el('p', 'hint', translate(lang, key)));
   }
-  for (const { key, state } of store.previousWork()) {
+  // One notice for all the work set aside: the latest (set aside last in this tab, else
+  // the last key held), and how many more; restoring or discarding it shows the next.
+  const aside = store.previousWork();
+  if (aside.length > 0) {
+    const { key, state } = aside.find((work) => work.key === store.lastAside) || aside[aside.length - 1];
     const p = el('p', 'storage-previous', translate(lang, 'previousWork', { text: sentenceOf(state), n: state.tokens.length, key }));
+    if (aside.length > 1) p.append(lang === 'zh' ? '' : ' ', translate(lang, 'previousWorkMore', { n: aside.length - 1 })); // Chinese puts no space between sentences
     p.append(' ', button(translate(lang, 'previousRestore'), () => {
       restore(state, key);
       again();

@@ -175,6 +175,15 @@ function build(view, stages, { current, onOpen, enabled = null, roving = false }
     drawing.addEventListener('keydown', (event) => moveFocus(element, event));
   }
   watchMore(element);
+  // what a dashed border means, while one is drawn: the stages an option adds
+  const variants = stages.columns.flat().filter((s) => s.variant);
+  if (variants.length > 0) {
+    const key = el('p', 'pipeline-key');
+    const swatch = el('span', 'pipeline-key-swatch');
+    swatch.setAttribute('aria-hidden', 'true');
+    key.append(swatch, el('span', '', t('pipelineVariantKey', { list: variants.map((s) => s.text).join(view.lang === 'zh' ? '、' : ', ') })));
+    element.append(key);
+  }
   setCurrent(element, current);
   return element;
 }

@@ -21,6 +21,7 @@ import { TUTORIAL_PRINTED } from './presets.js';
 import { quotedTokens } from './quote.js';
 import { whenRead } from './rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
+import { presetHint, temperatureNote } from './hints.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -40,7 +41,7 @@ const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Sco
 const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [kept(scaleNote), kept(maskNote), misprint('scaled', 'Scaled')] };
 const SOFTMAX = {
   id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
-  leads: [kept(presetNote)], extras: [kept(weightsLegend), kept(nearUniformNote), kept(fullyMaskedNote), comparison, linesView, misprint('weights', 'Weights')],
+  leads: [kept(presetNote)], extras: [kept(nearUniformNote), kept(fullyMaskedNote), comparison, linesView, misprint('weights', 'Weights')],
 };
 const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
 // After the output: training the head on screen toward a goal (learn.js);
@@ -349,6 +350,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   // comparison's matrices) or the same (kept), it stays where it is.
   const leadsAt = li.querySelector('.plain').nextSibling;
   let leads = [];
+  let keys = []; // the colour keys, right under the matrices
   let extras = []; // [{extra, node}]
   // The nodes of `made` for the step now, in order before `at` (null: the end); those of `was` not kept, removed.
   // partial: one out of view stays as it was (skipped: then true).
@@ -380,6 +382,8 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   };
   const renderExtras = (partial = false) => {
     leads = place(step.leads, leads, leadsAt, partial);
+    const keysAt = flowNote.parentNode === li ? flowNote : extras.find(({ node }) => node.parentNode === li)?.node || null;
+    keys = place([colourKeysOf(step)], keys, keysAt, partial);
     extras = place(step.extras, extras, null, partial);
   };
   renderExtras();
@@ -518,7 +522,7 @@ function scaleNote(ctx) {
   const nodes = [];
   if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
   else nodes.push(note(ctx, 'unscaledNote', { dk }));
-  if (temperature !== 1) nodes.push(note(ctx, temperature < 1 ? 'temperatureSharper' : 'temperatureFlatter', { n: formatCompact(temperature, 8) }));
+  if (temperature !== 1) nodes.push(el('p', 'step-note', temperatureNote(ctx)));
   if (nodes.length === 1) return nodes[0];
   const box = el('div', 'step-notes');
   box.append(...nodes);
@@ -557,24 +561,43 @@ function peNote(ctx) {
 }
 
 // A colour scale: its ends, the gradient and what it means (steps, and learn.js's heatmaps).
-export function legend(lang, stops, ends, key) {
+export function legend(lang, stops, ends, key, params = {}) {
   const node = el('div', 'legend');
   const bar = el('span', 'legend-bar');
   bar.style.backgroundImage = gradientCss(stops);
   bar.setAttribute('aria-hidden', 'true');
-  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key)));
+  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key, params)));
   return node;
 }
 
-function weightsLegend(ctx) {
-  return legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights');
+// The colour keys of a step's matrices, right under them: one for each way of
+// colouring (signed: blue–white–red, each matrix to its own largest; the
+// weights: viridis on 0–1), naming the matrices it colours. One extra per step
+// (its identity kept across renders, as place() in renderStep needs).
+const colourKeys = new WeakMap(); // step → its extra
+function colourKeysOf(step) {
+  if (!colourKeys.has(step)) {
+    colourKeys.set(step, kept((ctx) => {
+      const catalog = matrixCatalog(ctx);
+      const names = [...new Set(step.groups(ctx).flat())];
+      const of = (kind) => names.filter((name) => catalog[name].kind === kind);
+      const [signed, weights] = [of('signed'), of('weights')];
+      if (signed.length + weights.length === 0) return null;
+      const box = el('div', 'step-legends');
+      if (signed.length) box.append(legend(ctx.lang, DIVERGING_STOPS, ['−', '+'], 'legendSignedFor', { names: signed.join(', ') }));
+      if (weights.length) box.append(legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeightsFor', { names: weights.join(', ') }));
+      return box;
+    }));
+  }
+  return colourKeys.get(step);
 }
 
-// On a preset: what its weights show.
+// On a preset: what its weights on screen show (hints.js).
 function presetNote(ctx) {
-  if (!ctx.preset) return null;
+  const hint = presetHint(ctx);
+  if (!hint) return null;
   const node = el('p', 'step-note preset-note');
-  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', translate(ctx.lang, `presetNote_${ctx.preset}`));
+  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', hint);
   return node;
 }
 
@@ -638,10 +661,6 @@ function nearUniformNote(ctx) {
   else return null;
   node.classList.add('near-uniform');
   return node;
-}
-
-export function signedLegend(lang) {
-  return legend(lang, DIVERGING_STOPS, ['−', '+'], 'legendSigned');
 }
 
 // Before and after a change of scaling, temperature or a mask, and after − before.

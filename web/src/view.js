@@ -23,6 +23,10 @@ import { el, headerRow, labelNode, setText, watchMore } from './dom.js';
 export const TABLE_LIMIT = 24;
 
 // kind: 'signed' (diverging colours) or 'weights' (sequential, 0 to 1).
+// scale (signed, optional; an update may change it): the |value| drawn at full
+// colour, for matrices coloured on one scale together (the gradients of "How it
+// learns"); by default each matrix's own largest. format(value, decimals)
+// (optional): a cell's text, formatNumber's by default.
 // interactive: cells can be selected (their arithmetic is shown).
 // masked (rows × cols booleans, optional): cells drawn hatched as masked,
 // written −∞ (before the softmax) or 0 (after).
@@ -38,7 +42,8 @@ function captionNodes(name, label, rows, cols) {
 }
 
 function tableView(opts, rows, cols) {
-  const { lang, name, label, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked } = opts;
+  const { lang, name, label, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked, format = formatNumber } = opts;
+  let scale = opts.scale || null;
   const shown = (next) => (next.minus ? difference(next.minus, next.data) : next.data);
   const data = shown(opts);
   const table = el('table', `matrix ${kind}`);
@@ -109,7 +114,7 @@ function tableView(opts, rows, cols) {
   const seen = [];
   let seenMagnitude = null;
   const fill = (values, mask, inSight = null) => {
-    const magnitude = kind === 'signed' ? largestMagnitude(values) : 1;
+    const magnitude = kind === 'signed' ? scale || largestMagnitude(values) : 1;
     const sameScale = magnitude === seenMagnitude;
     seenMagnitude = magnitude;
     let left = false;
@@ -124,7 +129,7 @@ function tableView(opts, rows, cols) {
         const isMasked = Boolean(mask && mask[r][c]);
         if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked) return;
         seen[k] = [value, isMasked];
-        const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : formatNumber)(value, decimals);
+        const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : format)(value, decimals);
         const background = isMasked ? null : cellColor(kind, value, magnitude);
         const color = background ? textColorFor(background) : '';
         write(cells[r][c], k, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
@@ -187,6 +192,7 @@ function tableView(opts, rows, cols) {
     name,
     element,
     update(next, partial = false) {
+      if ('scale' in next) scale = next.scale || null;
       return sight.fill(shown(next), next.masked, partial);
     },
     hold: sight.hold,
@@ -410,7 +416,7 @@ function blockRow({ values, less, mask, rows, cols, binRows, binCols }, y, sums,
 // so (binned heatmaps only: up to 512² cells it runs in one go), the canvas
 // changed only at the end, so that a large heatmap can be painted in slices
 // (paintOnce) while the last picture stays on screen.
-function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
+function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell, scale = null }) {
   const rows = data.length;
   const cols = data[0].length;
   const values = flatData(data);
@@ -430,8 +436,8 @@ function* heatmapSteps(canvas, { data, minus = null, kind, masked, cell }) {
     pixels[y * width + x] = hatchColor(x, y);
     if (stripes) hatched.push([x, y]);
   };
-  let largest = 1;
-  if (kind === 'signed') {
+  let largest = kind === 'signed' && scale ? scale : 1;
+  if (kind === 'signed' && !scale) {
     // the largest finite |value| (masked scores, −∞, do not count), a slice at a time
     largest = 0;
     const step = binned ? STEP_CELLS : values.length;
@@ -518,7 +524,7 @@ const painting = new WeakMap(); // canvas → {data, minus, kind, masked, cell, 
 const showing = new WeakMap(); // canvas → the look it shows (an entry of painted)
 const SLICE_MS = 12; // and one step more (STEP_CELLS): ~15–20 ms of CPU a slice
 
-const sameLook = (a, b) => a.data === b.data && a.minus === b.minus && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell;
+const sameLook = (a, b) => a.data === b.data && a.minus === b.minus && a.kind === b.kind && a.masked === b.masked && a.cell === b.cell && a.scale === b.scale;
 
 // A finished painting of `look` on `canvas`, kept while that canvas shows it.
 function keep(look, canvas) {
@@ -536,8 +542,8 @@ function stopPainting(canvas) {
   canvas.removeAttribute('data-painting');
 }
 
-export function paintOnce(canvas, { data, minus = null, kind, masked = null, cell }) {
-  const wanted = { data, minus, kind, masked, cell };
+export function paintOnce(canvas, { data, minus = null, kind, masked = null, cell, scale = null }) {
+  const wanted = { data, minus, kind, masked, cell, scale };
   const job = painting.get(canvas);
   if (job && sameLook(job, wanted)) return; // on its way
   const last = (painted.get(data) || []).find((look) => sameLook(look, wanted) && showing.get(look.canvas) === look);
@@ -605,10 +611,11 @@ let writtenThisFrame = false;
 function canvasView(opts, rows, cols) {
   const { lang, name, label, rowLabels, colLabels, kind, interactive, onSelect } = opts;
   let { data, minus } = opts;
+  let scale = opts.scale || null;
   const cell = Math.max(1, Math.min(12, Math.floor(640 / Math.max(rows, cols))));
   const canvas = el('canvas', 'heat-canvas');
   canvas.dataset.matrix = name;
-  paintOnce(canvas, { data, minus, kind, masked: opts.masked, cell });
+  paintOnce(canvas, { data, minus, kind, masked: opts.masked, cell, scale });
 
   const description = translate(lang, 'canvasDescription', { name, rows, cols });
   canvas.setAttribute('role', 'img');
@@ -656,7 +663,8 @@ function canvasView(opts, rows, cols) {
     element,
     update(next) {
       ({ data, minus } = next);
-      paintOnce(canvas, { data, minus, kind, masked: next.masked, cell });
+      if ('scale' in next) scale = next.scale || null;
+      paintOnce(canvas, { data, minus, kind, masked: next.masked, cell, scale });
       if (cursor()) readOut(...cursor());
     },
     hold() {}, // a heatmap is painted whole, in slices (paintOnce)
