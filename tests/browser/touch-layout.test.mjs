@@ -223,3 +223,36 @@ test('the diagram says which ends scroll, and the 11-token matrices fit beside t
     await context.close();
   }
 });
+
+// issue 31 item 7: the → between Scaled and Weights pointed right on a phone while Weights sat
+// below. Each arrow of a step points where the matrix after it is: right while it is beside, down
+// once it has wrapped below; and turning it moves nothing (a rotation, not a new line).
+const arrowsOf = (page) => page.evaluate(() => [...document.querySelectorAll('#steps .step .op-to')].map((arrow) => {
+  const a = arrow.getBoundingClientRect();
+  const next = arrow.nextElementSibling.getBoundingClientRect();
+  return { below: next.top >= a.bottom - 1, transform: getComputedStyle(arrow).transform, text: arrow.textContent };
+}));
+for (const [name, device, below] of [['a phone (375 px)', PHONE, true], ['a desktop (1280 px)', DESKTOP, false]]) {
+  test(`the arrow to a step's result points at it on ${name}: down when it has wrapped below, right beside it`, async () => {
+    const { context, page, problems } = await open(device);
+    try {
+      await openStep(page, 5);
+      await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); }));
+      const arrows = await arrowsOf(page);
+      assert.ok(arrows.length >= 1, 'the softmax step has its arrow');
+      for (const arrow of arrows) {
+        assert.equal(arrow.below, below, `Weights ${below ? 'below' : 'beside'} Scaled at this width`);
+        // rotate(90deg) is matrix(0, 1, -1, 0, 0, 0) (cos 90° prints as 6.1e-17)
+        assert.equal(arrow.transform === 'none' ? 'right' : /^matrix\([-\de.]+, 1, -1, [-\de.]+, 0, 0\)$/.test(arrow.transform) ? 'down' : arrow.transform,
+          below ? 'down' : 'right');
+      }
+      // "How it learns": its goal → weights arrow and the backward chain's arrows are the same kind
+      await openStep(page, 7);
+      await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); }));
+      for (const arrow of await arrowsOf(page)) assert.equal(arrow.transform !== 'none', arrow.below, JSON.stringify(arrow));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -170,6 +170,34 @@ export function markMore(box) {
   if (box.dataset.more !== more) box.dataset.more = more;
 }
 
+// An arrow between two matrices of a group that wraps (flex-wrap) points at the one after it:
+// → while that one sits on the arrow's line, ↓ (data-down, a CSS rotation) once it has wrapped
+// below. A rotation does not change the layout, so turning the arrow never moves anything.
+// One ResizeObserver for all groups; the arrows are the group's children of class op-to.
+let grouped = null;
+function pointArrows(group) {
+  for (const arrow of group.querySelectorAll(':scope > .op-to')) {
+    const next = arrow.nextElementSibling;
+    if (!next) continue;
+    const down = next.getBoundingClientRect().top >= arrow.getBoundingClientRect().bottom - 1;
+    if (down !== arrow.hasAttribute('data-down')) arrow.toggleAttribute('data-down', down);
+  }
+}
+export function flowArrow(group) {
+  const arrow = el('span', 'op op-to', '→');
+  arrow.setAttribute('aria-hidden', 'true');
+  if (typeof ResizeObserver === 'function') {
+    grouped ||= new ResizeObserver((entries) => {
+      for (const { target } of entries) {
+        if (target.isConnected) pointArrows(target);
+        else grouped.unobserve(target);
+      }
+    });
+    grouped.observe(group);
+  }
+  return arrow;
+}
+
 let sized = null;
 export function watchMore(box) {
   box.dataset.more = '';

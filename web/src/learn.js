@@ -22,7 +22,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { cellColor, rgbCss, textColorFor, largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from './color.js';
-import { el, svg, button, headerRow, labelNode, watchMore } from './dom.js';
+import { el, svg, button, headerRow, labelNode, watchMore, flowArrow } from './dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { dimLabel } from './work.js';
@@ -308,7 +308,7 @@ export function createLearner(host) {
       lang, name: 'Weights', label: t('learnWeightsNow'), data: ctx.result.weights, rowLabels: ctx.tokens, colLabels: ctx.keyTokens,
       corner: t('queryKeyCorner'), kind: 'weights', masked: ctx.full.masked, decimals: ctx.decimals, interactive: false,
     });
-    grids.append(refs.grid.element, el('span', 'op', '→'), refs.weights.element);
+    grids.append(refs.grid.element, flowArrow(grids), refs.weights.element);
     goalBox.append(grids, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
     node.append(goalBox);
 
@@ -375,7 +375,7 @@ export function createLearner(host) {
       const groupNode = el('div', 'step-group');
       group.forEach((key, i) => {
         // the chain runs weights → scaled → scores; Q and K, W_Q and W_K are side by side
-        if (i > 0) groupNode.append(el('span', 'op', group.length === 3 ? '→' : ' '));
+        if (i > 0) groupNode.append(group.length === 3 ? flowArrow(groupNode) : el('span', 'op', ' '));
         const [rowLabels, colLabels] = shapes[key];
         const view = createMatrixView({
           lang, name: GRAD_NAMES[key], label: '', data: rowLabels.map(() => colLabels.map(() => 0)), rowLabels, colLabels,

@@ -13,7 +13,7 @@
 import { translate } from './i18n.js';
 import { formatNumber, formatCompact } from './format.js';
 import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from './color.js';
-import { el, headerRow, setText } from './dom.js';
+import { el, headerRow, setText, flowArrow } from './dom.js';
 import { createMatrixView, paintOnce, walkCells } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
@@ -328,7 +328,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   for (const group of groups) {
     const groupNode = el('div', 'step-group');
     group.forEach((name, i) => {
-      if (i > 0) groupNode.append(groupItem(i === group.length - 1 ? '→' : step.separator || '·'));
+      if (i > 0) groupNode.append(i === group.length - 1 ? flowArrow(groupNode) : groupItem(step.separator || '·'));
       const view = createMatrixView({
         lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name),
         onSelect: (n, r, c, cell) => select(n, r, c, true, cell),
