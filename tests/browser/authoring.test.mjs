@@ -306,7 +306,7 @@ test('the state property takes a share link\'s hash and a state\'s JSON text, as
   }
 });
 
-test('invalid steps, panels, theme, tokenize, mode and head values say so inside the element; steps= never leaves view.step on a hidden step; load() outside full mode says what to use', async () => {
+test('invalid steps, panels, theme, tokenize, mode and head values say so inside the element; steps= never leaves view.step on a hidden step; load() outside full mode checks a state and replaces the whole state', async () => {
   const host = await openHost(browser, `${servers.plain.url}invalid.html`);
   const { page: p } = host;
   try {
@@ -341,7 +341,7 @@ test('invalid steps, panels, theme, tokenize, mode and head values say so inside
       return { step: v.state.view.step, shown, embed: v.embedCode('element').includes("step='softmax'"), loads };
     });
     assert.deepEqual(seen.loads.slice(0, 4), ['loaded', true, 'loaded', false], 'load() outside full mode replaces the whole state');
-    assert.match(seen.loads[4], /^TypeError: .*“x”/, 'a state that does not read is refused with its reason');
+    assert.match(seen.loads[4], /^TypeError: The state is not valid: version undefined is not supported/, 'a state that does not read is refused with its reason');
     assert.deepEqual({ ...seen, loads: undefined }, { step: 'softmax', shown: 'softmax', embed: true, loads: undefined });
     assert.deepEqual(host.problems, []);
   } finally {
@@ -369,7 +369,7 @@ test('the docs\' iframe and postMessage snippets work as printed; a damaged hash
   } finally {
     await host.context.close();
   }
-  for (const [locale, message] of [['en-US', /^Attribute state is not valid: .*damaged/], ['zh-CN', /^属性 state 无效：.*损坏/]]) {
+  for (const [locale, message] of [['en-US', /^This link cannot be opened: .*damaged/], ['zh-CN', /^这个链接打不开：.*损坏/]]) {
     const context = await browser.newContext({ locale });
     try {
       const p = await context.newPage();
