@@ -257,12 +257,10 @@ export interface Model {
   license?: unknown;
 }
 /** runModel()'s third argument. */
-export interface RunModelOptions extends ComputeFormat {
-  /** Views of the engine's buffers, valid until its next call (needs typed: true). */
-  reuse?: boolean;
+export type RunModelOptions = ComputeFormat & {
   /** Heads switched off (ablation): each one's output enters its layer's concatenation as 0. */
   headsOff?: ReadonlyArray<{ layer: number; head: number }>;
-}
+};
 /** What one layer computed: input (what the heads read), the attention's steps, the MLP's. */
 export interface ModelLayerRun<M = Rows> {
   input: M;

@@ -189,28 +189,45 @@ function readMessage(data) {
   return { kind, id: data.id, state: data.state };
 }
 
+// Requests are taken one at a time, in order: a `set` is applied once the reply to the
+// request before it has gone, so each reply carries its own request's state and that
+// state's result (two quick sets were one computation, and both replies the second's state).
+const inbox = []; // [message, reply] waiting
+let answering = false;
+
+function answerNext() {
+  if (answering || inbox.length === 0) return;
+  const [message, reply] = inbox.shift();
+  const both = (descriptor) => ({ zh: describe('zh', descriptor), en: describe('en', descriptor) });
+  if (message.kind === 'set') {
+    try {
+      visualizer.state = message.state;
+    } catch (error) {
+      reply({ type: `${PREFIX}error`, message: both(error.descriptor) });
+      answerNext();
+      return;
+    }
+  }
+  answering = true;
+  // A set computed in the background may be refused by the engine only then.
+  send((shown, transfer) => {
+    if (message.kind === 'set' && visualizer.error) reply({ type: `${PREFIX}error`, message: visualizer.error });
+    else reply({ type: `${PREFIX}state`, ...shown }, transfer);
+    answering = false;
+    answerNext();
+  });
+}
+
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
   if (!message || !event.source) return;
   const reply = (body, transfer = []) => event.source.postMessage({ ...body, ...(message.id !== undefined ? { id: message.id } : {}) },
     event.origin && event.origin !== 'null' ? event.origin : '*', transfer);
-  const both = (descriptor) => ({ zh: describe('zh', descriptor), en: describe('en', descriptor) });
   if (message.error) {
-    reply({ type: `${PREFIX}error`, message: both(message.error) });
+    reply({ type: `${PREFIX}error`, message: { zh: describe('zh', message.error), en: describe('en', message.error) } });
     return;
   }
-  if (message.kind === 'set') {
-    try {
-      visualizer.state = message.state;
-    } catch (error) {
-      reply({ type: `${PREFIX}error`, message: both(error.descriptor) });
-      return;
-    }
-  }
-  // A set computed in the background may be refused by the engine only then.
-  send((shown, transfer) => {
-    if (message.kind === 'set' && visualizer.error) reply({ type: `${PREFIX}error`, message: visualizer.error });
-    else reply({ type: `${PREFIX}state`, ...shown }, transfer);
-  });
+  inbox.push([message, reply]);
+  answerNext();
 });
