@@ -158,8 +158,12 @@ let observer = null;
 function watch(node, li = node) {
   observer ||= new IntersectionObserver((entries) => {
     for (const entry of entries) {
+      // an update waits only for a node known to be away (near false): one that comes near writes it;
+      // a node's first report does not (a note made anew on each move of a drag, in view, wrote its
+      // step's comparison below the screen on every move)
+      const away = near.get(entry.target) === false;
       near.set(entry.target, entry.isIntersecting);
-      if (entry.isIntersecting) applyPending(owner.get(entry.target) || entry.target);
+      if (entry.isIntersecting && away) applyPending(owner.get(entry.target) || entry.target);
     }
   }, { rootMargin: '25% 0px' });
   owner.set(node, li);
