@@ -104,7 +104,8 @@ test('the temperature note: "sharper" below 1, "flatter" above 1, as the weights
   const context = await local.browser.newContext({ locale: 'en-US' });
   const words = {
     en: { sharper: /sharp|peak|concentrat/i, flatter: /flat|even|uniform|spread/i },
-    zh: { sharper: /集中|尖锐|尖/, flatter: /平均|平缓|均匀|平坦/ },
+    // 更平均 (more even), not 平均 alone: the notes also say 平均是 (the mean is) of the row maxima
+    zh: { sharper: /集中|尖锐|尖/, flatter: /更平均|平缓|均匀|平坦/ },
   };
   try {
     const { page, problems } = await embedPage(context);
