@@ -609,21 +609,27 @@ function presetNote(ctx) {
 // 0.4 in the scaled scores) a row reads as one colour on the 0–1 scale.
 export const NEAR_UNIFORM_RATIO = 1.5;
 
+// Row r's least and largest weight over the keys not masked, and how many those are.
+function rowSpread(weights, masked, r) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let count = 0;
+  for (let c = 0; c < weights[r].length; c++) {
+    if (masked && masked[r][c]) continue;
+    lo = Math.min(lo, weights[r][c]);
+    hi = Math.max(hi, weights[r][c]);
+    count++;
+  }
+  return { lo, hi, count };
+}
+
 // True when every row with two or more keys not masked is that even, and
 // one at least is not exactly even: a lower temperature then spreads them.
 export function nearUniform(weights, masked) {
   let some = false;
   let uneven = false;
   for (let r = 0; r < weights.length; r++) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    let count = 0;
-    for (let c = 0; c < weights[r].length; c++) {
-      if (masked && masked[r][c]) continue;
-      lo = Math.min(lo, weights[r][c]);
-      hi = Math.max(hi, weights[r][c]);
-      count++;
-    }
+    const { lo, hi, count } = rowSpread(weights, masked, r);
     if (count < 2) continue;
     if (hi >= NEAR_UNIFORM_RATIO * lo) return false;
     some = true;
@@ -638,15 +644,7 @@ export function nearUniform(weights, masked) {
 export function evenRows(weights, masked) {
   const even = [];
   for (let r = 0; r < weights.length; r++) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    let count = 0;
-    for (let c = 0; c < weights[r].length; c++) {
-      if (masked && masked[r][c]) continue;
-      lo = Math.min(lo, weights[r][c]);
-      hi = Math.max(hi, weights[r][c]);
-      count++;
-    }
+    const { lo, hi, count } = rowSpread(weights, masked, r);
     if (count < 2) continue;
     if (hi >= NEAR_UNIFORM_RATIO * lo) return null;
     if (hi === lo) even.push(r);
