@@ -27,7 +27,8 @@ Error option_error(ErrorCode code, const std::string& operand, const std::string
   return e;
 }
 
-// mulberry32, the generator of the page's "fill randomly" (web/src/random.js): uniform in [0, 1).
+// mulberry32, the generator of the page's "fill randomly" (web/src/io/random.js): uniform in
+// [0, 1).
 class Mulberry32 {
  public:
   explicit Mulberry32(uint32_t seed) : a_(seed) {}

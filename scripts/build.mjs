@@ -128,10 +128,10 @@ function writeEngineScripts(wasmDir) {
 // The custom element (its CSS bundled as text) after the engine, in one classic script, so
 // one <script> tag is enough. The engine part is skipped when attention-engine.js came
 // first: then every element uses that engine, never a second wasm module.
-// As an ES module (web/src/package.js), the element imports ./attention-engine.mjs.
+// As an ES module (web/src/page/package.js), the element imports ./attention-engine.mjs.
 async function writeElementScripts(esbuild) {
   const common = { bundle: true, target: 'es2020', loader: { '.css': 'text' }, logLevel: 'warning' };
-  const bundle = await esbuild({ ...common, entryPoints: [path.join(ROOT, 'web/src/element.js')], format: 'iife', write: false });
+  const bundle = await esbuild({ ...common, entryPoints: [path.join(ROOT, 'web/src/element/element.js')], format: 'iife', write: false });
   const engine = readFileSync(path.join(DIST, 'attention-engine.js'), 'utf8');
   const text = [
     '/* attention-visualizer.js: the <attention-visualizer> element and the attention engine',
@@ -150,7 +150,7 @@ async function writeElementScripts(esbuild) {
   };
   await esbuild({
     ...common,
-    entryPoints: [path.join(ROOT, 'web/src/package.js')],
+    entryPoints: [path.join(ROOT, 'web/src/page/package.js')],
     format: 'esm',
     plugins: [engineModule],
     banner: { js: '/* attention-visualizer.mjs: the <attention-visualizer> element (import \'attention-visualizer\'). See docs/authoring.md. */' },
@@ -166,7 +166,7 @@ export async function buildDist() {
   // file:// pages cannot load ES modules: bundle the page's modules into one classic script
   const { build: esbuild } = await import('esbuild'); // installed by bootstrap() above
   await esbuild({
-    entryPoints: [path.join(ROOT, 'web/src/main.js')],
+    entryPoints: [path.join(ROOT, 'web/src/page/main.js')],
     bundle: true,
     format: 'iife',
     target: 'es2020',
@@ -174,7 +174,7 @@ export async function buildDist() {
     logLevel: 'warning',
   });
   await esbuild({
-    entryPoints: [path.join(ROOT, 'web/src/embed.js')],
+    entryPoints: [path.join(ROOT, 'web/src/page/embed.js')],
     bundle: true,
     format: 'iife',
     target: 'es2020',

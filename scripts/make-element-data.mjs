@@ -1,5 +1,5 @@
 // Writes what editors and tools read about <attention-visualizer>, from the element's one
-// declaration of its attributes (web/src/attributes.js): custom-elements.json (the Custom
+// declaration of its attributes (web/src/element/attributes.js): custom-elements.json (the Custom
 // Elements Manifest, package.json's `customElements`), vscode.html-custom-data.json (VS Code's
 // HTML custom data) and, in types/attention-visualizer.d.ts, the block between its `generated`
 // markers: the unions of step ids, panels, languages, themes, "How it learns"'s goals and
@@ -11,10 +11,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ATTRIBUTES, PANELS, STEP_IDS, THEMES } from '../web/src/attributes.js';
-import { LANGUAGES } from '../web/src/i18n.js';
-import { GOALS, LEARNING_RATES } from '../web/src/learnmath.js';
-import { EMBED_FORMS } from '../web/src/tools.js';
+import { ATTRIBUTES, PANELS, STEP_IDS, THEMES } from '../web/src/element/attributes.js';
+import { LANGUAGES } from '../web/src/ui/i18n.js';
+import { GOALS, LEARNING_RATES } from '../web/src/state/learnmath.js';
+import { EMBED_FORMS } from '../web/src/views/tools.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TAG = 'attention-visualizer';
@@ -123,7 +123,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (current === text) continue;
     if (check) {
       stale += 1;
-      console.error(`make-element-data: ${file} is not what web/src/attributes.js gives (run node scripts/make-element-data.mjs)`);
+      console.error(`make-element-data: ${file} is not what web/src/element/attributes.js gives (run node scripts/make-element-data.mjs)`);
     } else {
       writeFileSync(target, text);
       console.log(`make-element-data: wrote ${file}`);

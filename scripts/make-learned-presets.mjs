@@ -1,4 +1,4 @@
-// Writes web/src/learned-data.js: the learned presets of "How it learns",
+// Writes web/src/state/learned-data.js: the learned presets of "How it learns",
 // each trained by this engine (dist/attention-engine.js, node build) with
 // engine.train() from the starting weights below toward its goal. The same
 // engine gives the same bits, so running this again rewrites the same file
@@ -9,13 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRESETS } from '../web/src/presets.js';
-import { tokenize } from '../web/src/tokenize.js';
-import { randomInputs } from '../web/src/random.js';
-import { goalTarget } from '../web/src/learnmath.js';
+import { PRESETS } from '../web/src/state/presets.js';
+import { tokenize } from '../web/src/io/tokenize.js';
+import { randomInputs } from '../web/src/io/random.js';
+import { goalTarget } from '../web/src/state/learnmath.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = path.join(ROOT, 'web/src/learned-data.js');
+const OUT = path.join(ROOT, 'web/src/state/learned-data.js');
 
 // name: the preset it starts from (its X and W_V), the goal, and the start of
 // W_Q and W_K: the preset's own, or "fill randomly" with a seed (d_k columns).

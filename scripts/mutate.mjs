@@ -3,7 +3,7 @@
 // exports), with its TAP runner over the node tests that import them. Not part of `npm test`:
 // it takes minutes. Writes docs/mutation.md (generated: the score per module, and each
 // surviving mutant, to be killed by a test or explained).
-//   node scripts/mutate.mjs [--modules format,work] [--tests web-format,web-work] [--out docs/mutation.md]
+//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md]
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './build.mjs';
@@ -12,7 +12,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const MODULES = arg('modules', 'format,work,color,tokenize,history,export').split(',');
+const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export').split(',');
 // The node tests of those modules (the engine's API tests need the wasm build and cover none of
 // them; web-export.test runs numpy and pandoc, ~28 s a run here: too slow for one run a mutant).
 // The tests of issue 33 (web-see-*) come last: a mutant's covering files run in this order and

@@ -397,7 +397,7 @@ def write_seeds():
 # ---- training ----
 
 def mulberry32(seed):
-    """The page's generator (web/src/random.js), in 32-bit integer arithmetic."""
+    """The page's generator (web/src/io/random.js), in 32-bit integer arithmetic."""
     a = seed & M32
 
     def next_value():

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks that the page's presets (web/src/presets.js) show the attention
+"""Checks that the page's presets (web/src/state/presets.js) show the attention
 pattern each one is built for, and writes tests/fixtures/preset_cases.json.
 
 The inputs are built here from the presets' rationale (one-hot features, a
@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402  (after pinning its code paths)
 
 FILE = "preset_cases.json"
 MARGIN = 0.2
-NEAR_UNIFORM = 1.5  # the same ratio as NEAR_UNIFORM_RATIO in web/src/steps.js
+NEAR_UNIFORM = 1.5  # the same ratio as NEAR_UNIFORM_RATIO in web/src/views/steps.js
 
 
 def weights_of(x, wq, wk):

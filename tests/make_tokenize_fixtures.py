@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes tests/fixtures/tokenize_cases.json: how each tokenize mode (web/src/tokenize.js) must
+"""Writes tests/fixtures/tokenize_cases.json: how each tokenize mode (web/src/io/tokenize.js) must
 split Chinese, Japanese, English, mixed text and emoji, from ICU through Debian's python3-icu
 (apt-get install python3-icu), independently of the JS engine's Intl.Segmenter:
     word   ICU's word break iterator (root locale: its dictionaries segment Chinese and Japanese),

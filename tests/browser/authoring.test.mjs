@@ -10,8 +10,8 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
-import { tokenVector } from '../../web/src/vectors.js';
-import { encodeHash, tutorialState } from '../../web/src/share.js';
+import { tokenVector } from '../../web/src/state/vectors.js';
+import { encodeHash, tutorialState } from '../../web/src/state/share.js';
 import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
 
 const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
@@ -79,7 +79,7 @@ const servers = {};
 let browser = null;
 before(async () => {
   // a bundle of the element's source without the engine: what a bundler that lost it makes
-  await build({ entryPoints: ['web/src/element.js'], bundle: true, format: 'iife', loader: { '.css': 'text' }, outfile: path.join(DIR, 'element-only.js'), logLevel: 'warning' });
+  await build({ entryPoints: ['web/src/element/element.js'], bundle: true, format: 'iife', loader: { '.css': 'text' }, outfile: path.join(DIR, 'element-only.js'), logLevel: 'warning' });
   writeFileSync(path.join(DIR, 'missing.html'), `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><script src="element-only.js"></script></head>
 <body><attention-visualizer lang="en"></attention-visualizer><attention-visualizer lang="zh"></attention-visualizer></body></html>`);
   browser = await launchChromium();

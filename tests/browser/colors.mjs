@@ -1,5 +1,5 @@
 // Colours the browser tests expect, computed from the stops (not from the page's colour tables).
-import { VIRIDIS_STOPS } from '../../web/src/color.js';
+import { VIRIDIS_STOPS } from '../../web/src/ui/color.js';
 
 // viridis(t) from its stops (color.js's VIRIDIS), as sRGB integers.
 export function viridis(t) {

@@ -12,8 +12,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { encodeHash } from '../../web/src/share.js';
-import { mulberry32 } from '../../web/src/random.js';
+import { encodeHash } from '../../web/src/state/share.js';
+import { mulberry32 } from '../../web/src/io/random.js';
 import { browserAndServer } from './local.mjs';
 
 const EMBED_FILE = pathToFileURL(path.resolve('dist/embed.html')).href;

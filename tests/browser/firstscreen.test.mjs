@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, tutorialState } from '../../web/src/share.js';
+import { encodeHash, tutorialState } from '../../web/src/state/share.js';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';

@@ -10,8 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, tutorialState } from '../../web/src/share.js';
-import { STATE_KEY, DAMAGED_KEY } from '../../web/src/persist.js';
+import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { STATE_KEY, DAMAGED_KEY } from '../../web/src/state/persist.js';
 import { browserAndServer } from './local.mjs';
 import { watchedContext, assertInert, longestTask } from './watch.mjs';
 import { openEditor } from './ui.mjs';

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
-import { LEARNED } from '../../web/src/learned-data.js';
+import { LEARNED } from '../../web/src/state/learned-data.js';
 import { loadBackwardSeedCases } from '../js/fixtures.mjs';
-import { encodeHash, tutorialState } from '../../web/src/share.js';
+import { encodeHash, tutorialState } from '../../web/src/state/share.js';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;

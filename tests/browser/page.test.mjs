@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
-import { PRESETS } from '../../web/src/presets.js';
-import { tokenVector } from '../../web/src/vectors.js';
+import { PRESETS } from '../../web/src/state/presets.js';
+import { tokenVector } from '../../web/src/state/vectors.js';
 import { waitForSteps, openEditor, openStep, stageOf } from './ui.mjs';
 import { viridis } from './colors.mjs';
 import { attention } from './reference.mjs';

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { encodeHash, tutorialState } from '../../web/src/share.js';
+import { encodeHash, tutorialState } from '../../web/src/state/share.js';
 import { browserAndServer } from './local.mjs';
 import { watchedContext, assertInert, shownText } from './watch.mjs';
 import { openEditor } from './ui.mjs';

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/color.js';
+import { VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/ui/color.js';
 import { alongMap } from '../js/see-colors.mjs';
 import { browserAndServer } from './local.mjs';
 

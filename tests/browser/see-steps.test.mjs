@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { STRINGS, translate } from '../../web/src/i18n.js';
+import { STRINGS, translate } from '../../web/src/ui/i18n.js';
 import { browserAndServer } from './local.mjs';
 
 const local = browserAndServer(path.resolve('dist'));

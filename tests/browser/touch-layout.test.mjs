@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openStep } from './ui.mjs';
-import { tutorialState, encodeHash } from '../../web/src/share.js';
+import { tutorialState, encodeHash } from '../../web/src/state/share.js';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, decodeHash, tutorialState } from '../../web/src/share.js';
+import { encodeHash, decodeHash, tutorialState } from '../../web/src/state/share.js';
 import { chromium } from 'playwright-core';
 import { browserAndServer } from './local.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';

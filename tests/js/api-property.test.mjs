@@ -4,7 +4,7 @@
 // them). Never a crash, a hang, a number thrown, or a broken engine afterwards.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mulberry32 } from '../../web/src/random.js';
+import { mulberry32 } from '../../web/src/io/random.js';
 import { TUTORIAL, assertTutorial, createAttentionEngine } from './fixtures.mjs';
 
 const engine = await createAttentionEngine();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { viridis, diverging, cellColor, textColorFor, rgbCss } from '../../web/src/color.js';
+import { viridis, diverging, cellColor, textColorFor, rgbCss } from '../../web/src/ui/color.js';
 
 test('viridis ends and clamping', () => {
   assert.deepEqual(viridis(0), [0x44, 0x01, 0x54]);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, formatCompact, fullNumber } from '../../web/src/format.js';
+import { formatNumber, formatCompact, fullNumber } from '../../web/src/ui/format.js';
 
 test('four decimals by default', () => {
   assert.equal(formatNumber(0.5511785014811564), '0.5512');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { STRINGS, LANGUAGES, translate, describe, describeLoadFailure, detectLanguage, htmlLang } from '../../web/src/i18n.js';
+import { STRINGS, LANGUAGES, translate, describe, describeLoadFailure, detectLanguage, htmlLang } from '../../web/src/ui/i18n.js';
 
 const placeholders = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
 test('every key has a non-empty Chinese and English string', () => {
@@ -93,7 +93,7 @@ test('load failures name their cause', () => {
 test('no key is unused', () => {
   const dir = new URL('../../web/', import.meta.url);
   const sources = [
-    ...readdirSync(new URL('src/', dir)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(`src/${f}`, dir), 'utf8')),
+    ...readdirSync(new URL('src/', dir), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(`src/${f}`, dir), 'utf8')),
     ...['index.html', 'embed.html'].map((f) => readFileSync(new URL(f, dir), 'utf8')),
   ];
   // the table itself does not count as a use, the code after it does

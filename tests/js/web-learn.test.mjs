@@ -6,20 +6,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/share.js';
-import { describe } from '../../web/src/i18n.js';
+import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/state/share.js';
+import { describe } from '../../web/src/ui/i18n.js';
 import {
   goalTarget, addWeight, pickCell, clearRow, goalFloor, stopReason, unreachableReason, STOP_RULE,
-} from '../../web/src/learnmath.js';
-import { LEARNED } from '../../web/src/learned-data.js';
-import { learnedState } from '../../web/src/learned.js';
-import { tokenize } from '../../web/src/tokenize.js';
-import { PRESETS } from '../../web/src/presets.js';
+} from '../../web/src/state/learnmath.js';
+import { LEARNED } from '../../web/src/state/learned-data.js';
+import { learnedState } from '../../web/src/state/learned.js';
+import { tokenize } from '../../web/src/io/tokenize.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 import { nestedArray } from './hostile-payloads.mjs';
 
 test('the learned-preset script writes the committed file again, bit for bit', () => {
   const text = execFileSync(process.execPath, ['scripts/make-learned-presets.mjs', '--print'], { encoding: 'utf8' });
-  assert.equal(text, readFileSync('web/src/learned-data.js', 'utf8'));
+  assert.equal(text, readFileSync('web/src/state/learned-data.js', 'utf8'));
 });
 
 // Plain softmax attention weights, independent of the engine.

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createModel, readModel, parseDim, applyMatrix, pasteBlock, removeToken, addToken, setTokens, shapeOf, tokenErrors,
-} from '../../web/src/model.js';
-import { tokenVector, isMadeUp, followTokens, madeUpTokens } from '../../web/src/vectors.js';
-import { PRESETS } from '../../web/src/presets.js';
-import { parseMatrixText } from '../../web/src/parse.js';
+} from '../../web/src/state/model.js';
+import { tokenVector, isMadeUp, followTokens, madeUpTokens } from '../../web/src/state/vectors.js';
+import { PRESETS } from '../../web/src/state/presets.js';
+import { parseMatrixText } from '../../web/src/io/parse.js';
 
 const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
 

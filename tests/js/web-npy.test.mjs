@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { parseNpy } from '../../web/src/npy.js';
-import { describe } from '../../web/src/i18n.js';
+import { parseNpy } from '../../web/src/io/npy.js';
+import { describe } from '../../web/src/ui/i18n.js';
 
 const MATRIX = [[1, -0.5, 0.1], [1e-300, 3.25, 2 ** 40]];
 

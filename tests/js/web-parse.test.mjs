@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMatrix, parseMatrixText, parseNumber, isBlock, MAX_CELL_CHARS } from '../../web/src/parse.js';
-import { createModel, readModel, parseTemperature } from '../../web/src/model.js';
-import { PRESETS } from '../../web/src/presets.js';
-import { describe } from '../../web/src/i18n.js';
+import { parseMatrix, parseMatrixText, parseNumber, isBlock, MAX_CELL_CHARS } from '../../web/src/io/parse.js';
+import { createModel, readModel, parseTemperature } from '../../web/src/state/model.js';
+import { PRESETS } from '../../web/src/state/presets.js';
+import { describe } from '../../web/src/ui/i18n.js';
 
 test('rows are lines; spaces, commas, full-width commas and tabs separate numbers', () => {
   assert.deepEqual(parseMatrix('1 0\n0.5,0.5\n0\t1'), {

@@ -1,11 +1,11 @@
-// The pipeline diagram's stages and layout (web/src/pipeline.js), without a browser:
+// The pipeline diagram's stages and layout (web/src/views/pipeline.js), without a browser:
 // which stages each option brings, their shapes from the sizes, the arrows, and
 // a drawing in which nothing overlaps. tests/browser/firstscreen.test.mjs
 // covers the drawing on the page and in the element.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pipelineStages, layoutPipeline, textWidth } from '../../web/src/pipeline.js';
-import { stepsFor } from '../../web/src/steps.js';
+import { pipelineStages, layoutPipeline, textWidth } from '../../web/src/views/pipeline.js';
+import { stepsFor } from '../../web/src/views/steps.js';
 
 const zeros = (rows, cols) => Array.from({ length: rows }, () => Array(cols).fill(0));
 const PLAIN = { cross: false, pe: false, heads: 1, usesWo: false, scale: true, temperature: 1, causal: false };

@@ -1,4 +1,4 @@
-// The presets (web/src/presets.js) against tests/fixtures/preset_cases.json,
+// The presets (web/src/state/presets.js) against tests/fixtures/preset_cases.json,
 // which tests/make_preset_fixtures.py builds with numpy from the presets'
 // rationale: the same tokens and numbers, the engine's weights equal to
 // numpy's, and the pattern each preset is for (the largest weight of each
@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { PRESETS, presetOf } from '../../web/src/presets.js';
-import { tokenize } from '../../web/src/tokenize.js';
-import { STRINGS } from '../../web/src/i18n.js';
-import { PRESET_KEYS } from '../../web/src/editor.js';
-import { nearUniform, NEAR_UNIFORM_RATIO } from '../../web/src/steps.js';
+import { PRESETS, presetOf } from '../../web/src/state/presets.js';
+import { tokenize } from '../../web/src/io/tokenize.js';
+import { STRINGS } from '../../web/src/ui/i18n.js';
+import { PRESET_KEYS } from '../../web/src/edit/editor.js';
+import { nearUniform, NEAR_UNIFORM_RATIO } from '../../web/src/views/steps.js';
 import { createAttentionEngine, maxAbsDiff, TUTORIAL_EXPECTED } from './fixtures.mjs';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/preset_cases.json', import.meta.url), 'utf8'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mulberry32, randomInputs, randomInputPieces, randomStream, randomStreamPieces, streamSeed, STREAM_CONTEXT } from '../../web/src/random.js';
+import { mulberry32, randomInputs, randomInputPieces, randomStream, randomStreamPieces, streamSeed, STREAM_CONTEXT } from '../../web/src/io/random.js';
 
 test('mulberry32 gives the known sequence for seed 1', () => {
   const next = mulberry32(1);

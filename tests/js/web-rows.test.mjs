@@ -1,10 +1,10 @@
-// The page's view of the engine's typed results (web/src/rows.js: rows that are views into one
+// The page's view of the engine's typed results (web/src/engine/rows.js: rows that are views into one
 // typed array, made when first read) and its yield between slices of long work (dom.js nextTask).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resultRowViews, flatData } from '../../web/src/rows.js';
-import { rowsOf } from '../../web/src/updates.js';
-import { nextTask } from '../../web/src/dom.js';
+import { resultRowViews, flatData } from '../../web/src/engine/rows.js';
+import { rowsOf } from '../../web/src/engine/updates.js';
+import { nextTask } from '../../web/src/ui/dom.js';
 
 // A typed matrix {rows, cols, data} of the given rows (row-major Float64Array).
 const typed = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });

@@ -2,7 +2,7 @@
 // dragged or stepped number gets. Expected values written out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { temperatureAt, sliderPosition, steppedText } from '../../web/src/scrub.js';
+import { temperatureAt, sliderPosition, steppedText } from '../../web/src/edit/scrub.js';
 
 test('the slider spans T = 0.05 … 20 on a log scale, T = 1 in the middle', () => {
   assert.equal(temperatureAt(0), 0.05);

@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { heatmapSvg, linesSvg, toCsv, toJson, toLatex, toMarkdown } from '../../web/src/export.js';
-import { VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/color.js';
+import { heatmapSvg, linesSvg, toCsv, toJson, toLatex, toMarkdown } from '../../web/src/io/export.js';
+import { VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/ui/color.js';
 import { alongMap } from './see-colors.mjs';
 
 const CASES = JSON.parse(readFileSync(new URL('../fixtures/see_cases.json', import.meta.url), 'utf8'));

@@ -3,7 +3,7 @@
 // never left on a zero, and compact text of an exponent form ending in 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, formatCompact } from '../../web/src/format.js';
+import { formatNumber, formatCompact } from '../../web/src/ui/format.js';
 
 test('a masked score prints −∞; +∞ and NaN print as such, not as −∞', () => {
   assert.equal(formatNumber(-Infinity), '−∞');

@@ -5,7 +5,7 @@
 // same in both languages are on ALLOWED, each with its reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS, LANGUAGES } from '../../web/src/i18n.js';
+import { STRINGS, LANGUAGES } from '../../web/src/ui/i18n.js';
 
 // CJK ideographs, kana, CJK punctuation and full-width forms.
 const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/u;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { tokenize, joinTokens, defaultMode } from '../../web/src/tokenize.js';
+import { tokenize, joinTokens, defaultMode } from '../../web/src/io/tokenize.js';
 
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/tokenize_cases.json', import.meta.url), 'utf8'));
 

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { explainCell } from '../../web/src/work.js';
+import { explainCell } from '../../web/src/views/work.js';
 
 const CASES = JSON.parse(readFileSync(new URL('../fixtures/see_cases.json', import.meta.url), 'utf8'));
 const DECIMALS = 4;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import {
   tutorialState, validateState, encodeHash, decodeHash, stateToJson, parseStateJson, readState, modelFromState,
   stateFromRead, copyState, jsonInSlices, STATE_VERSION,
-} from '../../web/src/share.js';
-import { readModel, MAX_TOKEN_CHARS } from '../../web/src/model.js';
-import { describe } from '../../web/src/i18n.js';
-import { quote, excerpt } from '../../web/src/quote.js';
+} from '../../web/src/state/share.js';
+import { readModel, MAX_TOKEN_CHARS } from '../../web/src/state/model.js';
+import { describe } from '../../web/src/ui/i18n.js';
+import { quote, excerpt } from '../../web/src/ui/quote.js';
 import { nestedArray, nestedArrayText, nestedStates, withFieldText, fullState, namedField } from './hostile-payloads.mjs';
 
 const variant = () => ({

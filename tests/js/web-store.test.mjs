@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StateStore, ACTION_TYPES } from '../../web/src/store.js';
-import { tutorialState } from '../../web/src/share.js';
-import { sameInputs } from '../../web/src/history.js';
+import { StateStore, ACTION_TYPES } from '../../web/src/state/store.js';
+import { tutorialState } from '../../web/src/state/share.js';
+import { sameInputs } from '../../web/src/state/history.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 

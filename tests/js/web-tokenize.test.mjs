@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize, defaultMode, joinTokens } from '../../web/src/tokenize.js';
+import { tokenize, defaultMode, joinTokens } from '../../web/src/io/tokenize.js';
 
 test('by character: one token per character, spaces skipped', () => {
   assert.deepEqual(tokenize('我爱你', 'char'), ['我', '爱', '你']);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedCode, importTargets, withMatrix, shareLink, siblingPath } from '../../web/src/tools.js';
-import { tutorialState, decodeHash } from '../../web/src/share.js';
+import { embedCode, importTargets, withMatrix, shareLink, siblingPath } from '../../web/src/views/tools.js';
+import { tutorialState, decodeHash } from '../../web/src/state/share.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
 const PAGE = 'https://example.org/tutorials/lesson-1.html'; // the page the code is copied on

@@ -4,8 +4,8 @@
 // WorkerResults: the worker's results go back to it under the same rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResultArrays, WorkerResults } from '../../web/src/updates.js';
-import { holdRows } from '../../web/src/rows.js';
+import { ResultArrays, WorkerResults } from '../../web/src/engine/updates.js';
+import { holdRows } from '../../web/src/engine/rows.js';
 
 // The engine's single-head typed form of an n × n attention with d = 2: every matrix
 // filled with `value` (the views are overwritten by the next call, as the engine's are).

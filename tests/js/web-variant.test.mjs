@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineInput, normalizeResult, optionChanges, difference, peTerms, maskReason } from '../../web/src/variant.js';
+import { engineInput, normalizeResult, optionChanges, difference, peTerms, maskReason } from '../../web/src/engine/variant.js';
 import {
   createModel, readModel, activeFields, shapeOf, applyMatrix, togglePadding, setTokens, removeToken, addToken, parseHeads, parseTemperature,
-} from '../../web/src/model.js';
-import { randomInputs, randomHead, mulberry32, streamSeed } from '../../web/src/random.js';
-import { explainCell } from '../../web/src/work.js';
-import { PRESETS } from '../../web/src/presets.js';
+} from '../../web/src/state/model.js';
+import { randomInputs, randomHead, mulberry32, streamSeed } from '../../web/src/io/random.js';
+import { explainCell } from '../../web/src/views/work.js';
+import { PRESETS } from '../../web/src/state/presets.js';
 
 const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
 const plainOptions = { heads: 1, usesWo: false, causal: false, scale: true, temperature: 1, pe: false, cross: false, keyPadding: [false, false, false] };

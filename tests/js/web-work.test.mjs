@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explainCell } from '../../web/src/work.js';
+import { explainCell } from '../../web/src/views/work.js';
 import { TUTORIAL, TUTORIAL_EXPECTED } from './fixtures.mjs';
 
 // tests/REFERENCE.md: the worked example and what it really computes.

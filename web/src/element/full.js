@@ -1,0 +1,436 @@
+// The full mode of <attention-visualizer> (mode="full", element.js): the
+// whole page's layout, in the element's light DOM (one per document: it
+// carries the page's ids, and it is styled by the page's style.css). The
+// example above the steps with the "Edit the example" toggle, the editor
+// beside the steps (wide) or above them (narrow), the sticky toolbar
+// (Previous/Next, the pipeline diagram), play, "show all steps", the head
+// tabs, the colour legend, the status, the steps (with the before/after
+// comparison and "How it learns") and the share tools.
+//
+// The element computes and holds the state; this view reads it (av._state,
+// av._result, av._ctx()) and changes the view through av._setView().
+
+import { translate, describeLoadFailure } from '../ui/i18n.js';
+import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
+import { showPipeline, revealCurrent } from '../views/pipeline.js';
+import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
+import { applyStrings } from '../edit/editor.js';
+import { headField } from '../state/model.js';
+import { readState } from '../state/share.js';
+import { COALESCE_CELLS } from '../engine/updates.js';
+
+// Whether this bundle is the visualizer's own page (index.html, whose main.js imports
+// page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
+// light-DOM layout would bring the page's ids and style.css (its font, its background)
+// into the host page: the element refuses it there and says what to use.
+export const FULL_MODE = { allowed: false };
+
+const PLAY_INTERVAL_MS = 3000;
+const HEAD_EDITORS = ['wq', 'wk', 'wv'];
+// The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
+const EXAMPLE_TOKENS = 24;
+
+// One node of the layout: attributes (data-i18n* name its strings: editor.js
+// applyStrings) and children.
+function node(tag, attributes = {}, children = []) {
+  const made = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) made.setAttribute(name, '');
+    else made.setAttribute(name, value);
+  }
+  made.append(...children);
+  return made;
+}
+
+// The layout, as index.html held it before it was this element.
+function layout() {
+  const exampleLine = (id, label, lineId) => node('p', { class: 'example-line', ...(lineId ? { id: lineId, hidden: true } : {}) }, [
+    node('span', { class: 'example-label', 'data-i18n': label }), ' ', node('span', { id, class: 'example-tokens' })]);
+  const example = node('section', { class: 'example-bar', 'data-i18n-aria-label': 'exampleLabel' }, [
+    node('div', { class: 'example-sentences' }, [
+      exampleLine('example-tokens', 'sentenceLabel'),
+      exampleLine('example-context', 'contextSentenceLabel', 'example-context-line'),
+    ]),
+    node('button', { type: 'button', id: 'edit-toggle', class: 'edit-toggle', 'aria-expanded': 'false', 'aria-controls': 'edit-panel' }, [
+      node('span', { class: 'edit-toggle-mark', 'aria-hidden': 'true' }), node('span', { 'data-i18n': 'editToggle' })]),
+  ]);
+  const toolbar = node('div', { class: 'steps-toolbar', id: 'steps-toolbar' }, [
+    node('div', { class: 'step-controls', id: 'step-controls', role: 'group', 'aria-labelledby': 'steps-title', tabindex: '-1' }, [
+      node('button', { type: 'button', id: 'prev', 'data-i18n': 'prev' }),
+      node('span', { id: 'step-position', class: 'step-position', 'aria-live': 'polite' }),
+      node('button', { type: 'button', id: 'next', 'data-i18n': 'next' }),
+    ]),
+    node('nav', { id: 'pipeline', class: 'pipeline-box', 'data-i18n-aria-label': 'stepNavLabel' }),
+  ]);
+  const options = node('div', { class: 'step-options' }, [
+    node('button', { type: 'button', id: 'play', 'aria-pressed': 'false' }),
+    node('button', { type: 'button', id: 'overview', 'aria-pressed': 'false' }),
+    node('div', { id: 'view-heads', class: 'head-tabs', role: 'group', 'aria-labelledby': 'view-heads-label', hidden: true }, [
+      node('span', { id: 'view-heads-label', class: 'head-tabs-label', 'data-i18n': 'viewHeadLabel' })]),
+    node('span', { class: 'hint keys-hint', 'data-i18n': 'keysHint' }),
+  ]);
+  const steps = node('section', { class: 'steps-section', 'aria-labelledby': 'steps-title' }, [
+    node('h2', { id: 'steps-title', class: 'visually-hidden', 'data-i18n': 'stepsTitle' }),
+    toolbar, // stays in view (sticky) while a long step scrolls
+    options,
+    node('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' }),
+    node('ol', { id: 'steps', class: 'steps' }),
+  ]);
+  return [
+    example,
+    node('div', { id: 'workspace', class: 'workspace' }, [
+      // "Edit the example": the editor (editor.js) goes into it
+      node('section', { id: 'edit-panel', class: 'panel inputs', 'aria-labelledby': 'inputs-title', hidden: true }),
+      steps,
+    ]),
+    node('section', { id: 'share-tools', class: 'share-tools' }),
+  ];
+}
+
+export class FullView {
+  // av: the element; host: where the layout goes (the element itself).
+  constructor(av, host) {
+    this.av = av;
+    this.host = host;
+    host.append(...layout());
+    const $ = (id) => host.querySelector(`#${id}`);
+    this.$ = $;
+    this.lang = null; // the language the static strings are in
+    this.playTimer = null;
+    this.stepIndex = 4; // where to go when the step in view disappears
+    this.toolsKey = '';
+    this.arrival = null; // {from}: the step shown next is reached from another (goTo)
+
+    $('edit-toggle').addEventListener('click', () => this.toggleEditor());
+    // a drag let go (its one change event): the steps out of view get what it left
+    av.addEventListener('change', () => settleSteps($('steps')));
+    $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
+    $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
+    $('play').addEventListener('click', () => this.togglePlay());
+    $('overview').addEventListener('click', () => {
+      this.stopPlay();
+      const steps = this.steps();
+      this.av._setView({ step: this.overview() ? steps[this.currentIndex(steps)].id : 'all' });
+    });
+    // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
+    // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
+    new ResizeObserver(() => {
+      document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
+      if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
+    }).observe($('steps-toolbar'));
+  }
+
+  // The editor's panel (editor.js), built by the element, goes into #edit-panel.
+  mountEditor(panel) {
+    this.$('edit-panel').append(panel);
+  }
+
+  view() {
+    return this.av._state.view;
+  }
+
+  overview() {
+    return this.view().step === 'all';
+  }
+
+  // The steps of the result on screen (the six plain ones before any).
+  steps() {
+    return stepsFor(readState(this.av._resultState || this.av._state).options);
+  }
+
+  currentIndex(steps) {
+    const i = steps.findIndex((step) => step.id === this.view().step);
+    return i >= 0 ? i : Math.min(this.stepIndex, steps.length - 1);
+  }
+
+  // The state with the step on screen (the step in view may be one the last
+  // computed inputs do not have: the one shown instead).
+  shownState() {
+    const current = this.av._state;
+    const steps = this.steps();
+    const step = this.overview() ? 'all' : steps[this.currentIndex(steps)].id;
+    return step === current.view.step ? current : { ...current, view: { ...current.view, step } };
+  }
+
+  // Everything, from the element's state and result.
+  render() {
+    const arrival = this.arrival;
+    this.arrival = null;
+    const { lang } = this.view();
+    if (lang !== this.lang) {
+      this.lang = lang;
+      applyStrings(this.host, lang);
+      this.$('steps').dataset.staleLabel = translate(lang, 'staleLabel');
+    }
+    this.av._editor.render();
+    this.renderExample();
+    this.renderStatus();
+    this.renderNav();
+    this.renderSteps(arrival);
+  }
+
+  // While a computation runs: the edit and the status (the steps keep the last result, marked).
+  renderWaiting() {
+    this.av._editor.render();
+    this.renderStatus();
+  }
+
+  renderExample() {
+    const { tokens, context, view: { lang } } = this.av._state;
+    showTokens(this.$('example-tokens'), tokens, lang);
+    this.$('example-context-line').hidden = !context;
+    if (context) showTokens(this.$('example-context'), context.tokens, lang);
+  }
+
+  // The edit panel: closed at first; beside the steps on a wide screen, above them on a narrow one.
+  toggleEditor() {
+    const toggle = this.$('edit-toggle');
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    this.$('edit-panel').hidden = !open;
+    this.$('workspace').classList.toggle('editing', open);
+  }
+
+  renderStatus() {
+    const messages = this.av._statusMessages(this.view().lang);
+    const box = this.$('status');
+    // (a live region: messages unchanged are left alone, not announced again)
+    const same = box.children.length === messages.length && messages.every(([kind, text], i) => box.children[i].className === `status-${kind}` && box.children[i].textContent === text);
+    if (!same) box.replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
+    const running = Boolean(this.av._updates.running);
+    this.$('steps').classList.toggle('stale', messages.some(([kind]) => kind === 'stale') || running);
+    document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench
+  }
+
+  renderNav() {
+    const { lang } = this.view();
+    const $ = this.$;
+    const steps = this.steps();
+    const index = this.currentIndex(steps);
+    const overview = this.overview();
+    this.renderPipeline();
+    setDisabled([[$('prev'), overview || index === 0], [$('next'), overview || index === steps.length - 1],
+      [$('play'), overview], [$('overview'), false]]);
+    setText($('play'), translate(lang, this.playTimer ? 'pause' : 'play'));
+    setAttr($('play'), 'aria-pressed', this.playTimer ? 'true' : 'false');
+    setAttr($('overview'), 'aria-pressed', overview ? 'true' : 'false');
+    setText($('overview'), translate(lang, overview ? 'guided' : 'overview'));
+    setText($('step-position'), overview ? translate(lang, 'allSteps')
+      : translate(lang, 'stepOf', { n: index + 1, total: steps.length }));
+    this.renderHeadTabs();
+  }
+
+  // The diagram of the last computed variant, its current step lit (none in the overview).
+  renderPipeline() {
+    const box = this.$('pipeline');
+    if (!this.av._result) {
+      box.replaceChildren();
+      return;
+    }
+    const steps = this.steps();
+    const current = this.overview() ? null : steps[this.currentIndex(steps)].id;
+    revealCurrent(showPipeline(box, this.av._ctx(this.view().lang), { current, onOpen: (id) => this.openStep(id) }));
+  }
+
+  // The head buttons above the steps; they choose the head in view (as the
+  // editor's do). A head with a bad cell (in the editor) is marked.
+  renderHeadTabs() {
+    const container = this.$('view-heads');
+    const { lang } = this.view();
+    const h = this.av._resultState ? this.av._resultState.heads.length : 1;
+    container.hidden = h === 1;
+    const key = `${lang}|${h}`;
+    if (container.dataset.key !== key) {
+      container.dataset.key = key;
+      const label = container.querySelector('.head-tabs-label');
+      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => headTab(lang, i, (tab) => {
+        this.av._setView({ head: i });
+        tab.focus();
+      })));
+    }
+    container.querySelectorAll('.head-tab').forEach((tab, i) => markHeadTab(tab, i, this.view().head, this.av._editor.errors));
+  }
+
+  // A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
+  openStep(id) {
+    this.stopPlay();
+    const i = this.steps().findIndex((step) => step.id === id);
+    if (!this.overview()) {
+      this.goTo(i);
+      return;
+    }
+    this.scrollUnder(this.$('steps').children[i]);
+  }
+
+  // Scrolls `node` to just under the sticky toolbar (the page's scroll padding):
+  // always, or (passed) only when the reader is already below its top.
+  scrollUnder(node, passed = false) {
+    if (!passed || node.getBoundingClientRect().top < this.$('steps-toolbar').getBoundingClientRect().bottom) node.scrollIntoView({ block: 'start' });
+  }
+
+  // arrival: {from} when the one step shown is reached from another (steps.js renderStep).
+  renderSteps(arrival) {
+    const av = this.av;
+    const container = this.$('steps');
+    if (!av._result) {
+      container.replaceChildren();
+      this.renderTools();
+      return;
+    }
+    const steps = this.steps();
+    const overview = this.overview();
+    const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
+    const ctx = av._ctx(this.view().lang);
+    // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
+    const defer = av._holding || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
+    showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
+    this.renderTools();
+  }
+
+  // A drag pressed or let go (element.js _hold): from its press, before its
+  // first move, the tables in view watch which of their cells are in sight (steps.js holdSteps).
+  hold(on) {
+    holdSteps(this.$('steps'), on);
+  }
+
+  // The panel reads the inputs and results when used, so it is rebuilt only
+  // when its lists (matrices to export, import targets) or language change.
+  renderTools(force = false) {
+    const panel = this.$('share-tools');
+    if (!this.av._result) {
+      this.toolsKey = '';
+      panel.replaceChildren();
+      return;
+    }
+    const { heads, usesWo, cross, pe } = readState(this.av._resultState).options;
+    const { lang, head } = this.view();
+    const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
+    if (key === this.toolsKey && !force) return;
+    this.toolsKey = key;
+    const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
+    panel.replaceChildren(this.av._tools.render(lang));
+    if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
+  }
+
+  // A head of the "all heads" grid: its steps, from its weights.
+  openHead(h) {
+    this.stepIndex = this.steps().findIndex((step) => step.id === 'softmax');
+    this.av._setView({ head: h, step: 'softmax' });
+    this.scrollUnder(this.$('steps').querySelector('[data-step="softmax"]'));
+    this.$('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
+  }
+
+  // The comparison closed: the steps without it, the weights' step focused.
+  closedComparison() {
+    this.$('steps').querySelector('[data-step="softmax"]')?.focus();
+  }
+
+  goTo(i) {
+    const steps = this.steps();
+    const from = this.overview() ? null : shownCell(this.$('steps').firstElementChild);
+    this.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
+    this.arrival = { from };
+    this.av._setView({ step: steps[this.stepIndex].id });
+    this.scrollUnder(this.$('steps'), true); // deep in a long step, the next one starts at its top
+  }
+
+  stopPlay() {
+    if (this.playTimer) clearInterval(this.playTimer);
+    this.playTimer = null;
+  }
+
+  togglePlay() {
+    if (this.playTimer) {
+      this.stopPlay();
+      this.renderNav();
+      return;
+    }
+    const last = this.steps().length - 1;
+    if (this.currentIndex(this.steps()) === last) this.goTo(0);
+    this.playTimer = setInterval(() => {
+      const index = this.currentIndex(this.steps()) + 1;
+      if (index >= this.steps().length - 1) this.stopPlay();
+      this.goTo(index);
+    }, PLAY_INTERVAL_MS);
+    this.renderNav();
+  }
+
+  // Left/Right walk the steps unless the key belongs to a field or a matrix.
+  onKeydown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this.overview()) return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const target = event.target;
+    if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
+    event.preventDefault();
+    this.stopPlay();
+    this.goTo(this.currentIndex(this.steps()) + (event.key === 'ArrowRight' ? 1 : -1));
+  }
+}
+
+// The steps `indices` of `steps` (a compact element may offer some of them)
+// in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
+// offered), for the element av (its selections); arrival: {from} when the one
+// step shown is reached from another (steps.js renderStep). Steps of the same
+// layout as those on screen get the new numbers in place (defer: those out of
+// view may get them later, steps.js updateStep, then settleSteps). Full and compact alike.
+export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
+  const shown = [...list.children];
+  const nodes = indices.map((i, k) => {
+    const id = steps[i].id;
+    const options = {
+      selection: av._selections[id] || null,
+      onSelection: (selection) => { av._selections[id] = selection; },
+      defer,
+    };
+    const n = all.indexOf(steps[i]);
+    if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
+    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
+  });
+  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
+    for (const node of shown) {
+      if (nodes.includes(node)) continue;
+      forgetStep(node);
+      stopSkipping(node);
+    }
+    list.replaceChildren(...nodes);
+  }
+  // several steps: each skippable once laid out (style.css); one step is always laid out
+  if (nodes.length === 1) stopSkipping(nodes[0]);
+  else {
+    const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
+    skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
+  }
+  if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
+}
+
+// The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.
+export function headTab(lang, h, onChoose) {
+  const tab = button(String(h + 1), () => onChoose(tab), 'head-tab');
+  tab.dataset.head = h;
+  tab.dataset.focusId = `head-${h}`;
+  tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
+  return tab;
+}
+
+// Whether head h is the one in view, and marked when the editor holds a bad cell of it.
+export function markHeadTab(tab, h, current, errors) {
+  setAttr(tab, 'aria-pressed', h === current ? 'true' : 'false');
+  tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, h)]));
+}
+
+// Why the engine did not load, on the page: its own script named when it is
+// missing (the element's words for that are for an author's page).
+export function loadFailure(lang, failure) {
+  if (failure.code === 'missing') return translate(lang, 'loadFailed', { detail: 'attention-engine.js did not load' });
+  if (failure.code === 'load') return translate(lang, 'loadFailed', { detail: failure.message });
+  return describeLoadFailure(lang, failure);
+}
+
+function showTokens(box, tokens, lang) {
+  const shown = tokens.slice(0, EXAMPLE_TOKENS);
+  const more = tokens.length > shown.length ? translate(lang, 'moreTokens', { n: tokens.length }) : '';
+  const key = JSON.stringify([shown, more]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...shown.map((token) => el('span', 'example-token', token)), ...(more ? [el('span', 'example-more', more)] : []));
+}

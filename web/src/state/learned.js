@@ -1,0 +1,40 @@
+// The learned presets of "How it learns" (learned-data.js, written by
+// scripts/make-learned-presets.mjs): weights this engine trained toward a
+// goal, each with a line in i18n.js (learnedNote_<name>) saying what it
+// learned and from which goal.
+
+import { LEARNED } from './learned-data.js';
+import { tokenize } from '../io/tokenize.js';
+import { sameNumbers } from './model.js';
+
+export const LEARNED_NAMES = Object.keys(LEARNED);
+
+// The learned preset whose tokens and numbers (X, W_Q, W_K, W_V) these are, or null.
+export function learnedOf(tokens, matrices) {
+  const name = LEARNED_NAMES.find((key) => {
+    const preset = LEARNED[key];
+    const own = tokenize(preset.sentence, preset.mode);
+    return own.length === tokens.length && own.every((token, i) => token === tokens[i])
+      && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], preset[f]));
+  });
+  return name || null;
+}
+
+// The preset as a state (share.js), shown at the "How it learns" step with its goal.
+export function learnedState(name, view) {
+  const preset = LEARNED[name];
+  const tokens = tokenize(preset.sentence, preset.mode);
+  return {
+    version: 1,
+    tokens,
+    x: preset.x,
+    heads: [{ wq: preset.wq, wk: preset.wk, wv: preset.wv }],
+    causal: false,
+    keyPadding: tokens.map(() => false),
+    scaleBySqrtDk: true,
+    temperature: 1,
+    positionalEncoding: false,
+    view: { ...view, step: 'learn', head: 0 },
+    learn: { goal: preset.goal, lr: preset.learningRate, trainX: preset.trainX },
+  };
+}

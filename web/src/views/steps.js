@@ -1,0 +1,840 @@
+// The guided sequence. Each step names the matrices it shows, in groups
+// (operands then result); the page renders one step at a time or all of them.
+// stepsFor(options) lists the steps of a variant: the six steps of one head,
+// plus positional encoding, all heads, concat and W_O when they apply. A new
+// step is one more entry, and a new matrix one more entry in matrixCatalog.
+// ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
+// head, tutorial, preset, compare, onCloseCompare, onOpenHead, learn,
+// learnSettings} (see work.js); preset is the name of the preset on screen
+// (presets.js) or null; learn the host's learner (learn.js) and
+// learnSettings the state's `learn` field. A step with a `panel` shows the
+// node panel(ctx) gives, one kept across renders, after its extras.
+
+import { translate } from '../ui/i18n.js';
+import { formatNumber, formatCompact } from '../ui/format.js';
+import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from '../ui/color.js';
+import { el, headerRow, setText, flowArrow } from '../ui/dom.js';
+import { createMatrixView, paintOnce, walkCells } from './view.js';
+import { createLinesView, updateLinesView } from './lines.js';
+import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
+import { TUTORIAL_PRINTED } from '../state/presets.js';
+import { quotedTokens } from '../ui/quote.js';
+import { whenRead } from '../engine/rows.js';
+import { arrivalCell, describeFlow, playFlow } from './motion.js';
+import { presetHint, temperatureNote } from './hints.js';
+
+const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
+const PE = {
+  id: 'pe', key: 'stepPe', extras: [kept(peNote)],
+  groups: (ctx) => (ctx.options.cross ? [['X', 'PE', 'X+PE'], ['C', 'PE_C', 'C+PE_C']] : [['X', 'PE', 'X+PE']]),
+  separator: '+',
+};
+const PROJECT = {
+  id: 'project', key: 'stepProject',
+  groups: (ctx) => {
+    const { q, kv } = sources(ctx);
+    if (ctx.options.cross) return [[q.name, 'W_Q', 'Q'], [kv.name, 'W_K', 'K'], [kv.name, 'W_V', 'V']];
+    return [[q.name], ['W_Q', 'Q'], ['W_K', 'K'], ['W_V', 'V']];
+  },
+};
+const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
+const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [kept(scaleNote), kept(maskNote), misprint('scaled', 'Scaled')] };
+const SOFTMAX = {
+  id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
+  leads: [kept(presetNote)], extras: [kept(nearUniformNote), kept(fullyMaskedNote), comparison, linesView, misprint('weights', 'Weights')],
+};
+const OUTPUT = { id: 'output', key: 'stepOutput', groups: (ctx) => [['Weights', 'V', headOutputName(ctx)]], extras: [misprint('output', 'Output')] };
+// After the output: training the head on screen toward a goal (learn.js);
+// its panel is the host's learner's, kept across renders. lazy: out of view,
+// it waits for its update whatever the size (a backward pass, its worked
+// arithmetic and seven gradients: more than the other steps together at n = 8).
+const LEARN = { id: 'learn', key: 'stepLearn', groups: () => [], panel: (ctx) => (ctx.learn ? ctx.learn.view(ctx) : null), lazy: true };
+const HEADS = { id: 'heads', key: 'stepHeads', groups: () => [], extras: [headsGrid] };
+const CONCAT = {
+  id: 'concat', key: 'stepConcat', separator: '|',
+  groups: (ctx) => [[...ctx.full.heads.map((_, h) => headName(h)), 'Concat']],
+};
+const WO = {
+  id: 'wo', key: 'stepWo', groups: (ctx) => [[ctx.options.heads > 1 ? 'Concat' : headName(0), 'W_O', 'Output']],
+};
+
+// The six steps of plain attention, as before any option.
+export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
+
+export function stepsFor({ pe, heads, usesWo }) {
+  return [
+    INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
+    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
+  ];
+}
+
+const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
+
+// Every matrix a step may show: data, labels and colour kind.
+function matrixCatalog(ctx) {
+  const { tokens, inputs, result, full, lang, options } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const t = (key, params) => translate(lang, key, params);
+  const headLabel = options.heads > 1 ? t('headN', { n: ctx.head + 1 }) : '';
+  const withHead = (label) => [label, headLabel].filter(Boolean).join(' · ');
+  const rows = (labels) => (data, label) => ({ data, label, rowLabels: labels, colLabels: dims(data[0].length), kind: 'signed' });
+  const byToken = rows(tokens);
+  const byKey = rows(keyTokens);
+  const byDim = (data, label = '') => ({ data, label, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed' });
+  const square = (data, kind = 'signed', masked = null) => ({
+    data, label: headLabel, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'), kind, masked,
+  });
+  // each entry made when first read: a step reads a few (at n = 4096 making the
+  // row views of every matrix of a head cost a head switch ~10 ms; rows.js)
+  const catalog = {};
+  const entry = (name, make) => whenRead(catalog, name, make);
+  entry('X', () => byToken(inputs.x, t('labelX')));
+  entry('W_Q', () => byDim(inputs.wq, headLabel));
+  entry('W_K', () => byDim(inputs.wk, headLabel));
+  entry('W_V', () => byDim(inputs.wv, headLabel));
+  entry('Q', () => byToken(result.q, withHead(t('labelQ'))));
+  entry('K', () => byKey(result.k, withHead(t('labelK'))));
+  entry('V', () => byKey(result.v, withHead(t('labelV'))));
+  entry('Scores', () => square(result.scores));
+  entry('Scaled', () => square(result.scaled, 'signed', full.masked));
+  entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
+  entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
+  if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
+  if (options.pe) {
+    entry('PE', () => byToken(full.pe, t('labelPe')));
+    entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
+    if (options.cross) {
+      entry('PE_C', () => byKey(full.contextPe, t('labelPe')));
+      entry('C+PE_C', () => byKey(full.contextWithPe, t('labelXPe')));
+    }
+  }
+  if (options.usesWo) {
+    entry('W_O', () => byDim(inputs.wo));
+    full.heads.forEach((head, h) => entry(headName(h), () => byToken(head.output, t('headN', { n: h + 1 }))));
+  }
+  if (options.heads > 1) entry('Concat', () => byToken(full.concat, t('labelConcat')));
+  return catalog;
+}
+
+function groupItem(symbol) {
+  const node = el('span', 'op', symbol);
+  node.setAttribute('aria-hidden', 'true');
+  return node;
+}
+
+// What a step's layout depends on: while it stays, a new result is written
+// into the step on screen (updateStep) instead of building it again. Not the
+// temperature: it is in the numbers, the notes, the comparison and the scale
+// step's formula (T, or none at 1), all written on each update, so a dragged
+// slider repaints the steps in place (even as it passes 1).
+function layoutKey(step, index, total, ctx, catalog, names) {
+  const { lang, decimals, tokens, keyTokens, head, tutorial } = ctx;
+  const options = { ...ctx.options, temperature: null };
+  const shapes = names.map((name) => {
+    const { data, label, masked } = catalog[name];
+    return [name, data.length, data[0].length, label, Boolean(masked)];
+  });
+  return JSON.stringify([step.id, index, total, lang, decimals, tokens, keyTokens, options, head, tutorial, shapes]);
+}
+
+const rendered = new WeakMap(); // a step's <li> → {key, update(ctx, selection), link(marks, text), cell(), pending}
+
+// A step out of view may keep its update (updateStep's `defer`: during a drag,
+// and for every edit of a large input; a lazy step always) until it comes near the viewport, or a
+// task of its own after the steps in view are painted (settleSteps): with all
+// steps shown, writing thousands of cells off screen cost a drag its frames and
+// an edit at n = 512 its next frame. near: a step's <li> → whether it is in view
+// or within a quarter of the viewport's height of it (unknown until the
+// observer's first report). A step whose update waits has data-pending.
+// Within a step in view, its matrices and extras out of view wait the same way
+// (a drag of T with the softmax step shown: its comparison, below, is 512 of
+// the 1 024 cells a move would write), and within a table in view its rows
+// and columns out of sight (view.js). owner: such a node → its step's <li>;
+// watched: a step's <li> → the nodes watched for it (itself too).
+const near = new WeakMap();
+const owner = new WeakMap();
+const watched = new WeakMap();
+let observer = null;
+function watch(node, li = node) {
+  observer ||= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      // an update waits only for a node known to be away (near false): one that comes near writes it;
+      // a node's first report does not (a note made anew on each move of a drag, in view, wrote its
+      // step's comparison below the screen on every move)
+      const away = near.get(entry.target) === false;
+      near.set(entry.target, entry.isIntersecting);
+      if (entry.isIntersecting && away) applyPending(owner.get(entry.target) || entry.target);
+    }
+  }, { rootMargin: '25% 0px' });
+  owner.set(node, li);
+  if (!watched.has(li)) watched.set(li, new Set());
+  watched.get(li).add(node);
+  observer.observe(node);
+}
+
+function unwatch(node, li) {
+  observer.unobserve(node);
+  watched.get(li)?.delete(node);
+}
+
+function applyPending(li) {
+  const record = rendered.get(li);
+  if (!record || !record.pending) return;
+  const [ctx, catalog, selection] = record.pending;
+  record.pending = null;
+  li.removeAttribute('data-pending');
+  record.update(ctx, catalog, selection);
+}
+
+// The updates the steps of `list` keep, written one step a task once the
+// next frame is on screen (the steps in view come first, and the page answers
+// in between); a newer call takes over.
+const settling = new WeakMap(); // list → the latest call's token
+export function settleSteps(list) {
+  const token = {};
+  settling.set(list, token);
+  const next = () => {
+    if (settling.get(list) !== token) return;
+    const li = [...list.children].find((child) => rendered.get(child)?.pending);
+    if (!li) return;
+    applyPending(li);
+    setTimeout(next, 0);
+  };
+  // (two frames on: the next frame shows the steps in view before any of this work)
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(next, 0)));
+}
+
+// A step no longer on the page: no longer watched.
+export function forgetStep(li) {
+  for (const node of watched.get(li) || []) observer.unobserve(node);
+  watched.delete(li);
+  rendered.get(li)?.hold(false);
+}
+
+// A drag pressed (on) or let go: the tables of the steps of `list` watch which
+// of their cells are in sight from now, so that its first move writes only those (view.js).
+export function holdSteps(list, on) {
+  for (const li of list.children) rendered.get(li)?.hold(on);
+}
+
+// The nearest ancestor of `node` that scrolls vertically (through shadow roots: the element
+// with a --av-max-height scrolls inside), else the document's scrolling element.
+function scrollerOf(node) {
+  for (let n = node.parentElement || node.getRootNode().host; n; n = n.parentElement || n.getRootNode().host) {
+    const { overflowY } = getComputedStyle(n);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && n.scrollHeight > n.clientHeight) return n;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+// A cell's explanation `work` (below its step's matrices, often below the screen: 265 px
+// under it on a phone after a tap) brought into view with the cell: the least scroll that
+// shows both below the sticky bar (the scroller's scroll-padding-top); when both do not fit,
+// the cell just under the bar and `work` a sheet pinned to the bottom under it (.work.sheet).
+const sheets = new WeakMap(); // work → the IntersectionObserver that unpins it once its cell leaves the screen
+export function revealWork(cell, work) {
+  sheets.get(work)?.disconnect();
+  work.classList.remove('sheet');
+  work.style.maxHeight = '';
+  const scroller = scrollerOf(work);
+  const page = scroller === document.scrollingElement || scroller === document.documentElement;
+  const box = page ? { top: 0, bottom: window.innerHeight } : scroller.getBoundingClientRect();
+  const margin = 8;
+  const top = box.top + (parseFloat(getComputedStyle(scroller).scrollPaddingTop) || 0) + margin;
+  const bottom = box.bottom - margin;
+  const c = cell.getBoundingClientRect();
+  const w = work.getBoundingClientRect();
+  const lo = Math.min(c.top, w.top);
+  const hi = Math.max(c.bottom, w.bottom);
+  let dy = 0;
+  if (hi - lo <= bottom - top) {
+    if (hi > bottom) dy = hi - bottom;
+    else if (lo < top) dy = lo - top;
+  } else {
+    dy = c.top - top;
+    work.classList.add('sheet');
+    work.style.maxHeight = `${Math.max(bottom - (c.bottom - dy) - margin, 120)}px`;
+    // pinned while the cell is on screen: scrolled away from it, the work goes back to its place
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      work.classList.remove('sheet');
+      work.style.maxHeight = '';
+    }, { root: page ? null : scroller });
+    observer.observe(cell);
+    sheets.set(work, observer);
+  }
+  if (dy !== 0) (page ? window : scroller).scrollBy({ top: dy, behavior: 'instant' });
+}
+
+// Renders one step as an <li>. `selection` ({name, r, c} or null) is the
+// cell whose arithmetic is shown; onSelection(selection) keeps it across renders.
+// `arrival` ({from: shownCell(the step left)}) when the step is reached by
+// moving from another: one cell of its result is shown being made (motion.js),
+// in the row and column of `from` when they fit.
+export function renderStep(step, index, total, ctx, { selection, onSelection, arrival = null }) {
+  const { lang } = ctx;
+  const t = (key, params) => translate(lang, key, params);
+  const li = el('li', 'step');
+  li.id = `step-${index + 1}`;
+  li.dataset.step = step.id;
+  if (ctx.options.cross) li.dataset.cross = 'true';
+  const header = el('div', 'step-head'); // not a <header>: outside the page's <main> that is a banner landmark
+  header.append(el('span', 'step-num', t('stepOf', { n: index + 1, total })), el('h3', 'step-title', t(`${step.key}Title`)));
+  const formula = el('p', 'formula', formulaOf(step, ctx));
+  li.append(header, formula, el('p', 'plain', t(`${step.key}Plain`)));
+
+  let catalog = matrixCatalog(ctx);
+  let current = ctx;
+  const groups = step.groups(ctx);
+  const names = groups.flat();
+  const views = [];
+  const work = el('div', 'work');
+  work.setAttribute('aria-live', 'polite');
+  const interactiveNames = [...new Set(names.filter(explainable))];
+  // One line, always there (no layout shift): which numbers the marks show, in words.
+  const flowNote = el('p', 'flow-note', t('flowLegend'));
+  // The marks of the cell explained here (own) and of one explained in another step shown (linked).
+  let own = [];
+  let linked = [];
+  const paintMarks = () => {
+    for (const view of views) view.setMarks([...own, ...linked].filter((mark) => mark.m === view.name));
+  };
+  let ownNote = t('flowLegend');
+  const setNote = (text) => {
+    flowNote.textContent = text;
+    flowNote.title = text;
+  };
+  // Marks a cell's sources; the words say them. Returns the flow's sentence.
+  const markCell = (name, r, c) => {
+    const { lines, marks } = explainCell(name, r, c, current);
+    own = [...marks, { m: name, r, c, kind: 'selected' }];
+    linked = [];
+    paintMarks();
+    const text = describeFlow(lang, marks, { name, r, c }, catalog);
+    setNote((ownNote = text));
+    return { lines, marks: own, text };
+  };
+  // byUser: pointed at or focused here, so the steps shown beside it mark the same numbers;
+  // cell: the <td> (or a heatmap's box) tapped, clicked or reached with the keys, kept in view with its work.
+  const select = (name, r, c, byUser = false, cell = null) => {
+    const { lines, marks, text } = markCell(name, r, c);
+    work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
+    if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
+    onSelection({ name, r, c });
+    if (!byUser || !li.parentElement) return;
+    for (const other of li.parentElement.children) {
+      if (other !== li) rendered.get(other)?.link(marks, t('flowLinked', { n: index + 1, text }));
+    }
+  };
+
+  const body = el('div', 'step-body');
+  for (const group of groups) {
+    const groupNode = el('div', 'step-group');
+    group.forEach((name, i) => {
+      if (i > 0) groupNode.append(i === group.length - 1 ? flowArrow(groupNode) : groupItem(step.separator || '·'));
+      const view = createMatrixView({
+        lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name),
+        onSelect: (n, r, c, cell) => select(n, r, c, true, cell),
+      });
+      views.push(view);
+      watch(view.element, li);
+      groupNode.append(view.element);
+    });
+    body.append(groupNode);
+  }
+  if (groups.length > 0) li.append(body);
+  if (interactiveNames.length > 0) {
+    work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
+    li.append(flowNote, work);
+  }
+  // The notes before the matrices (leads) and the notes, legends and views
+  // after them (extras) are built again on each update, except one that gives
+  // back the node it made before (extra(ctx, previous)): updated in place (the
+  // comparison's matrices) or the same (kept), it stays where it is.
+  const leadsAt = li.querySelector('.plain').nextSibling;
+  let leads = [];
+  let keys = []; // the colour keys, right under the matrices
+  let extras = []; // [{extra, node}]
+  // The nodes of `made` for the step now, in order before `at` (null: the end); those of `was` not kept, removed.
+  // partial: one out of view stays as it was (skipped: then true).
+  let skipped = false;
+  const place = (made, was, at, partial) => {
+    const before = new Map(was.map(({ extra, node }) => [extra, node]));
+    const make = (extra) => {
+      const previous = before.get(extra) || null;
+      if (partial && previous && near.get(previous) === false) {
+        skipped = true;
+        return previous;
+      }
+      const node = extra(current, previous);
+      if (node && node !== previous) watch(node, li);
+      return node;
+    };
+    const after = (made || []).map((extra) => ({ extra, node: make(extra) })).filter(({ node }) => node);
+    for (const { node } of was) {
+      if (after.some((kept) => kept.node === node)) continue;
+      node.remove();
+      unwatch(node, li);
+    }
+    after.forEach(({ node }, i) => {
+      if (node.parentNode === li) return;
+      const next = after.slice(i + 1).find((kept) => kept.node.parentNode === li);
+      li.insertBefore(node, next ? next.node : at);
+    });
+    return after;
+  };
+  const renderExtras = (partial = false) => {
+    leads = place(step.leads, leads, leadsAt, partial);
+    const keysAt = flowNote.parentNode === li ? flowNote : extras.find(({ node }) => node.parentNode === li)?.node || null;
+    keys = place([colourKeysOf(step)], keys, keysAt, partial);
+    extras = place(step.extras, extras, null, partial);
+  };
+  renderExtras();
+  // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
+  const markedCell = () => {
+    const mark = own.find((m) => m.kind === 'selected');
+    return mark ? { name: mark.m, r: mark.r, c: mark.c } : null;
+  };
+  function arrive(from) {
+    const kept = markedCell();
+    const cell = kept || arrivalCell(groups, catalog, from);
+    if (!cell) return;
+    if (!kept) markCell(cell.name, cell.r, cell.c);
+    const text = ghostText(step, current, cell);
+    requestAnimationFrame(() => {
+      if (li.isConnected) playFlow(li, text);
+    });
+  }
+  let shownPanel = null;
+  const showPanel = () => {
+    const panel = step.panel ? step.panel(current) : null;
+    if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
+    shownPanel?.remove();
+    shownPanel = panel;
+    if (panel) li.append(panel);
+  };
+  showPanel();
+  const showSelection = (chosen) => {
+    if (!chosen || !catalog[chosen.name] || !names.includes(chosen.name)) return;
+    const { data } = catalog[chosen.name];
+    if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
+  };
+  showSelection(selection);
+  if (arrival) arrive(arrival.from);
+  watch(li);
+  rendered.set(li, {
+    key: layoutKey(step, index, total, ctx, catalog, names),
+    pending: null,
+    // partial: the matrices and extras out of view are left; returns whether any was.
+    update(next, nextCatalog, chosen, partial = false) {
+      current = next;
+      catalog = nextCatalog;
+      skipped = false;
+      setText(formula, formulaOf(step, current));
+      for (const view of views) {
+        if (partial && near.get(view.element) === false) skipped = true;
+        else if (view.update(catalog[view.name], partial)) skipped = true;
+      }
+      renderExtras(partial);
+      showPanel();
+      showSelection(chosen);
+      return skipped;
+    },
+    cell: markedCell,
+    hold(on) {
+      for (const view of views) view.hold(on);
+    },
+    // Another step's explained cell: the same numbers marked here, where shown.
+    link(marks, text) {
+      linked = marks.filter((mark) => names.includes(mark.m)).map((mark) => ({ ...mark, kind: 'linked' }));
+      paintMarks();
+      setNote(linked.length > 0 ? text : ownNote);
+    },
+  });
+  return li;
+}
+
+// The cell a step marks as made (explained, or shown on arrival), {name, r, c}, or null.
+export function shownCell(li) {
+  const record = li && rendered.get(li);
+  return record ? record.cell() : null;
+}
+
+// Writes a new result into a step rendered before when its layout is the
+// same (see layoutKey); false when it has to be rendered again. defer: a step
+// out of view may keep the result for later (see near; a lazy step may always).
+export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
+  const record = rendered.get(li);
+  if (!record) return false;
+  const catalog = matrixCatalog(ctx);
+  const key = layoutKey(step, index, total, ctx, catalog, step.groups(ctx).flat());
+  if (key === null || record.key !== key) return false;
+  const later = [ctx, catalog, selection];
+  if ((defer || step.lazy) && near.get(li) === false) {
+    record.pending = later;
+    li.setAttribute('data-pending', '');
+    return true;
+  }
+  const skipped = record.update(ctx, catalog, selection, defer);
+  record.pending = skipped ? later : null;
+  li.toggleAttribute('data-pending', skipped);
+  return true;
+}
+
+// What a number becomes on its flight into the cell of an arrival (motion.js):
+// a score is divided by √d_k (and T) or masked to −∞, a scaled score exponentiated.
+function ghostText(step, ctx, { r, c }) {
+  if (step.id === 'softmax') return (text) => `exp(${text})`;
+  if (step.id !== 'scale') return (text) => text;
+  if (ctx.full.masked && ctx.full.masked[r][c]) return (text) => `${text} → −∞`;
+  const { scale, temperature } = ctx.options;
+  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [formatCompact(temperature, 8)] : [])];
+  return (text) => [text, ...divisors].join(' ÷ ');
+}
+
+// The formula line: the projections' and the scale step's depend on the options.
+function formulaOf(step, ctx) {
+  const t = (key, params) => translate(ctx.lang, key, params);
+  if (step.id === 'project') {
+    const { q, kv } = sources(ctx);
+    return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+  }
+  if (step.id !== 'scale') return t(`${step.key}Formula`);
+  const { scale, temperature } = ctx.options;
+  const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
+  const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
+}
+
+// A note of text only, built again on each update: the one on the page stays
+// when it reads the same (a drag's every move would otherwise lay it out again).
+function kept(make) {
+  return (ctx, previous) => {
+    const node = make(ctx);
+    return previous && node && previous.isEqualNode(node) ? previous : node;
+  };
+}
+
+function note(ctx, key, params) {
+  return el('p', 'step-note', translate(ctx.lang, key, params));
+}
+
+function scaleNote(ctx) {
+  const dk = ctx.inputs.wq[0].length;
+  const { scale, temperature } = ctx.options;
+  const nodes = [];
+  if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
+  else nodes.push(note(ctx, 'unscaledNote', { dk }));
+  if (temperature !== 1) nodes.push(el('p', 'step-note', temperatureNote(ctx)));
+  if (nodes.length === 1) return nodes[0];
+  const box = el('div', 'step-notes');
+  box.append(...nodes);
+  return box;
+}
+
+function maskLegend(ctx, key) {
+  const node = el('p', 'step-note mask-note');
+  const swatch = el('span', 'mask-swatch');
+  swatch.setAttribute('aria-hidden', 'true');
+  node.append(swatch, el('span', '', translate(ctx.lang, key)));
+  return node;
+}
+
+function maskNote(ctx) {
+  if (!ctx.full.masked) return null;
+  return maskLegend(ctx, 'maskNoteScaled');
+}
+
+function fullyMaskedNote(ctx) {
+  const { full, tokens } = ctx;
+  if (!full.masked) return null;
+  const box = el('div', 'step-notes');
+  box.append(maskLegend(ctx, 'maskNoteWeights'));
+  const rows = tokens.filter((_, i) => full.fullyMasked[i]);
+  if (rows.length > 0) {
+    const warn = el('p', 'fully-masked', translate(ctx.lang, 'fullyMaskedNote', { list: rows.join(', '), n: rows.length }));
+    warn.setAttribute('role', 'note');
+    box.append(warn);
+  }
+  return box;
+}
+
+function peNote(ctx) {
+  return note(ctx, 'peNote', { n: ctx.inputs.x[0].length });
+}
+
+// A colour scale: its ends, the gradient and what it means (steps, and learn.js's heatmaps).
+export function legend(lang, stops, ends, key, params = {}) {
+  const node = el('div', 'legend');
+  const bar = el('span', 'legend-bar');
+  bar.style.backgroundImage = gradientCss(stops);
+  bar.setAttribute('aria-hidden', 'true');
+  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key, params)));
+  return node;
+}
+
+// The colour keys of a step's matrices, right under them: one for each way of
+// colouring (signed: blue–white–red, each matrix to its own largest; the
+// weights: viridis on 0–1), naming the matrices it colours. One extra per step
+// (its identity kept across renders, as place() in renderStep needs).
+const colourKeys = new WeakMap(); // step → its extra
+function colourKeysOf(step) {
+  if (!colourKeys.has(step)) {
+    colourKeys.set(step, kept((ctx) => {
+      const catalog = matrixCatalog(ctx);
+      const names = [...new Set(step.groups(ctx).flat())];
+      const of = (kind) => names.filter((name) => catalog[name].kind === kind);
+      const [signed, weights] = [of('signed'), of('weights')];
+      if (signed.length + weights.length === 0) return null;
+      const box = el('div', 'step-legends');
+      if (signed.length) box.append(legend(ctx.lang, DIVERGING_STOPS, ['−', '+'], 'legendSignedFor', { names: signed.join(', ') }));
+      if (weights.length) box.append(legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeightsFor', { names: weights.join(', ') }));
+      return box;
+    }));
+  }
+  return colourKeys.get(step);
+}
+
+// On a preset: what its weights on screen show (hints.js).
+function presetNote(ctx) {
+  const hint = presetHint(ctx);
+  if (!hint) return null;
+  const node = el('p', 'step-note preset-note');
+  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', hint);
+  return node;
+}
+
+// Below this ratio of a row's largest weight to its smallest (≈ a spread of
+// 0.4 in the scaled scores) a row reads as one colour on the 0–1 scale.
+export const NEAR_UNIFORM_RATIO = 1.5;
+
+// Row r's least and largest weight over the keys not masked, and how many those are.
+function rowSpread(weights, masked, r) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let count = 0;
+  for (let c = 0; c < weights[r].length; c++) {
+    if (masked && masked[r][c]) continue;
+    lo = Math.min(lo, weights[r][c]);
+    hi = Math.max(hi, weights[r][c]);
+    count++;
+  }
+  return { lo, hi, count };
+}
+
+// True when every row with two or more keys not masked is that even, and
+// one at least is not exactly even: a lower temperature then spreads them.
+export function nearUniform(weights, masked) {
+  let some = false;
+  let uneven = false;
+  for (let r = 0; r < weights.length; r++) {
+    const { lo, hi, count } = rowSpread(weights, masked, r);
+    if (count < 2) continue;
+    if (hi >= NEAR_UNIFORM_RATIO * lo) return false;
+    some = true;
+    uneven ||= hi > lo;
+  }
+  return some && uneven;
+}
+
+// The rows (of two or more keys not masked) whose weights are exactly even,
+// while no row is spread (each that even): their scores are all equal, which
+// no temperature changes. Null when some row is spread.
+export function evenRows(weights, masked) {
+  const even = [];
+  for (let r = 0; r < weights.length; r++) {
+    const { lo, hi, count } = rowSpread(weights, masked, r);
+    if (count < 2) continue;
+    if (hi >= NEAR_UNIFORM_RATIO * lo) return null;
+    if (hi === lo) even.push(r);
+  }
+  return even;
+}
+
+// Weights all close to even: a lower temperature spreads scores that are close,
+// never scores that are equal; those rows are named with what is wrong.
+function nearUniformNote(ctx) {
+  const { weights } = ctx.result;
+  const even = evenRows(weights, ctx.full.masked);
+  let node;
+  if (even && even.length > 0) node = note(ctx, 'evenRowsHint', quotedTokens([...new Set(even.map((r) => ctx.tokens[r]))]));
+  else if (nearUniform(weights, ctx.full.masked)) node = note(ctx, 'nearUniformHint');
+  else return null;
+  node.classList.add('near-uniform');
+  return node;
+}
+
+// Before and after a change of scaling, temperature or a mask, and after − before.
+// The comparison of the update before (previous, in a step of the same layout:
+// the same tokens, language and decimals) gets the new numbers in place, so
+// that a dragged slider does not build three matrices again on every move.
+const comparisons = new WeakMap(); // box → {views, changes, ctx}
+function comparison(ctx, previous) {
+  if (!ctx.compare) return null;
+  const { lang, tokens, decimals } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const t = (key, params) => translate(lang, key, params);
+  const { before, after, changes } = ctx.compare;
+  const said = changes.map((change) => describeChange(lang, change, tokens, keyTokens)).join('; ');
+  const squares = [
+    { name: 'Before', data: before.weights, kind: 'weights', masked: before.masked, minus: null },
+    { name: 'After', data: after.weights, kind: 'weights', masked: after.masked, minus: null },
+    { name: 'Difference', data: after.weights, kind: 'signed', masked: null, minus: before.weights }, // after − before
+  ];
+  const kept = previous && comparisons.get(previous);
+  if (kept) {
+    kept.ctx = ctx;
+    kept.changes.textContent = said;
+    kept.views.forEach((view, i) => view.update(squares[i]));
+    return previous;
+  }
+  const box = el('section', 'compare');
+  box.setAttribute('aria-label', t('compareTitle'));
+  const head = el('div', 'compare-head');
+  const close = el('button', 'button-small compare-close', t('compareClose'));
+  close.type = 'button';
+  const record = { ctx, changes: el('p', 'compare-changes', said) };
+  close.addEventListener('click', (event) => record.ctx.onCloseCompare(event));
+  head.append(el('h4', 'compare-title', t('compareTitle')), close);
+  record.views = squares.map(({ name, ...square }) => createMatrixView({
+    lang, name, ...square, decimals, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'),
+    label: t(`compareLabel_${name}`), interactive: false,
+  }));
+  const body = el('div', 'step-body');
+  body.append(...record.views.map((view) => view.element));
+  box.append(head, record.changes, body, el('p', 'hint', t('compareHint')));
+  comparisons.set(box, record);
+  return box;
+}
+
+function describeChange(lang, { option, before, after }, tokens, keyTokens) {
+  const t = (key, params) => translate(lang, key, params);
+  const onOff = (v) => t(v ? 'on' : 'off');
+  if (option === 'temperature') return t('changeTemperature', { from: formatCompact(before, 8), to: formatCompact(after, 8) });
+  if (option === 'keyPadding') {
+    const list = (pads) => pads.map((p, j) => (p ? keyTokens[j] : null)).filter((v) => v !== null).join(', ') || t('none');
+    return t('changePadding', { from: list(before), to: list(after) });
+  }
+  return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
+}
+
+// Up to this many tokens a side, a head's tile names them along its heatmap.
+const TILE_LABELS = 12;
+
+// All heads' weights side by side (BertViz's model view). Each tile: the
+// heatmap with the query tokens down its side and the key tokens across its
+// top, the weight under the pointer, a tap or the arrow keys read out below
+// it, and a button that opens the head in the steps.
+function headsGrid(ctx) {
+  const { lang, full, tokens, decimals } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const t = (key, params) => translate(lang, key, params);
+  const grid = el('div', 'heads-grid');
+  const n = full.heads[0].weights.length;
+  const m = full.heads[0].weights[0].length;
+  const cell = Math.max(1, Math.min(32, Math.floor(160 / Math.max(n, m))));
+  const labelled = Math.max(n, m) <= TILE_LABELS;
+  const tokenList = (className, list) => {
+    const ol = el('ol', className);
+    ol.setAttribute('aria-hidden', 'true'); // the readout names the tokens
+    for (const token of list) ol.append(el('li', '', token));
+    return ol;
+  };
+  full.heads.forEach((head, h) => {
+    const name = t('headN', { n: h + 1 });
+    const tile = el('div', 'head-tile');
+    tile.dataset.head = h;
+    const open = el('button', 'button-small head-open', t('openHead', { n: h + 1 }));
+    open.type = 'button';
+    open.dataset.head = h;
+    if (h === ctx.head) {
+      open.setAttribute('aria-current', 'true');
+      tile.classList.add('current');
+    }
+    open.addEventListener('click', () => ctx.onOpenHead(h));
+    const top = el('div', 'head-tile-top');
+    top.append(el('span', 'head-tile-name', name), open);
+
+    const canvas = el('canvas', 'head-canvas');
+    paintOnce(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.style.width = `${m * cell}px`;
+    canvas.style.height = `${n * cell}px`;
+    const mark = el('div', 'heat-mark mark-selected');
+    mark.hidden = true;
+    const box = el('div', 'head-box');
+    box.append(canvas, mark);
+    const readout = el('p', 'head-readout');
+    readout.setAttribute('aria-live', 'polite');
+    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
+      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
+      mark.hidden = false;
+      readout.textContent = t('headTileReadout', {
+        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
+      });
+    });
+
+    const map = el('div', 'head-map');
+    map.style.setProperty('--cell', `${cell}px`);
+    // key tokens of one character stand upright, longer ones are turned to run up the column
+    const keysClass = keyTokens.every((token) => Array.from(token).length === 1) ? 'head-keys' : 'head-keys turned';
+    if (labelled) map.append(el('span', 'head-corner'), tokenList(keysClass, keyTokens), tokenList('head-queries', tokens));
+    else map.classList.add('unlabelled');
+    map.append(box);
+    tile.append(top, map, readout);
+    grid.append(tile);
+  });
+  const box = el('div', 'heads-view');
+  box.append(grid, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
+  return box;
+}
+
+function linesView(ctx, previous) {
+  if (previous && updateLinesView(previous, ctx.result.weights)) return previous;
+  return createLinesView({
+    lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
+  });
+}
+
+// On the tutorial's inputs: its printed eight-digit values beside the true
+// ones, folded into one line at the end of the step.
+function misprint(resultKey, name) {
+  return (ctx) => {
+    if (!ctx.tutorial) return null;
+    const printed = TUTORIAL_PRINTED[resultKey];
+    const actual = ctx.result[resultKey];
+    const box = el('details', 'misprint');
+    box.append(el('summary', 'misprint-summary', translate(ctx.lang, 'misprintSummary')));
+    box.append(el('p', 'misprint-text', translate(ctx.lang, `misprint_${resultKey}`)));
+    const table = el('table', 'misprint-table');
+    const caption = el('caption', '', translate(ctx.lang, 'misprintCaption', { name }));
+    const headRow = headerRow(resultKey === 'output' ? dims(actual[0].length) : ctx.tokens);
+    const head = el('thead');
+    head.append(headRow);
+    const body = el('tbody');
+    printed.forEach((row, r) => {
+      const tr = el('tr');
+      const th = el('th', '', ctx.tokens[r]);
+      th.scope = 'row';
+      tr.append(th);
+      row.forEach((value, c) => {
+        const td = el('td', 'num');
+        const trueText = actual[r][c].toFixed(8);
+        if (value.toFixed(8) === trueText) {
+          td.append(el('span', '', trueText));
+        } else {
+          td.classList.add('wrong');
+          td.append(el('del', '', value.toFixed(8)), el('ins', '', trueText));
+        }
+        tr.append(td);
+      });
+      body.append(tr);
+    });
+    table.append(caption, head, body);
+    const scroll = el('div', 'matrix-scroll');
+    scroll.append(table);
+    box.append(scroll);
+    return box;
+  };
+}

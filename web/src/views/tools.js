@@ -1,0 +1,532 @@
+// The "Export and share" panel of the custom element and the full page: export
+// a matrix (CSV, JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the
+// state and the numpy script; copy a link or the embed code; import files
+// (state JSON, CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang),
+// editable(), apply(state, {whole}), rerender(), config(), baseUrl()}; whole: a
+// state file replaces everything (the full page sets the work it replaces aside).
+// Every export either saves (or copies) its file or says in the panel why not.
+
+import { translate, describe } from '../ui/i18n.js';
+import { el, button, download, nextTask } from '../ui/dom.js';
+import { dimLabel, headName } from './work.js';
+import { parseMatrixText } from '../io/parse.js';
+import { validateState, encodeHash, parseStateJson, stateToJson } from '../state/share.js';
+import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../io/export.js';
+import { parseNpy } from '../io/npy.js';
+import { paintHeatmap, heatmapBin } from './view.js';
+import { LINES_LIMIT } from './lines.js';
+import { holdRows, whenRead } from '../engine/rows.js';
+import { cellMessage, CELL_CODES } from '../state/model.js';
+import { excerpt } from '../ui/quote.js';
+import { ATTRIBUTES } from '../element/attributes.js';
+
+const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
+const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
+const TEXT_FORMATS = {
+  csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
+  latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
+};
+
+// How large an export gets. A heatmap SVG (and its PNG) writes every value:
+// up to 64 × 64 cells (at n = 2048 it would be 4 million cells, ~2 GB while
+// made); beyond that the PNG is the heatmap as on screen. LaTeX and Markdown
+// are for reading: up to 256 × 256 cells. CSV and JSON hold every number at
+// any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
+const SVG_CELL_LIMIT = 64 * 64;
+const TEXT_CELL_LIMIT = 256 * 256;
+// CSV and JSON are built in slices of about SLICE_MS, the page free between
+// slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
+// task froze the page for ~15 s), the panel saying how far it got every
+// PROGRESS_MS. A slice makes rows a chunk of about CHUNK_CELLS cells (~0.6 ms at
+// n = 4096) at a time, until SLICE_MS have passed, its text's encoding included
+// (making a Blob of it took longer than writing the text: 16 ms of writing made
+// 58–69 ms slices). Slices sized beforehand by the last one's pace ran over it
+// when a row's pace changed: at n = 4096, 15 ms in one slice of ten and up to 26;
+// slices sized for 16 ms took 25–31 ms of a task, and one 76 ms: 10 ms leaves
+// room for the collection of the slices' strings and a Blob made. A slice ends
+// at SLICE_CELLS too (~10 ms here), so that its text stays small on a fast machine.
+const SLICE_MS = 10;
+const CHUNK_CELLS = 1 << 12;
+const SLICE_CELLS = 1 << 16;
+const PROGRESS_MS = 250;
+const BLOB_BYTES = 1 << 20;
+const PNG_MAX_SIDE = 4096; // px: the SVG is drawn at twice its size, or smaller to fit
+const HEATMAP_PNG_SIDE = 1024; // px, about: the large heatmap scaled up by whole pixels
+
+function canvasPng(canvas) {
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('toBlob gave no image'))), 'image/png');
+  });
+}
+
+// PNG: the SVG drawn on a canvas. Its text is well-formed Unicode (export.js),
+// so encodeURIComponent cannot throw; a failure to draw rejects.
+async function svgToPng(svgText) {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+  await image.decode();
+  const scale = Math.min(2, PNG_MAX_SIDE / Math.max(image.naturalWidth, image.naturalHeight));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+  canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
+  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  return canvasPng(canvas);
+}
+
+// PNG of a matrix too large to write its values: the heatmap as on screen
+// (view.js: a pixel a cell, or the mean of a block of cells beyond 512),
+// scaled up by whole pixels to about HEATMAP_PNG_SIDE.
+function heatmapPng({ data, kind, masked }) {
+  const [binRows, binCols] = heatmapBin(data.length, data[0].length);
+  const width = Math.ceil(data[0].length / binCols);
+  const height = Math.ceil(data.length / binRows);
+  const cell = Math.max(1, Math.floor(HEATMAP_PNG_SIDE / Math.max(width, height)));
+  const painted = document.createElement('canvas');
+  paintHeatmap(painted, { data, kind, masked: masked || null, cell });
+  // painted is `cell` pixels a cell only when it hatched masked cells; 1 otherwise
+  const canvas = document.createElement('canvas');
+  canvas.width = width * cell;
+  canvas.height = height * cell;
+  const context = canvas.getContext('2d');
+  context.imageSmoothingEnabled = false;
+  context.drawImage(painted, 0, 0, canvas.width, canvas.height);
+  return canvasPng(canvas);
+}
+
+const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
+
+// Import targets: X, each head's W_Q, W_K, W_V, then W_O and C when present.
+export function importTargets(state) {
+  const targets = [{ id: 'x', label: 'X' }];
+  state.heads.forEach((_, h) => {
+    for (const w of ['wq', 'wk', 'wv']) {
+      targets.push({ id: h === 0 ? w : `${w}.${h + 1}`, label: `${w === 'wq' ? 'W_Q' : w === 'wk' ? 'W_K' : 'W_V'}${state.heads.length > 1 ? ` · ${h + 1}` : ''}`, head: h, w });
+    }
+  });
+  if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
+  if (state.context) targets.push({ id: 'c', label: 'C' });
+  return targets;
+}
+
+// A matrix as text (a file, a paste, the text box) that parse.js could not read, as a message.
+function textProblem(error) {
+  const { code, row, column, text } = error;
+  if (code === 'not_number' || code === 'not_finite') return { key: 'errCsv', params: { row: row + 1, col: column + 1, text } };
+  if (CELL_CODES.includes(code)) return cellMessage(null, error, []);
+  return { key: 'errCsvShape', params: {} };
+}
+
+// The matrix an import target names, replaced by `rows` in a copy of the state.
+export function withMatrix(state, target, rows) {
+  const next = { ...state, heads: state.heads.map((h) => ({ ...h })) };
+  if (target.id === 'x') next.x = rows;
+  else if (target.id === 'wo') next.wo = rows;
+  else if (target.id === 'c') next.context = { ...state.context, x: rows };
+  else next.heads[target.head][target.w] = rows;
+  return next;
+}
+
+// Every matrix of the current head that can be exported, by name. ctx: the
+// steps' context (steps.js): tokens, keyTokens, inputs, result, full, options, head.
+export function exportables(ctx) {
+  const { tokens, keyTokens, inputs, result, full } = ctx;
+  // Array.from: m[0] may be a typed row (the page's results), whose map would make numbers of the labels
+  const dims = (m) => Array.from(m[0], (_, c) => dimLabel(c));
+  const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
+  const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
+  const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
+  // each made when first read: the panel lists the names, an export reads one
+  // (at n = 4096 making every matrix's row views cost a head switch ~10 ms; rows.js)
+  const list = {};
+  const entry = (name, make) => whenRead(list, name, make);
+  entry('X', () => byToken(inputs.x));
+  if (inputs.c) entry('C', () => byToken(inputs.c, keyTokens));
+  if (ctx.options.pe) entry('X+PE', () => byToken(full.xWithPe));
+  entry('W_Q', () => byDim(inputs.wq));
+  entry('W_K', () => byDim(inputs.wk));
+  entry('W_V', () => byDim(inputs.wv));
+  entry('Q', () => byToken(result.q));
+  entry('K', () => byToken(result.k, keyTokens));
+  entry('V', () => byToken(result.v, keyTokens));
+  entry('Scores', () => square(result.scores, 'signed'));
+  entry('Scaled', () => square(result.scaled, 'signed'));
+  entry('Weights', () => square(result.weights, 'weights'));
+  entry(ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output', () => byToken(result.output));
+  if (ctx.options.heads > 1) entry('Concat', () => byToken(full.concat));
+  if (ctx.options.usesWo) {
+    entry('W_O', () => byDim(inputs.wo));
+    entry('Output', () => byToken(full.output));
+  }
+  return list;
+}
+
+
+// The address the embed code gives a file next to the script (attention-visualizer.js,
+// embed.html): the path from the page the code is copied on (pageUrl) to it, so that the
+// code works wherever the author's site lives, and never names a file: address or the
+// author's own machine. Only a script on another web host (a CDN) keeps its full address.
+export function siblingPath(file, scriptUrl, pageUrl) {
+  const target = new URL(file, scriptUrl);
+  const page = new URL(pageUrl);
+  const local = (url) => url.protocol === 'file:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (target.protocol !== page.protocol || target.host !== page.host) return local(target) ? file : target.href;
+  const from = page.pathname.split('/').slice(0, -1);
+  const to = target.pathname.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+}
+
+// The forms of the embed code, as the tools offer them: the element in an HTML page (or a
+// reveal.js slide), the iframe, Hugo's shortcode (hosts/hugo: Hugo's Markdown drops raw
+// HTML), the element in MkDocs' Markdown (its script from mkdocs.yml) and a Jupyter cell
+// (hosts/jupyter's show()).
+export const EMBED_FORMS = ['element', 'iframe', 'hugo', 'mkdocs', 'jupyter'];
+
+// The attributes that show exactly `state`, as [name, value, json] (value '': a boolean
+// attribute that is on; json: the value is JSON text).
+function embedAttributes(state, config) {
+  const json = (name, value) => [name, JSON.stringify(value), true];
+  const attrs = [json('tokens', state.tokens), json('x', state.x)];
+  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
+  else attrs.push(json('heads', state.heads));
+  if (state.wo) attrs.push(json('wo', state.wo));
+  if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
+  if (state.causal) attrs.push(['causal', '']);
+  if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
+  if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
+  if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
+  if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
+  attrs.push(['lang', state.view.lang], ['step', state.view.step]);
+  if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
+  attrs.push(['decimals', String(state.view.decimals)], ...config);
+  return attrs;
+}
+
+// A Hugo shortcode parameter: a raw string in backticks (taken as it is, `}}` and quotes
+// too); a backtick inside JSON is written \u0060, elsewhere the value is quoted with \".
+function hugoParameter([name, value, json]) {
+  if (value === '') return `${name}="true"`;
+  const text = json ? value.replace(/`/g, '\\u0060') : value;
+  return text.includes('`') ? `${name}="${text.replace(/"/g, '\\"')}"` : `${name}=\`${text}\``;
+}
+
+// A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
+// (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
+const FLAGS = ATTRIBUTES.filter((a) => a.values === 'boolean' || String(a.values) === 'true,false').map((a) => a.name);
+function pythonKeyword([name, value, json]) {
+  const keyword = name.replace(/-/g, '_');
+  if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on
+  if (name === 'key-padding') return `${keyword}=[${value.split(',').map((v) => (v === 'true' ? 'True' : 'False')).join(', ')}]`;
+  return `${keyword}=${json || /^[1-9]\d{0,5}$/.test(value) ? value : JSON.stringify(value)}`; // a count as a number
+}
+
+// The markup that shows exactly `state`, in one of EMBED_FORMS. config: [name, value] display
+// attributes (steps, panels, editable, theme); scriptUrl: where attention-visualizer.js and
+// embed.html are; pageUrl: the page the code is copied on.
+export function embedCode(form, state, config, scriptUrl, pageUrl) {
+  if (!EMBED_FORMS.includes(form)) throw new TypeError(`embedCode(): the form is one of ${EMBED_FORMS.join(', ')}, not ${excerpt(String(form))}`);
+  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
+  if (form === 'iframe') {
+    const query = new URLSearchParams(config);
+    const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
+    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(translate(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
+  }
+  const attrs = embedAttributes(state, config);
+  if (form === 'hugo') return `{{< attention-visualizer\n${attrs.map((a) => `  ${hugoParameter(a)}`).join('\n')} >}}\n`;
+  if (form === 'jupyter') return `from attention_visualizer import show\n\nshow(\n${attrs.map((a) => `    ${pythonKeyword(a)},`).join('\n')}\n)\n`;
+  const markup = attrs.map(([name, value]) => (value === '' ? `  ${name}` : `  ${name}='${htmlAttribute(value)}'`)).join('\n');
+  const element = `<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
+  // MkDocs: the script is mkdocs.yml's extra_javascript, linked on every page; in a <div>, a
+  // block of raw HTML that Markdown leaves alone (else it reads the element's lines as a paragraph)
+  if (form === 'mkdocs') return `<div class="attention-visualizer">\n${element}</div>\n`;
+  return `<script src="${sibling('attention-visualizer.js')}"></script>\n${element}`;
+}
+
+
+// A link to the full page with the state; embed.html for several heads without
+// W_O, which the full page cannot show (it always uses W_O with several heads).
+export function shareLink(state, baseUrl) {
+  const page = state.heads.length > 1 && !state.wo ? 'embed.html' : 'index.html';
+  return `${new URL(page, baseUrl).href}#${encodeHash(state)}`;
+}
+
+export class Tools {
+  constructor(host) {
+    this.host = host;
+    this.open = false;
+    this.message = null;
+    this.copyFallback = null;
+  }
+
+  render(lang) {
+    const details = el('details', 'av-tools');
+    details.open = this.open === true;
+    details.addEventListener('toggle', () => { this.open = details.open; });
+    const summary = el('summary', '', translate(lang, 'toolsLabel'));
+    summary.dataset.focusId = 'tools';
+    details.append(summary);
+    const body = el('div', 'av-tools-body');
+    const row = (labelKey, ...nodes) => {
+      const node = el('div', 'av-row');
+      node.append(el('span', 'av-row-label', translate(lang, labelKey)), ...nodes);
+      return node;
+    };
+    const matrices = exportables(this.host.ctx(lang));
+    const names = Object.keys(matrices);
+    const matrix = el('select');
+    matrix.setAttribute('aria-label', translate(lang, 'matrixLabel'));
+    matrix.dataset.focusId = 'export-matrix';
+    for (const name of names) matrix.append(Object.assign(el('option', '', name), { value: name }));
+    matrix.value = names.includes(this.exportName) ? this.exportName : 'Weights';
+    matrix.addEventListener('change', () => { this.exportName = matrix.value; });
+    const format = el('select');
+    format.setAttribute('aria-label', translate(lang, 'formatLabel'));
+    format.dataset.focusId = 'export-format';
+    for (const f of FORMATS) format.append(Object.assign(el('option', '', translate(lang, FORMAT_KEYS[f])), { value: f }));
+    format.value = this.exportFormat || 'csv';
+    format.addEventListener('change', () => { this.exportFormat = format.value; });
+    // the current numbers when clicked (the page does not rebuild this panel on every edit)
+    const exportButton = (key, copy) => button(translate(lang, key), () => {
+      this.exportMatrix(exportables(this.host.ctx(lang))[matrix.value], matrix.value, format.value, copy);
+    });
+    body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
+
+    const whole = [
+      ['linesSvg', () => this.exportLines(lang, 'svg')],
+      ['linesPng', () => this.exportLines(lang, 'png')],
+      ['stateJson', () => this.attempt('attention-state.json', () => this.save('attention-state.json', stateToJson(this.host.state()), 'application/json'))],
+      ['numpyScript', () => this.attempt('attention.py', () => this.save('attention.py', numpyScript(this.host.state()), 'text/x-python'))],
+    ];
+    body.append(row('wholeExample', ...whole.map(([key, action]) => button(translate(lang, key), action))));
+    // the embed code in the form of the host it goes to: an HTML page, an iframe, Hugo, MkDocs, Jupyter
+    const form = el('select');
+    form.setAttribute('aria-label', translate(lang, 'embedFor'));
+    form.dataset.focusId = 'embed-form';
+    for (const f of EMBED_FORMS) form.append(Object.assign(el('option', '', translate(lang, `embedForm_${f}`)), { value: f }));
+    form.value = this.embedForm || 'element';
+    form.addEventListener('change', () => { this.embedForm = form.value; });
+    body.append(row('shareTitle',
+      button(translate(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
+      form,
+      button(translate(lang, 'copyEmbed'), () => this.copy(embedCode(form.value, this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
+    if (this.host.editable()) body.append(this.renderImport(lang, row));
+    const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
+    message.setAttribute('role', 'status');
+    body.append(message);
+    if (this.copyFallback) {
+      const area = el('textarea', 'av-copy-text');
+      area.readOnly = true;
+      area.value = this.copyFallback;
+      body.append(area);
+    }
+    details.append(body);
+    return details;
+  }
+
+  renderImport(lang, row) {
+    const targets = importTargets(this.host.state());
+    const into = el('select');
+    into.setAttribute('aria-label', translate(lang, 'importInto'));
+    into.dataset.focusId = 'import-into';
+    for (const target of targets) into.append(Object.assign(el('option', '', target.label), { value: target.id }));
+    into.value = targets.some((t) => t.id === this.importTarget) ? this.importTarget : 'x';
+    into.addEventListener('change', () => { this.importTarget = into.value; });
+    const picker = el('label', 'av-file');
+    const input = el('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.accept = '.json,.csv,.tsv,.txt,.npy';
+    input.dataset.focusId = 'import-file';
+    input.addEventListener('change', () => this.importFiles([...input.files]));
+    picker.append(input, el('span', '', translate(lang, 'importChoose')));
+    const wrap = el('div', 'av-field');
+    const line = row('importTitle', el('span', 'av-row-label', translate(lang, 'importInto')), into, picker);
+    wrap.append(line, el('p', 'hint', translate(lang, 'importHint')));
+    return wrap;
+  }
+
+  showMessage(message, error = false) {
+    this.message = { error, text: (lang) => describe(lang, message) };
+    this.open = true;
+    this.host.rerender();
+  }
+
+  // text: a string of `type`, or a Blob made already.
+  save(name, text, type) {
+    download(name, typeof text === 'string' ? new Blob([text], { type: `${type};charset=utf-8` }) : text);
+    this.showMessage({ key: 'downloaded', params: { name } });
+  }
+
+  // Runs an export; anything that fails on the way (memory, drawing an image)
+  // is said in the panel, and nothing is saved.
+  async attempt(name, exporting) {
+    try {
+      await exporting();
+    } catch {
+      this.showMessage({ key: 'errExport', params: { name } }, true);
+    }
+  }
+
+  exportMatrix(spec, name, format, copy) {
+    const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
+    const rows = spec.data.length;
+    const cols = spec.data[0].length;
+    const ext = format === 'svg' || format === 'png' ? format : TEXT_FORMATS[format].ext;
+    return this.attempt(`${file}.${ext}`, async () => {
+      const decimals = this.host.state().view.decimals;
+      const tooLarge = (key, limit) => {
+        if (rows * cols <= limit) return false;
+        this.showMessage({ key, params: { name, rows, cols, max: limit } }, true);
+        return true;
+      };
+      if (format === 'png' && !copy && rows * cols > SVG_CELL_LIMIT) {
+        download(`${file}.png`, await heatmapPng(spec));
+        const [binRows, binCols] = heatmapBin(rows, cols);
+        this.showMessage({ key: binRows * binCols > 1 ? 'downloadedHeatmapBinned' : 'downloadedHeatmap', params: { name: `${file}.png`, rows: binRows, cols: binCols } });
+        return;
+      }
+      if (format === 'svg' || format === 'png') {
+        if (tooLarge('errExportSvgLarge', SVG_CELL_LIMIT)) return;
+        const svg = heatmapSvg({ title: name, ...spec, decimals });
+        if (copy) this.copy(svg);
+        else if (format === 'svg') this.save(`${file}.svg`, svg, 'image/svg+xml');
+        else {
+          download(`${file}.png`, await svgToPng(svg));
+          this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
+        }
+        return;
+      }
+      if ((format === 'latex' || format === 'markdown') && tooLarge('errExportTextLarge', TEXT_CELL_LIMIT)) return;
+      if (format === 'csv' || format === 'json') {
+        // each slice's text encoded to UTF-8 in its own slice (as one Blob of strings, 300 MB at
+        // n = 4096 took a second in one task; joining them to copy, as long) into one buffer,
+        // made a Blob when full (BLOB_BYTES): making a Blob waits for the browser's process (a
+        // synchronous call), and a Blob a slice (~600 at n = 4096) waited 0.65–0.9 s in all, up to
+        // 30 ms at once; ~200 wait 0.2–0.3 s. A Blob of 8 MB took 51 ms to make; of 1 MB, ~6
+        // (the result's arrays stay as they are meanwhile, whatever is edited: rows.js holdRows)
+        const release = holdRows(spec.data);
+        const blobs = new TextBlobs(BLOB_BYTES);
+        try {
+          await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => blobs.add(text));
+        } finally {
+          release();
+        }
+        const parts = blobs.done();
+        // the whole text's Blob, then its download, each in a task of its own: both wait for
+        // the browser's process (a synchronous call) while it still takes in the slices' Blobs,
+        // 20–60 ms each in traces at n = 4096, and in the last slice's task they made it 90–117 ms
+        await nextTask();
+        const blob = new Blob(parts, { type: copy ? 'text/plain' : `${TEXT_FORMATS[format].type};charset=utf-8` });
+        await nextTask();
+        if (copy) this.copy(blob);
+        else this.save(`${file}.${ext}`, blob);
+        return;
+      }
+      const text = format === 'latex' ? toLatex(spec.data, decimals) : toMarkdown(spec.data, spec, decimals);
+      if (copy) this.copy(text);
+      else this.save(`${file}.${ext}`, text, TEXT_FORMATS[format].type);
+    });
+  }
+
+  // part(the text of rows(data, from, to)) for a slice's rows, over every row,
+  // yielding to the page between slices (see SLICE_MS).
+  async textInSlices(rows, data, name, part) {
+    const chunk = Math.max(1, Math.floor(CHUNK_CELLS / data[0].length)); // rows
+    const most = Math.max(chunk, Math.floor(SLICE_CELLS / data[0].length)); // rows in a slice
+    let shown = performance.now();
+    let from = 0;
+    for (;;) {
+      const start = performance.now();
+      const end = Math.min(data.length, from + most);
+      do {
+        const to = Math.min(end, from + chunk);
+        part(rows(data, from, to));
+        from = to;
+      } while (from < end && performance.now() - start < SLICE_MS);
+      if (from === data.length) break;
+      if (performance.now() - shown >= PROGRESS_MS) {
+        this.showMessage({ key: 'exporting', params: { name, percent: Math.floor((100 * from) / data.length) } });
+        shown = performance.now();
+      }
+      await nextTask();
+    }
+  }
+
+  exportLines(lang, format) {
+    const name = `attention-lines.${format}`;
+    return this.attempt(name, async () => {
+      const { tokens, keyTokens, result } = this.host.ctx(lang);
+      const count = Math.max(tokens.length, keyTokens.length);
+      if (count > LINES_LIMIT) {
+        this.showMessage({ key: 'errExportLines', params: { count, max: LINES_LIMIT } }, true);
+        return;
+      }
+      const svg = linesSvg({ title: translate(lang, 'linesTitle'), tokens, keyTokens, weights: result.weights });
+      if (format === 'svg') this.save(name, svg, 'image/svg+xml');
+      else {
+        download(name, await svgToPng(svg));
+        this.showMessage({ key: 'downloaded', params: { name } });
+      }
+    });
+  }
+
+  // text: a string, or a Blob of plain text (a large export: the browser reads it; no string is made of it here).
+  async copy(text) {
+    try {
+      if (typeof text === 'string') await navigator.clipboard.writeText(text);
+      else await navigator.clipboard.write([new ClipboardItem({ 'text/plain': text })]);
+      this.copyFallback = null;
+      this.showMessage({ key: 'copied', params: {} });
+    } catch {
+      this.copyFallback = typeof text === 'string' ? text : await text.text();
+      this.showMessage({ key: 'copyFallback', params: {} });
+    }
+  }
+
+  async importFiles(files) {
+    for (const file of files) {
+      // Awaited one by one: the second file applies to the state the first made.
+      await this.importFile(file);
+    }
+  }
+
+  async importFile(file) {
+    const name = file.name;
+    const lower = name.toLowerCase();
+    const fileError = (detail) => this.showMessage({ key: 'errImportMatrix', params: { file: name, detail } }, true);
+    let data;
+    try {
+      data = lower.endsWith('.npy') ? await file.arrayBuffer() : await file.text();
+    } catch {
+      this.showMessage({ key: 'errImportRead', params: { file: name } }, true);
+      return;
+    }
+    if (lower.endsWith('.json') && !/^\s*\[/.test(data)) {
+      const parsed = parseStateJson(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      this.host.apply({ ...parsed.state, view: { ...parsed.state.view, lang: this.host.state().view.lang } }, { whole: true });
+      return this.showMessage({ key: 'importedState', params: { file: name } });
+    }
+    let rows;
+    if (lower.endsWith('.npy')) {
+      const parsed = parseNpy(data);
+      if (!parsed.ok) return fileError(parsed.message);
+      rows = parsed.rows;
+    } else if (/\.(csv|tsv|txt|json)$/.test(lower)) {
+      const parsed = parseMatrixText(data);
+      if (!parsed.ok) return fileError(textProblem(parsed.error));
+      rows = parsed.rows;
+    } else {
+      return this.showMessage({ key: 'errImportType', params: { file: name } }, true);
+    }
+    const targets = importTargets(this.host.state());
+    // x.npy, wq.csv, W_K.npy, wv.2.npy name their matrix; otherwise the chosen one.
+    const stem = lower.replace(/\.[a-z]+$/, '').replace(/^w_([qkvo])/, 'w$1').replace(/_(\d+)$/, '.$1').replace(/\.1$/, '');
+    const target = targets.find((t) => t.id === stem) || targets.find((t) => t.id === (this.importTarget || 'x'));
+    const next = validateState(withMatrix(this.host.state(), target, rows));
+    if (!next.ok) return fileError(next.message.params.detail);
+    this.host.apply(next.state);
+    this.showMessage({ key: 'imported', params: { file: name, name: target.label } });
+  }
+}

@@ -1,0 +1,204 @@
+// "Show the work": the arithmetic behind one cell of a result, with the real
+// numbers, and the operand cells that feed it (to highlight).
+// ctx = {lang, decimals, tokens, keyTokens, inputs: {x, c, wq, wk, wv, wo},
+// result (the shown head's {q, k, v, scores, scaled, weights, output}), full
+// (the whole normalised result: heads, concat, output, masked, pe, ...),
+// options, head}. Only lang, decimals, tokens, inputs and result are needed
+// for plain single-head attention.
+// Returns {lines: [text], marks: [{m, r?, c?}]}: a mark with only r is a
+// whole row, with only c a whole column, with both a single cell.
+
+import { translate } from '../ui/i18n.js';
+import { formatCompact } from '../ui/format.js';
+import { peTerms, maskReason } from '../engine/variant.js';
+
+const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
+export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
+
+export const dimLabel = (c) => `d${c + 1}`;
+export const headName = (h) => `head_${h + 1}`;
+
+const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
+
+// Long sums keep their first and last terms: d and n go up to 64 and 4096.
+// term(i) is term i's text, made only for the terms shown (at n = 4096 writing
+// every term of an output cell's sum cost the arrival at its step ~20 ms).
+const MAX_TERMS = 12;
+function joinTerms(count, term, separator) {
+  const shown = count <= MAX_TERMS ? [...Array(count).keys()] : [0, 1, 2, 3, 4, null, count - 2, count - 1];
+  return shown.map((i) => (i === null ? `… (${count})` : term(i))).join(separator);
+}
+
+function number(value, decimals) {
+  const text = formatCompact(value, decimals);
+  return text.startsWith('-') ? `(${text})` : text;
+}
+
+function dotProduct(a, b, decimals) {
+  return joinTerms(a.length, (i) => `${number(a[i], decimals)}×${number(b[i], decimals)}`, ' + ');
+}
+
+const column = (matrix, c) => matrix.map((row) => row[c]);
+
+// What Q and what K, V are projected from: X, X+PE, C or C+PE_C.
+export function sources(ctx) {
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  const full = ctx.full || {};
+  const q = options.pe ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
+  let kv = q;
+  if (options.cross) kv = options.pe ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
+  return { q, kv };
+}
+
+// The shown head's output is the page's Output only for one head without W_O.
+export const headOutputName = (ctx) => {
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  return options.usesWo ? headName(ctx.head || 0) : 'Output';
+};
+
+const PROJECTIONS = {
+  Q: { key: 'q', weights: 'wq', weightsName: 'W_Q', source: 'q' },
+  K: { key: 'k', weights: 'wk', weightsName: 'W_K', source: 'kv' },
+  V: { key: 'v', weights: 'wv', weightsName: 'W_V', source: 'kv' },
+};
+
+export function explainCell(name, r, c, ctx) {
+  const { lang, decimals, tokens, inputs, result } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  const full = ctx.full || {};
+  const masked = full.masked || null;
+  const t = (key, params) => translate(lang, key, params);
+  const f = (v) => formatCompact(v, decimals);
+
+  if (PROJECTIONS[name]) {
+    const { key, weights, weightsName, source } = PROJECTIONS[name];
+    const src = sources(ctx)[source];
+    const rowTokens = source === 'q' ? tokens : keyTokens;
+    const value = result[key][r][c];
+    return {
+      lines: [
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${dotProduct(src.data[r], column(inputs[weights], c), decimals)} = ${f(value)}`,
+        t('workProjection', { token: rowTokens[r], col: dimLabel(c), weights: weightsName, name: src.name }),
+      ],
+      marks: [{ m: src.name, r }, { m: weightsName, c }],
+    };
+  }
+  if (name === 'Scores') {
+    return {
+      lines: [
+        `Scores[${tokens[r]}, ${keyTokens[c]}] = ${dotProduct(result.q[r], result.k[c], decimals)} = ${f(result.scores[r][c])}`,
+        t('workScores', { query: tokens[r], key: keyTokens[c] }),
+      ],
+      marks: [{ m: 'Q', r }, { m: 'K', r: c }],
+    };
+  }
+  const reason = masked && masked[r][c] ? maskReason(r, c, options) : null;
+  const maskLine = () => t(`workMask_${reason}`, { query: tokens[r], key: keyTokens[c] });
+  if (name === 'Scaled') {
+    if (reason) {
+      return {
+        lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = −∞`, maskLine(), t('workMinusInfinity')],
+        marks: [{ m: 'Scores', r, c }],
+      };
+    }
+    const dk = result.q[0].length;
+    const s = number(result.scores[r][c], decimals);
+    const temp = options.temperature === 1 ? [] : [number(options.temperature, decimals)];
+    const symbolic = [s, ...(options.scale ? [`√${dk}`] : []), ...temp].join(' / ');
+    const numeric = [s, ...(options.scale ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    const steps = symbolic === numeric ? symbolic : `${symbolic} = ${numeric}`;
+    let explanation = t('workScaled', { dk });
+    if (!options.scale) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
+    else if (temp.length) explanation = t('workScaledTemperature', { dk, n: f(options.temperature) });
+    return {
+      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
+      marks: [{ m: 'Scores', r, c }],
+    };
+  }
+  if (name === 'Weights') {
+    const row = result.scaled[r];
+    const head = `Weights[${tokens[r]}, ${keyTokens[c]}]`;
+    if (full.fullyMasked && full.fullyMasked[r]) {
+      return { lines: [`${head} = 0`, maskLine(), t('workFullyMasked', { query: tokens[r] })], marks: [{ m: 'Scaled', r }] };
+    }
+    const max = Math.max(...row);
+    const argmax = row.indexOf(max);
+    const exps = Array.from(row, (s) => Math.exp(s - max));
+    const total = exps.reduce((a, b) => a + b, 0);
+    const m = f(max);
+    const expTerm = (s) => (s === -Infinity ? 'exp(−∞)' : `exp(${f(s)} − ${m})`);
+    const lines = [
+      `${head} = exp(s − max) / Σ exp(s − max)`,
+      t('workMax', { token: tokens[r], max: m, argmax: keyTokens[argmax] }),
+      `= ${expTerm(row[c])} / (${joinTerms(row.length, (i) => expTerm(row[i]), ' + ')})`,
+      `= ${f(exps[c])} / (${joinTerms(exps.length, (i) => f(exps[i]), ' + ')})`,
+      `= ${f(exps[c])} / ${f(total)} = ${f(result.weights[r][c])}`,
+    ];
+    if (reason) lines.push(maskLine());
+    lines.push(t(reason ? 'workWeightMasked' : 'workWeights', { query: tokens[r], key: keyTokens[c] }));
+    return { lines, marks: [{ m: 'Scaled', r }, { m: 'Scaled', r, c: argmax, kind: 'max' }] };
+  }
+  const headMatch = /^head_(\d+)$/.exec(name);
+  if (headMatch || (name === 'Output' && !options.usesWo)) {
+    const h = headMatch ? Number(headMatch[1]) - 1 : 0;
+    const own = headMatch && full.heads ? full.heads[h] : result;
+    return {
+      lines: [
+        `${name}[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(own.weights[r], column(own.v, c), decimals)} = ${f(own.output[r][c])}`,
+        t('workOutput', { token: tokens[r], col: dimLabel(c) }),
+      ],
+      marks: [{ m: 'Weights', r }, { m: 'V', c }],
+    };
+  }
+  if (name === 'Output') {
+    const concatName = options.heads > 1 ? 'Concat' : headName(0);
+    const concatRow = options.heads > 1 ? full.concat[r] : full.heads[0].output[r];
+    return {
+      lines: [
+        `Output[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(concatRow, column(inputs.wo, c), decimals)} = ${f(full.output[r][c])}`,
+        t('workWo', { token: tokens[r], col: dimLabel(c), name: concatName }),
+      ],
+      marks: [{ m: concatName, r }, { m: 'W_O', c }],
+    };
+  }
+  if (name === 'Concat') {
+    const dv = full.heads[0].output[0].length;
+    const h = Math.floor(c / dv);
+    const inner = c % dv;
+    return {
+      lines: [
+        `Concat[${tokens[r]}, ${dimLabel(c)}] = ${headName(h)}[${tokens[r]}, ${dimLabel(inner)}] = ${f(full.concat[r][c])}`,
+        t('workConcat', { n: h + 1, col: dimLabel(inner) }),
+      ],
+      marks: [{ m: headName(h), r, c: inner }],
+    };
+  }
+  if (name === 'PE' || name === 'PE_C') {
+    const data = name === 'PE' ? full.pe : full.contextPe;
+    const rowTokens = name === 'PE' ? tokens : keyTokens;
+    const d = data[0].length;
+    const { fn, twoI, denominator, angle } = peTerms(r, c, d);
+    return {
+      lines: [
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${fn}(${r} / 10000^(${twoI}/${d})) = ${fn}(${r} / ${f(denominator)}) = ${fn}(${f(angle)}) = ${f(data[r][c])}`,
+        t('workPe', { row: r, col: dimLabel(c), fn, n: twoI }),
+      ],
+      marks: [],
+    };
+  }
+  if (name === 'X+PE' || name === 'C+PE_C') {
+    const [base, pe, sum, raw, rowTokens] = name === 'X+PE'
+      ? ['X', 'PE', full.xWithPe, inputs.x, tokens]
+      : ['C', 'PE_C', full.contextWithPe, inputs.c, keyTokens];
+    const peData = name === 'X+PE' ? full.pe : full.contextPe;
+    return {
+      lines: [
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${number(raw[r][c], decimals)} + ${number(peData[r][c], decimals)} = ${f(sum[r][c])}`,
+        t('workAddPe', { name: base, pe }),
+      ],
+      marks: [{ m: base, r, c }, { m: pe, r, c }],
+    };
+  }
+  throw new Error(`No arithmetic for ${name}`);
+}
