@@ -27,8 +27,10 @@ stage('lint', lint());
 stage('Catch2 native', ctest(nativeDir));
 stage('Catch2 wasm', ctest(wasmDir));
 stage('ASan/UBSan + fuzzing', ctest(sanitizeDir));
-// node's runner last: its summary closes the output
-stage('node tests', run(process.execPath, ['--test', 'tests/js/', 'tests/browser/']));
+// node's runner last: its summary closes the output. Two files at a time: a browser test spends
+// much of its time waiting on Chromium, its worker or a server, so two share the 2 cores of the
+// machine the suite is timed on (each file has its own Chromium, server and folders).
+stage('node tests', run(process.execPath, ['--test', '--test-concurrency=2', 'tests/js/', 'tests/browser/']));
 
 if (failed.length > 0) {
   console.error(`npm test: FAILED: ${failed.join(', ')}`);
