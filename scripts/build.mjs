@@ -13,6 +13,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, wri
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrap } from './bootstrap.mjs';
+import { modelScript } from '../web/src/engine/models.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -57,6 +58,10 @@ function copyModels() {
     if (got !== sha256) throw new Error(`web/models/${file}: sha256 ${got}, but index.json records ${sha256}: rerun node scripts/train-models.mjs`);
   }
   cpSync(dir, path.join(DIST, 'models'), { recursive: true });
+  // each JSON file's script twin, for pages opened from file:// (web/src/engine/models.js)
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    writeFileSync(path.join(DIST, 'models', file.replace(/\.json$/, '.js')), modelScript(readFileSync(path.join(dir, file), 'utf8')));
+  }
 }
 
 function newestMtime(p) {
