@@ -537,7 +537,6 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       if (this._full) this._start();
       else whenNear(this, () => this._start());
     }
-    if (!this._started) this._root.classList.toggle('dark', this._isDark(this._config().theme)); // the empty frame's theme
     this._render();
   }
 
@@ -964,7 +963,11 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // counted: a result (or an input that does not read) is shown: full mode
   // counts it in <html data-render-count> (for tests and the page-latency benchmark).
   _render({ counted = false } = {}) {
-    if (!this._state || !this._root || !this._started) return;
+    if (!this._state || !this._root) return;
+    if (!this._started) {
+      this._root.classList.toggle('dark', this._isDark(this._config().theme)); // far: an empty frame of its theme
+      return;
+    }
     if (this._full) {
       if (!this._editor) this._makeEditor();
       this._fullView.render();
