@@ -23,6 +23,12 @@ function pythonHasNbconvert() {
   return spawnSync('/usr/bin/python3', ['-c', 'import nbconvert, nbformat'], { stdio: 'ignore' }).status === 0;
 }
 
+// found without importing it (torch takes seconds to import)
+function pythonHas(module) {
+  const script = `import importlib.util, sys; sys.exit(importlib.util.find_spec('${module}') is None)`;
+  return spawnSync('/usr/bin/python3', ['-c', script], { stdio: 'ignore' }).status === 0;
+}
+
 function hasLibFuzzer() {
   const dir = '/usr/lib/llvm-14/lib/clang';
   return existsSync(dir) && readdirSync(dir).some((v) => existsSync(`${dir}/${v}/lib/linux/libclang_rt.fuzzer-x86_64.a`));
@@ -55,6 +61,10 @@ const DEBIAN = [
   ['Hugo', 'hugo', () => hasCommand('hugo'), 'test'],
   ['MkDocs', 'mkdocs', () => hasCommand('mkdocs'), 'test'],
   ['nbconvert for /usr/bin/python3', 'python3-nbconvert', pythonHasNbconvert, 'test'],
+  // the Python package's tests (tests/js/python-package.test.mjs, tests/browser/python-notebook.test.mjs)
+  ['a Jupyter kernel for nbconvert --execute', 'python3-ipykernel', () => pythonHas('ipykernel'), 'test'],
+  ['PyTorch for /usr/bin/python3', 'python3-torch', () => pythonHas('torch'), 'test'],
+  ['venv for /usr/bin/python3', 'python3-venv', () => pythonHas('ensurepip'), 'test'],
   ['RequireJS', 'libjs-requirejs', () => existsSync('/usr/share/javascript/requirejs/require.js'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],
