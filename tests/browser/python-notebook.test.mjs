@@ -1,0 +1,138 @@
+// The docs notebook (docs/examples/torch-layer.ipynb) executed as nbconvert --execute does
+// (tests/python/run_notebook.py: nbclient, Debian's python3 kernel with the package from
+// hosts/python), exported to HTML as nbconvert --to html writes it, and opened in Chromium over
+// http: the element's per-head weights and output equal torch's (read from the same kernel) to
+// 1e-12, the script is on the page once, no request leaves the site. Re-running the first
+// show_torch cell after clearing its output still shows every element; clearing it and re-running
+// only a later cell leaves a note saying what to run, never a blank. The notebook's view.save()
+// page opened from file:// gives torch's numbers too. Needs torch (python3-torch) and ipykernel
+// (python3-ipykernel): without them the run fails, saying so.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+import { openHost, pageFolder } from './host-pages.mjs';
+
+const run = promisify(execFile);
+const ROOT = path.resolve('.');
+const DIR = pageFolder('python-notebook');
+const ENV = { ...process.env, PYTHONPATH: path.join(ROOT, 'hosts/python'), PYTHONDONTWRITEBYTECODE: '1', PYDEVD_DISABLE_FILE_VALIDATION: '1' };
+const SCRIPT_DEFINES = /customElements\.define\("attention-visualizer"/g;
+
+let browser = null;
+let server = null;
+let torch = null;
+before(async () => {
+  copyFileSync('/usr/share/javascript/requirejs/require.js', path.join(DIR, 'require.js'));
+  writeFileSync(path.join(DIR, 'mathjax.js'), ''); // the template's MathJax (not the element's) would come from a CDN
+  writeFileSync(path.join(DIR, 'favicon.ico'), '');
+  await run('/usr/bin/python3', ['-c', 'import torch, ipykernel'], { env: ENV }).catch((error) => {
+    throw new Error(`this test needs torch and ipykernel for /usr/bin/python3 (apt-get install python3-torch python3-ipykernel): ${error.stderr}`);
+  });
+  await run('/usr/bin/python3', ['tests/python/run_notebook.py', 'docs/examples/torch-layer.ipynb', DIR], { env: ENV });
+  torch = JSON.parse(readFileSync(path.join(DIR, 'torch.json'), 'utf8'));
+  browser = await launchChromium();
+  server = await startServer({ root: DIR });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// max |a − b| over two arrays of rows
+const maxDiff = (a, b) => Math.max(...b.map((row, i) => Math.max(...row.map((v, j) => Math.abs(a[i][j] - v)))));
+
+// Opens a page; returns what each element computed (null where it is not defined), whether its
+// "script missing" note shows, and the host's record.
+async function open(url, site) {
+  const host = await openHost(browser, url, site ? { site } : {});
+  const { page } = host;
+  await page.waitForLoadState('load');
+  const count = await page.locator('attention-visualizer').count();
+  const elements = [];
+  for (let i = 0; i < count; i += 1) {
+    const defined = await page.evaluate(() => customElements.get('attention-visualizer') !== undefined);
+    if (defined) await page.waitForFunction((k) => document.querySelectorAll('attention-visualizer')[k].result, i, { timeout: 30000 });
+    elements.push(await page.evaluate((k) => {
+      const element = document.querySelectorAll('attention-visualizer')[k];
+      const note = element.nextElementSibling;
+      const { result } = element;
+      return {
+        defined: customElements.get('attention-visualizer') !== undefined,
+        result: result && { heads: result.heads.map((h) => h.weights), output: result.output },
+        causal: element.state?.causal,
+        note: note?.classList.contains('av-missing') ? getComputedStyle(note).display : 'none',
+        noteText: note?.textContent,
+      };
+    }, i));
+  }
+  return { host, elements };
+}
+
+function assertTorchNumbers(element) {
+  assert.equal(element.result.heads.length, torch.weights.length);
+  element.result.heads.forEach((weights, h) => assert.ok(maxDiff(weights, torch.weights[h]) < 1e-12, `head ${h} weights`));
+  assert.ok(maxDiff(element.result.output, torch.output) < 1e-12, 'attn_output');
+  assert.equal(element.note, 'none');
+}
+
+test('the docs notebook, executed and exported: its elements show torch\'s weights and attn_output to 1e-12, the script once, offline', async () => {
+  const html = readFileSync(path.join(DIR, 'executed.html'), 'utf8');
+  assert.equal(html.match(SCRIPT_DEFINES).length, 1);
+  const { host, elements } = await open(`${server.url}executed.html`);
+  try {
+    assert.equal(elements.length, 2);
+    assertTorchNumbers(elements[0]);
+    assert.equal(elements[1].causal, true);
+    assert.equal(elements[1].note, 'none');
+    assert.deepEqual(host.problems, []);
+    assert.deepEqual(host.outside(), []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('re-running the first show_torch cell after clearing its output: every element still shows, the script still once', async () => {
+  const html = readFileSync(path.join(DIR, 'rerun.html'), 'utf8');
+  assert.equal(html.match(SCRIPT_DEFINES).length, 1);
+  const { host, elements } = await open(`${server.url}rerun.html`);
+  try {
+    assertTorchNumbers(elements[0]);
+    assert.equal(elements[1].note, 'none');
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('the output carrying the script cleared, a later cell re-run: that output says the script is missing and what to run, not a blank', async () => {
+  const html = readFileSync(path.join(DIR, 'cleared.html'), 'utf8');
+  assert.equal(html.match(SCRIPT_DEFINES), null);
+  const { host, elements } = await open(`${server.url}cleared.html`);
+  try {
+    assert.equal(elements.length, 1);
+    assert.equal(elements[0].defined, false);
+    assert.equal(elements[0].note, 'block');
+    assert.match(elements[0].noteText, /此页面上没有 <attention-visualizer> 的脚本.*attention_visualizer\.init\(\)/);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('view.save(): the standalone page from file:// shows torch\'s numbers, with no request at all', async () => {
+  const { host, elements } = await open(pathToFileURL(path.join(DIR, 'torch-layer.html')).href, 'file://');
+  try {
+    assert.equal(elements.length, 1);
+    assertTorchNumbers(elements[0]);
+    assert.deepEqual(host.problems, []);
+    assert.deepEqual(host.outside(), []);
+  } finally {
+    await host.context.close();
+  }
+});
