@@ -10,7 +10,6 @@ kernel, the package from PYTHONPATH) and writes into <out>/, for tests/browser/p
 Usage: /usr/bin/python3 tests/python/run_notebook.py <notebook> <out>
 """
 
-import json
 import os
 import sys
 

@@ -25,8 +25,7 @@ except ImportError as error:  # the tests below need torch: fail, never skip
     sys.exit(f"tests/python/test_package.py needs torch: apt-get install python3-torch ({error})")
 
 import attention_visualizer as av
-from attention_visualizer import from_torch, init, show, show_torch
-from attention_visualizer._torch import TinyGPT
+from attention_visualizer import TinyGPT, from_torch, init, show, show_torch
 
 torch.set_num_threads(1)
 

@@ -2,10 +2,10 @@
 
     pip install attention_visualizer-<version>-py3-none-any.whl      # npm run build writes it to dist/python/
 
-    from attention_visualizer import show, show_torch, from_torch
+    from attention_visualizer import show, show_torch, from_torch, TinyGPT
     show(sentence="我爱你", x=[[1, 0], [0.5, 0.5], [0, 1]], step="softmax", lang="zh")
     show_torch(nn.MultiheadAttention(4, 2, bias=False), x, tokens=["I", "love", "you"])
-    model = from_torch(encoder)       # the engine's model JSON (docs/api.md, "Models")
+    model = from_torch(TinyGPT(...))  # the engine's model JSON (docs/api.md, "Models")
 
 show() returns an object Jupyter displays as HTML (classic Notebook, JupyterLab, VS Code,
 nbconvert --to html); .save(path) writes it as a standalone page that works offline. Every
@@ -246,4 +246,13 @@ def from_torch(module, **options):
     return model(module, **options)
 
 
-__all__ = ["show", "show_torch", "from_torch", "init", "Visualizer", "SCRIPT", "__version__"]
+def __getattr__(name):
+    """TinyGPT, the GPT-style module from_torch takes, without importing torch before it is asked for."""
+    if name == "TinyGPT":
+        from ._torch import TinyGPT
+
+        return TinyGPT
+    raise AttributeError(f"module 'attention_visualizer' has no attribute {name!r}")
+
+
+__all__ = ["show", "show_torch", "from_torch", "init", "Visualizer", "TinyGPT", "SCRIPT", "__version__"]
