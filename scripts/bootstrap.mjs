@@ -45,6 +45,7 @@ const DEBIAN = [
   ['CMake', 'cmake', () => hasCommand('cmake'), 'build'],
   ['make', 'make', () => hasCommand('make'), 'build'],
   ['Catch2 v2', 'catch2', () => existsSync('/usr/include/catch2/catch.hpp'), 'build'],
+  ['Python 3 (writes the Python wheel)', 'python3', () => existsSync('/usr/bin/python3'), 'build'],
   ['a native C++ compiler', 'g++', () => hasCommand('g++'), 'test'],
   ['clang-format', 'clang-format', () => hasCommand('clang-format'), 'test'],
   ['Chromium', 'chromium', () => existsSync('/usr/bin/chromium'), 'test'],

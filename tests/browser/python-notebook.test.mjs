@@ -4,7 +4,8 @@
 // http: the element's per-head weights and output equal torch's (read from the same kernel) to
 // 1e-12, the script is on the page once, no request leaves the site. Re-running the first
 // show_torch cell after clearing its output still shows every element; clearing it and re-running
-// only a later cell leaves a note saying what to run, never a blank. The notebook's view.save()
+// only a later cell leaves a note saying what to run, never a blank, and running what it says
+// (attention_visualizer.init() in a new last cell) shows the element again. The notebook's view.save()
 // page opened from file:// gives torch's numbers too. Needs torch (python3-torch) and ipykernel
 // (python3-ipykernel): without them the run fails, saying so.
 import assert from 'node:assert/strict';
@@ -74,14 +75,14 @@ async function open(url, site) {
   return { host, elements };
 }
 
-function assertTorchNumbers(element) {
-  assert.equal(element.result.heads.length, torch.weights.length);
-  element.result.heads.forEach((weights, h) => assert.ok(maxDiff(weights, torch.weights[h]) < 1e-12, `head ${h} weights`));
-  assert.ok(maxDiff(element.result.output, torch.output) < 1e-12, 'attn_output');
+function assertTorchNumbers(element, want = torch) {
+  assert.equal(element.result.heads.length, want.weights.length);
+  element.result.heads.forEach((weights, h) => assert.ok(maxDiff(weights, want.weights[h]) < 1e-12, `head ${h} weights`));
+  assert.ok(maxDiff(element.result.output, want.output) < 1e-12, 'attn_output');
   assert.equal(element.note, 'none');
 }
 
-test('the docs notebook, executed and exported: its elements show torch\'s weights and attn_output to 1e-12, the script once, offline', async () => {
+test('the docs notebook, executed and exported: its elements show torch\'s weights and attn_output to 1e-12 (causal mask too), the script once, offline', async () => {
   const html = readFileSync(path.join(DIR, 'executed.html'), 'utf8');
   assert.equal(html.match(SCRIPT_DEFINES).length, 1);
   const { host, elements } = await open(`${server.url}executed.html`);
@@ -89,7 +90,7 @@ test('the docs notebook, executed and exported: its elements show torch\'s weigh
     assert.equal(elements.length, 2);
     assertTorchNumbers(elements[0]);
     assert.equal(elements[1].causal, true);
-    assert.equal(elements[1].note, 'none');
+    assertTorchNumbers(elements[1], torch.causal);
     assert.deepEqual(host.problems, []);
     assert.deepEqual(host.outside(), []);
   } finally {
@@ -119,6 +120,22 @@ test('the output carrying the script cleared, a later cell re-run: that output s
     assert.equal(elements[0].defined, false);
     assert.equal(elements[0].note, 'block');
     assert.match(elements[0].noteText, /此页面上没有 <attention-visualizer> 的脚本.*attention_visualizer\.init\(\)/);
+    assert.deepEqual(host.problems, []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('then attention_visualizer.init() in a new last cell, as the note says: the element above it shows again', async () => {
+  const html = readFileSync(path.join(DIR, 'init.html'), 'utf8');
+  assert.equal(html.match(SCRIPT_DEFINES).length, 1);
+  const { host, elements } = await open(`${server.url}init.html`);
+  try {
+    assert.equal(elements.length, 1);
+    assert.equal(elements[0].defined, true);
+    assert.equal(elements[0].causal, true);
+    assert.equal(elements[0].result.heads.length, 2);
+    assert.equal(elements[0].note, 'none');
     assert.deepEqual(host.problems, []);
   } finally {
     await host.context.close();

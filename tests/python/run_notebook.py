@@ -5,8 +5,10 @@ kernel, the package from PYTHONPATH) and writes into <out>/, for tests/browser/p
                  from local files: require.js, mathjax.js)
   rerun.html     then: the first show_torch cell's output cleared and that cell run again
   cleared.html   then: that output cleared again and only a later show_torch cell run again
+  init.html      then: a cell calling attention_visualizer.init() added at the end and run
   torch-layer.html  the notebook's own view.save()
-  torch.json     torch's attn_weights and attn_output, read from the kernel after the run
+  torch.json     torch's attn_weights and attn_output, and those with the notebook's causal mask,
+                 read from the kernel after the run
 Usage: /usr/bin/python3 tests/python/run_notebook.py <notebook> <out>
 """
 
@@ -34,7 +36,11 @@ def main(notebook, out):
             client.execute_cell(cell, index)
         export("executed.html")
         probe = nbformat.v4.new_code_cell(
-            "import json\nprint(json.dumps({'weights': attn_weights.tolist(), 'output': attn_output.tolist()}))"
+            "import json\n"
+            "with torch.no_grad():\n"
+            "    causal_output, causal_weights = mha(x, x, x, attn_mask=causal, average_attn_weights=False)\n"
+            "print(json.dumps({'weights': attn_weights.tolist(), 'output': attn_output.tolist(),\n"
+            "                  'causal': {'weights': causal_weights.tolist(), 'output': causal_output.tolist()}}))"
         )
         nb.cells.append(probe)
         client.execute_cell(probe, len(nb.cells) - 1)
@@ -48,6 +54,10 @@ def main(notebook, out):
         first.outputs = []
         client.execute_cell(later, shows[1])
         export("cleared.html")
+        remedy = nbformat.v4.new_code_cell("import attention_visualizer\nattention_visualizer.init()")
+        nb.cells.append(remedy)
+        client.execute_cell(remedy, len(nb.cells) - 1)
+        export("init.html")
 
 
 if __name__ == "__main__":
