@@ -145,7 +145,8 @@ class ShowTorch(unittest.TestCase):
             self.assertEqual(len(attrs["heads"][0]["wq"]), 8)  # d_model × d_k, d_k = 8 / heads
             self.assertEqual(len(attrs["heads"][0]["wq"][0]), 8 // heads)
             self.assertEqual(attrs["tokens"], list("abcde"))
-            self.check(m, x[:, None], x)  # (n, 1, E): batch_first=False
+            _, attrs = self.check(m, x[:, None], x)  # (n, 1, E): batch_first=False
+            self.assertEqual(attrs["tokens"], ["0", "1", "2", "3", "4"])  # positions, not the element's example
         m = nn.MultiheadAttention(6, 3, bias=False, batch_first=True).double().eval()
         x = torch.randn(1, 4, 6, dtype=torch.float64)
         self.check(m, x, x[0])
@@ -215,6 +216,7 @@ class ShowTorch(unittest.TestCase):
             (ValueError, "^dropout", lambda: show_torch(nn.MultiheadAttention(4, 2, bias=False, dropout=0.1), x)),
             (TypeError, "^heads comes from the module", lambda: show_torch(m, x, heads=[])),
             (ValueError, "^x must hold finite", lambda: show_torch(m, torch.full((3, 4), math.inf))),
+            (ValueError, "^tokens has 2 entries but x has 3 tokens", lambda: show_torch(m, x, tokens=["a", "b"])),
         ]
         for error, message, call in cases:
             with self.subTest(message=message):
