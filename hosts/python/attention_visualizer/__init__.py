@@ -10,10 +10,10 @@
 show() returns an object Jupyter displays as HTML (classic Notebook, JupyterLab, VS Code,
 nbconvert --to html); .save(path) writes it as a standalone page that works offline. Every
 keyword is the element's attribute of the same name, with "_" for "-" (key_padding → key-padding);
-matrices may be lists of rows or numpy arrays.
+matrices may be lists of rows, numpy arrays or torch tensors.
 
 The element's script (attention-visualizer.js: the element and the engine, wasm included, about
-850 kB) is on the page once: the first output shown in a kernel carries it, and so does the
+1 MB) is on the page once: the first output shown in a kernel carries it, and so does the
 output of that same cell when it runs again (its cell id, else its code, names it). Every output
 holds only its element and a note, shown by CSS alone while the element is undefined, that says
 the script is missing and what to run: init() puts the script in the output of the cell that
