@@ -66,6 +66,7 @@ const DEBIAN = [
   ['a Jupyter kernel for nbconvert --execute', 'python3-ipykernel', () => pythonHas('ipykernel'), 'test'],
   ['PyTorch for /usr/bin/python3', 'python3-torch', () => pythonHas('torch'), 'test'],
   ['venv for /usr/bin/python3', 'python3-venv', () => pythonHas('ensurepip'), 'test'],
+  ['the classic Jupyter Notebook', 'jupyter-notebook', () => pythonHas('notebook'), 'test'],
   ['RequireJS', 'libjs-requirejs', () => existsSync('/usr/share/javascript/requirejs/require.js'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],

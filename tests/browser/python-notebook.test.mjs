@@ -6,11 +6,16 @@
 // show_torch cell after clearing its output still shows every element; clearing it and re-running
 // only a later cell leaves a note saying what to run, never a blank, and running what it says
 // (attention_visualizer.init() in a new last cell) shows the element again. The notebook's view.save()
-// page opened from file:// gives torch's numbers too. Needs torch (python3-torch) and ipykernel
-// (python3-ipykernel): without them the run fails, saying so.
+// page opened from file:// gives torch's numbers too. And live, in the classic Notebook
+// (jupyter-notebook's server, the only front end whose outputs reach the kernel): the element
+// renders, and a reader's edit comes back to Python as view.state and on_change's callback.
+// Needs torch (python3-torch), ipykernel (python3-ipykernel) and the classic Notebook
+// (jupyter-notebook): without them the run fails, saying so.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -25,9 +30,45 @@ const DIR = pageFolder('python-notebook');
 const ENV = { ...process.env, PYTHONPATH: path.join(ROOT, 'hosts/python'), PYTHONDONTWRITEBYTECODE: '1', PYDEVD_DISABLE_FILE_VALIDATION: '1' };
 const SCRIPT_DEFINES = /customElements\.define\("attention-visualizer"/g;
 
+// The classic Notebook's server on a free port with a token of its own, its Jupyter and IPython
+// folders in the test's folder (nothing written to ~/.jupyter), serving LIVE.
+const LIVE = path.join(DIR, 'live');
+const TOKEN = randomBytes(16).toString('hex');
+const freePort = () => new Promise((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+});
+async function startNotebook() {
+  for (const dir of ['config', 'data', 'runtime', 'ipython']) mkdirSync(path.join(LIVE, '.jupyter', dir), { recursive: true });
+  const cell = (source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source });
+  writeFileSync(path.join(LIVE, 'live.ipynb'), JSON.stringify({
+    nbformat: 4, nbformat_minor: 4, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: [
+      cell('from attention_visualizer import show\ncalls = []\nview = show(sentence="我爱你", step="scores", lang="en").on_change(calls.append)\nview'),
+      cell('print(view.state["view"]["step"], len(calls), calls[-1] == view.state)'),
+    ],
+  }));
+  const port = await freePort();
+  const jupyter = (dir) => path.join(LIVE, '.jupyter', dir);
+  const env = { ...ENV, JUPYTER_CONFIG_DIR: jupyter('config'), JUPYTER_DATA_DIR: jupyter('data'), JUPYTER_RUNTIME_DIR: jupyter('runtime'), IPYTHONDIR: jupyter('ipython') };
+  const child = spawn('/usr/bin/python3', ['-m', 'notebook', '--no-browser', '--allow-root', '--ip=127.0.0.1', `--port=${port}`,
+    `--NotebookApp.token=${TOKEN}`, `--notebook-dir=${LIVE}`], { env, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; ; i += 1) {
+    const up = await fetch(`${url}api?token=${TOKEN}`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (i > 300 || child.exitCode !== null) throw new Error(`the classic Notebook did not start (exit ${child.exitCode}): apt-get install jupyter-notebook`);
+    await new Promise((resolve) => { setTimeout(resolve, 100); });
+  }
+  return { child, url };
+}
+
 let browser = null;
 let server = null;
 let torch = null;
+let notebook = null;
 before(async () => {
   copyFileSync('/usr/share/javascript/requirejs/require.js', path.join(DIR, 'require.js'));
   writeFileSync(path.join(DIR, 'mathjax.js'), ''); // the template's MathJax (not the element's) would come from a CDN
@@ -35,7 +76,9 @@ before(async () => {
   await run('/usr/bin/python3', ['-c', 'import torch, ipykernel'], { env: ENV }).catch((error) => {
     throw new Error(`this test needs torch and ipykernel for /usr/bin/python3 (apt-get install python3-torch python3-ipykernel): ${error.stderr}`);
   });
+  const live = startNotebook();
   await run('/usr/bin/python3', ['tests/python/run_notebook.py', 'docs/examples/torch-layer.ipynb', DIR], { env: ENV });
+  notebook = await live;
   torch = JSON.parse(readFileSync(path.join(DIR, 'torch.json'), 'utf8'));
   browser = await launchChromium();
   server = await startServer({ root: DIR });
@@ -43,6 +86,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  if (notebook) process.kill(notebook.child.pid);
 });
 
 // max |a − b| over two arrays of rows
@@ -151,5 +195,28 @@ test('view.save(): the standalone page from file:// shows torch\'s numbers, with
     assert.deepEqual(host.outside(), []);
   } finally {
     await host.context.close();
+  }
+});
+
+test('live in the classic Notebook: the element renders, a reader\'s edit comes back as view.state and to on_change', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${notebook.url}notebooks/live.ipynb?token=${TOKEN}`);
+    await page.waitForFunction(() => window.Jupyter?.notebook?.kernel?.is_connected(), null, { timeout: 60000 });
+    await page.evaluate(() => window.Jupyter.notebook.execute_cells([0]));
+    await page.waitForFunction(() => document.querySelector('attention-visualizer')?.result, null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.av-missing')).display), 'none');
+    // the reader moves on one step (scores → scale) in the element
+    await page.locator('attention-visualizer').getByRole('button', { name: 'Next →' }).first().click();
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.view.step === 'scale');
+    await page.evaluate(() => window.Jupyter.notebook.execute_cells([1]));
+    const printed = await page.waitForFunction(() => window.Jupyter.notebook.get_cell(1).output_area.outputs[0]?.text, null, { timeout: 60000 });
+    assert.equal(await printed.jsonValue(), 'scale 1 True\n');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
   }
 });

@@ -95,6 +95,22 @@ class Show(unittest.TestCase):
         self.assertIn("此页面上没有", a)
         self.assertIn("customElements", init()._repr_html_())
 
+    def test_an_edit_reported_by_the_page_becomes_state_and_reaches_the_callbacks(self):
+        import base64
+
+        calls = []
+        view = show(sentence="我爱你").on_change(calls.append)
+        self.assertIsNone(view.state)
+        html_text = view._repr_html_()
+        key = view._key
+        self.assertIn(f'id="av-{key}"', html_text)
+        state = {"tokens": ["我", "爱", "你"], "view": {"step": "scale"}}
+        av._edited(key, base64.b64encode(json.dumps(state, ensure_ascii=False).encode()).decode())
+        self.assertEqual(view.state, state)
+        self.assertEqual(calls, [state])
+        av._edited("0" * 16, "e30=")  # an output of an earlier kernel: ignored
+        self.assertEqual(len(calls), 1)
+
     def test_bad_keywords_name_themselves(self):
         with self.assertRaisesRegex(TypeError, "unknown attribute 'casual'"):
             show(casual=True)

@@ -8,7 +8,8 @@
     model = from_torch(TinyGPT(...))  # the engine's model JSON (docs/api.md, "Models")
 
 show() returns an object Jupyter displays as HTML (classic Notebook, JupyterLab, VS Code,
-nbconvert --to html); .save(path) writes it as a standalone page that works offline. Every
+nbconvert --to html); .save(path) writes it as a standalone page that works offline; in the
+classic Notebook, .state and .on_change(callback) give the reader's edits back. Every
 keyword is the element's attribute of the same name, with "_" for "-" (key_padding → key-padding);
 matrices may be lists of rows, numpy arrays or torch tensors.
 
@@ -23,11 +24,14 @@ The script is found at SCRIPT: attention-visualizer.js next to this file (in the
 the repository's or the npm package's dist/ (this file is hosts/python/attention_visualizer/).
 """
 
+import base64
 import html
 import json
 import math
 import os
 import re
+import uuid
+import weakref
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _CANDIDATES = [
@@ -114,6 +118,38 @@ def _carries():
     return True
 
 
+# The views shown in this kernel, by the id their output reports edits with (_edited).
+_views = weakref.WeakValueDictionary()
+
+# In the classic Notebook (the only front end here whose outputs reach the kernel: the global
+# IPython.notebook.kernel), each edit of the element runs _edited(id, base64 of the state's JSON)
+# silently in the kernel; nothing the page sends is code. Elsewhere it does nothing. The output
+# may be put in the page before its script runs: setTimeout finds it once it is there.
+_REPORT = (
+    "<script>setTimeout(function () {{"
+    "var out = document.getElementById('av-{key}'), nb = window.IPython && window.IPython.notebook;"
+    "if (!out || !nb || !nb.kernel) return;"
+    "out.addEventListener('change', function (event) {{"
+    "var state = event.detail && event.detail.state; if (!state) return;"
+    "var bytes = new TextEncoder().encode(JSON.stringify(state)), text = '';"
+    "for (var i = 0; i < bytes.length; i += 1) text += String.fromCharCode(bytes[i]);"
+    "nb.kernel.execute(\"__import__('attention_visualizer')._edited('{key}', '\" + btoa(text) + \"')\","
+    " {{}}, {{ silent: true, store_history: false }});"
+    "}});"
+    "}}, 0);</script>"
+)
+
+
+def _edited(key, data):
+    """An edit reported by the page: the view's state, and its callbacks called with it."""
+    view = _views.get(key)
+    if view is None:
+        return  # an output of an earlier kernel
+    view._state = json.loads(base64.b64decode(data).decode("utf-8"))
+    for callback in list(view._callbacks):
+        callback(view._state)
+
+
 class Visualizer:
     """One element's markup; Jupyter shows it through _repr_html_ (with the script when this output carries it)."""
 
@@ -121,6 +157,20 @@ class Visualizer:
         self.markup = markup
         self.caption = caption  # text above the element (show_torch's notes), or None
         self.lang = lang
+        self._key = uuid.uuid4().hex[:16]
+        self._state = None
+        self._callbacks = []
+
+    @property
+    def state(self):
+        """The state the reader last made in the element (a dict as the element's state property), or None:
+        before any edit, and always outside the classic Notebook (its outputs alone reach the kernel)."""
+        return self._state
+
+    def on_change(self, callback):
+        """Calls callback(state) after each edit in the element (classic Notebook only, as state)."""
+        self._callbacks.append(callback)
+        return self
 
     def _body(self):
         caption = f'<p class="av-caption">{html.escape(self.caption)}</p>' if self.caption else ""
@@ -128,7 +178,8 @@ class Visualizer:
         return f"{_STYLE}{caption}{self.markup}{missing}"
 
     def _repr_html_(self):
-        body = f'<div class="attention-visualizer-output">{self._body()}</div>'
+        _views[self._key] = self
+        body = f'<div class="attention-visualizer-output" id="av-{self._key}">{self._body()}{_REPORT.format(key=self._key)}</div>'
         return _inline_script() + body if _carries() else body
 
     def save(self, path):
