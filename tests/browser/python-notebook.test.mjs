@@ -8,7 +8,8 @@
 // (attention_visualizer.init() in a new last cell) shows the element again. The notebook's view.save()
 // page opened from file:// gives torch's numbers too. And live, in the classic Notebook
 // (jupyter-notebook's server, the only front end whose outputs reach the kernel): the element
-// renders, and a reader's edit comes back to Python as view.state and on_change's callback.
+// renders, typing in it never fires the Notebook's command-mode keys, and a reader's edits come
+// back to Python as view.state and on_change's callback.
 // Needs torch (python3-torch), ipykernel (python3-ipykernel) and the classic Notebook
 // (jupyter-notebook): without them the run fails, saying so.
 import assert from 'node:assert/strict';
@@ -46,8 +47,8 @@ async function startNotebook() {
   writeFileSync(path.join(LIVE, 'live.ipynb'), JSON.stringify({
     nbformat: 4, nbformat_minor: 4, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
     cells: [
-      cell('from attention_visualizer import show\ncalls = []\nview = show(sentence="我爱你", step="scores", lang="en").on_change(calls.append)\nview'),
-      cell('print(view.state["view"]["step"], len(calls), calls[-1] == view.state)'),
+      cell('from attention_visualizer import show\ncalls = []\nview = show(sentence="我爱你", step="scores", lang="en", editable=True).on_change(calls.append)\nview'),
+      cell('print(view.state["view"]["step"], "".join(view.state["tokens"]).endswith("add"), len(calls) >= 2, calls[-1] == view.state)'),
     ],
   }));
   const port = await freePort();
@@ -198,23 +199,31 @@ test('view.save(): the standalone page from file:// shows torch\'s numbers, with
   }
 });
 
-test('live in the classic Notebook: the element renders, a reader\'s edit comes back as view.state and to on_change', async () => {
+test('live in the classic Notebook: the element renders, takes typing without the Notebook\'s keys firing, a reader\'s edits come back as view.state and to on_change', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   try {
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${notebook.url}notebooks/live.ipynb?token=${TOKEN}`);
-    await page.waitForFunction(() => window.Jupyter?.notebook?.kernel?.is_connected(), null, { timeout: 60000 });
+    await page.waitForFunction(() => window.Jupyter?.notebook?.kernel?.is_connected(), null, { timeout: 120000 });
     await page.evaluate(() => window.Jupyter.notebook.execute_cells([0]));
     await page.waitForFunction(() => document.querySelector('attention-visualizer')?.result, null, { timeout: 60000 });
     assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.av-missing')).display), 'none');
     // the reader moves on one step (scores → scale) in the element
     await page.locator('attention-visualizer').getByRole('button', { name: 'Next →' }).first().click();
     await page.waitForFunction(() => document.querySelector('attention-visualizer').state.view.step === 'scale');
+    // and types " add" in its sentence: the Notebook's command-mode keys (a: insert a cell, d d: delete one) stay out
+    const sentence = page.locator('attention-visualizer #sentence').first();
+    await sentence.click();
+    await sentence.press('End');
+    await page.keyboard.type(' add');
+    await sentence.press('Enter');
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.tokens.join('').endsWith('add'));
+    assert.equal(await page.evaluate(() => window.Jupyter.notebook.get_cells().length), 2);
     await page.evaluate(() => window.Jupyter.notebook.execute_cells([1]));
     const printed = await page.waitForFunction(() => window.Jupyter.notebook.get_cell(1).output_area.outputs[0]?.text, null, { timeout: 60000 });
-    assert.equal(await printed.jsonValue(), 'scale 1 True\n');
+    assert.equal(await printed.jsonValue(), 'scale True True True\n');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
