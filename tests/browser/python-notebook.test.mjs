@@ -28,11 +28,17 @@ import { openHost, pageFolder } from './host-pages.mjs';
 const run = promisify(execFile);
 const ROOT = path.resolve('.');
 const DIR = pageFolder('python-notebook');
-const ENV = { ...process.env, PYTHONPATH: path.join(ROOT, 'hosts/python'), PYTHONDONTWRITEBYTECODE: '1', PYDEVD_DISABLE_FILE_VALIDATION: '1' };
+// Jupyter's and IPython's folders (kernel connection files, history) in the test's folder: nothing
+// written to ~/.jupyter or ~/.ipython, nothing shared with another run at the same time
+const JUPYTER = Object.fromEntries(['JUPYTER_CONFIG_DIR', 'JUPYTER_DATA_DIR', 'JUPYTER_RUNTIME_DIR', 'IPYTHONDIR'].map((name) => {
+  const dir = path.join(DIR, '.jupyter', name.toLowerCase());
+  mkdirSync(dir, { recursive: true });
+  return [name, dir];
+}));
+const ENV = { ...process.env, ...JUPYTER, PYTHONPATH: path.join(ROOT, 'hosts/python'), PYTHONDONTWRITEBYTECODE: '1', PYDEVD_DISABLE_FILE_VALIDATION: '1' };
 const SCRIPT_DEFINES = /customElements\.define\("attention-visualizer"/g;
 
-// The classic Notebook's server on a free port with a token of its own, its Jupyter and IPython
-// folders in the test's folder (nothing written to ~/.jupyter), serving LIVE.
+// The classic Notebook's server on a free port with a token of its own, serving LIVE.
 const LIVE = path.join(DIR, 'live');
 const TOKEN = randomBytes(16).toString('hex');
 const freePort = () => new Promise((resolve) => {
@@ -42,7 +48,7 @@ const freePort = () => new Promise((resolve) => {
   });
 });
 async function startNotebook() {
-  for (const dir of ['config', 'data', 'runtime', 'ipython']) mkdirSync(path.join(LIVE, '.jupyter', dir), { recursive: true });
+  mkdirSync(LIVE, { recursive: true });
   const cell = (source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source });
   writeFileSync(path.join(LIVE, 'live.ipynb'), JSON.stringify({
     nbformat: 4, nbformat_minor: 4, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
@@ -52,10 +58,8 @@ async function startNotebook() {
     ],
   }));
   const port = await freePort();
-  const jupyter = (dir) => path.join(LIVE, '.jupyter', dir);
-  const env = { ...ENV, JUPYTER_CONFIG_DIR: jupyter('config'), JUPYTER_DATA_DIR: jupyter('data'), JUPYTER_RUNTIME_DIR: jupyter('runtime'), IPYTHONDIR: jupyter('ipython') };
   const child = spawn('/usr/bin/python3', ['-m', 'notebook', '--no-browser', '--allow-root', '--ip=127.0.0.1', `--port=${port}`,
-    `--NotebookApp.token=${TOKEN}`, `--notebook-dir=${LIVE}`], { env, stdio: 'ignore' });
+    `--NotebookApp.token=${TOKEN}`, `--notebook-dir=${LIVE}`], { env: ENV, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; ; i += 1) {
     const up = await fetch(`${url}api?token=${TOKEN}`).then((r) => r.ok, () => false);
