@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import _element
+from . import _element, _texts
 
 
 def _values(t):
@@ -87,6 +87,16 @@ def _is_causal_mask(mask, n_q, n_k, heads):
     if mask.is_floating_point():
         return bool(((mask == -math.inf) == above).all() and (mask[~above] == 0).all())
     return False
+
+
+def _names(given, n, name, what):
+    """The tokens' names: given, else their positions (never the element's own example sentence)."""
+    if given is None:
+        return [str(i) for i in range(n)]
+    given = [str(t) for t in given]
+    if len(given) != n:
+        raise ValueError(f"{name} has {len(given)} entries but {what} has {n} tokens · {name} 的个数与 {what} 的词元数不同")
+    return given
 
 
 def _zero(t):
@@ -164,19 +174,9 @@ def show_torch(module, x, tokens=None, key=None, value=None, context_tokens=None
                   f"(torch's own {kind} results differ from these by its rounding).",
             "zh": f"模块与 x 是 {kind}：这里以它们数值的 float64 显示并以 float64 计算（torch 的 {kind} 结果与之相差其舍入误差）。",
         }
-    # the tokens' names: given, else their positions (never the element's own example sentence)
-    def names(given, n, name, what):
-        if given is None:
-            return [str(i) for i in range(n)]
-        given = [str(t) for t in given]
-        if len(given) != n:
-            raise ValueError(f"{name} has {len(given)} entries but {what} has {n} tokens · {name} 的个数与 {what} 的词元数不同")
-        return given
-
-    tokens = names(tokens, n_q, "tokens", "x")
-    context_tokens = names(context_tokens, n_k, "context_tokens", "key") if cross else None
-    lang = attributes.get("lang")
-    text = None if caption is None else (caption[lang] if lang in caption else f"{caption['en']} · {caption['zh']}")
+    tokens = _names(tokens, n_q, "tokens", "x")
+    context_tokens = _names(context_tokens, n_k, "context_tokens", "key") if cross else None
+    text = _texts(caption, attributes.get("lang")) if caption else None
     return _element(dict(
         attributes,
         tokens=tokens, x=_values(q), heads=heads, wo=_values(module.out_proj.weight.T),
