@@ -23,6 +23,12 @@ function pythonHasNbconvert() {
   return spawnSync('/usr/bin/python3', ['-c', 'import nbconvert, nbformat'], { stdio: 'ignore' }).status === 0;
 }
 
+// found without importing it (torch takes seconds to import)
+function pythonHas(module) {
+  const script = `import importlib.util, sys; sys.exit(importlib.util.find_spec('${module}') is None)`;
+  return spawnSync('/usr/bin/python3', ['-c', script], { stdio: 'ignore' }).status === 0;
+}
+
 function hasLibFuzzer() {
   const dir = '/usr/lib/llvm-14/lib/clang';
   return existsSync(dir) && readdirSync(dir).some((v) => existsSync(`${dir}/${v}/lib/linux/libclang_rt.fuzzer-x86_64.a`));
@@ -39,6 +45,7 @@ const DEBIAN = [
   ['CMake', 'cmake', () => hasCommand('cmake'), 'build'],
   ['make', 'make', () => hasCommand('make'), 'build'],
   ['Catch2 v2', 'catch2', () => existsSync('/usr/include/catch2/catch.hpp'), 'build'],
+  ['Python 3 (writes the Python wheel)', 'python3', () => existsSync('/usr/bin/python3'), 'build'],
   ['a native C++ compiler', 'g++', () => hasCommand('g++'), 'test'],
   ['clang-format', 'clang-format', () => hasCommand('clang-format'), 'test'],
   ['Chromium', 'chromium', () => existsSync('/usr/bin/chromium'), 'test'],
@@ -55,6 +62,11 @@ const DEBIAN = [
   ['Hugo', 'hugo', () => hasCommand('hugo'), 'test'],
   ['MkDocs', 'mkdocs', () => hasCommand('mkdocs'), 'test'],
   ['nbconvert for /usr/bin/python3', 'python3-nbconvert', pythonHasNbconvert, 'test'],
+  // the Python package's tests (tests/js/python-package.test.mjs, tests/browser/python-notebook.test.mjs)
+  ['a Jupyter kernel for nbconvert --execute', 'python3-ipykernel', () => pythonHas('ipykernel'), 'test'],
+  ['PyTorch for /usr/bin/python3', 'python3-torch', () => pythonHas('torch'), 'test'],
+  ['venv for /usr/bin/python3', 'python3-venv', () => pythonHas('ensurepip'), 'test'],
+  ['the classic Jupyter Notebook', 'jupyter-notebook', () => pythonHas('notebook'), 'test'],
   ['RequireJS', 'libjs-requirejs', () => existsSync('/usr/share/javascript/requirejs/require.js'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],

@@ -4,7 +4,8 @@
 // for embedding: the custom element with the engine in one classic script
 // (dist/attention-visualizer.js) and as an ES module importing the engine's
 // (dist/attention-visualizer.mjs, the package's main entry), embed.html with its script
-// (dist/embed.js) and the example tutorial (dist/examples/).
+// (dist/embed.js) and the example tutorial (dist/examples/); the Python package as a wheel
+// carrying the element script (dist/python/, scripts/build_wheel.py).
 //   node scripts/build.mjs              build (bootstrapping what is missing)
 //   node scripts/build.mjs --if-needed  only when a source is newer than dist/
 import { execFileSync } from 'node:child_process';
@@ -17,9 +18,11 @@ import { modelScript } from '../web/src/engine/models.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
-const SOURCES = ['cpp', 'web', 'CMakeLists.txt', 'scripts/build.mjs', 'package-lock.json'];
+const SOURCES = ['cpp', 'web', 'hosts/python', 'CMakeLists.txt', 'scripts/build.mjs', 'scripts/build_wheel.py', 'package-lock.json'];
 const SCRIPTS = ['attention-engine.js', 'attention-engine.mjs', 'app.js', 'attention-visualizer.js', 'attention-visualizer.mjs', 'embed.js'];
 const STATIC_FILES = ['index.html', 'style.css', 'embed.html', 'embed.css'];
+const VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+export const WHEEL = path.join(DIST, 'python', `attention_visualizer-${VERSION}-py3-none-any.whl`);
 
 // em++ needs Debian's node modules (acorn) when node is not Debian's own build.
 const EM_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -71,7 +74,7 @@ function newestMtime(p) {
 }
 
 function isUpToDate() {
-  const outputs = [...SCRIPTS, ...STATIC_FILES].map((f) => path.join(DIST, f));
+  const outputs = [...[...SCRIPTS, ...STATIC_FILES].map((f) => path.join(DIST, f)), WHEEL];
   if (!outputs.every(existsSync)) return false;
   const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return SOURCES.every((s) => newestMtime(path.join(ROOT, s)) <= built);
@@ -163,6 +166,12 @@ async function writeElementScripts(esbuild) {
   });
 }
 
+// The Python package's wheel (PEP 427, written with Python's standard library: no setuptools,
+// no network) with dist/attention-visualizer.js inside: dist/python/.
+function buildWheel() {
+  run('/usr/bin/python3', [path.join(ROOT, 'scripts/build_wheel.py')]);
+}
+
 export async function buildDist() {
   bootstrap({ purpose: 'build' });
   mkdirSync(DIST, { recursive: true });
@@ -190,6 +199,7 @@ export async function buildDist() {
   for (const f of STATIC_FILES) cpSync(path.join(ROOT, 'web', f), path.join(DIST, f));
   cpSync(path.join(ROOT, 'web/examples'), path.join(DIST, 'examples'), { recursive: true });
   copyModels();
+  buildWheel();
   console.log(`build: ${path.relative(process.cwd(), DIST) || '.'}/ is ready (open dist/index.html)`);
 }
 

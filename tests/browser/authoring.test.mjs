@@ -71,7 +71,7 @@ page('docs-iframe.html', `${snippet('html', '<iframe src="embed.html')}<script>$
 page('full.html', '<h1 id="title">Host</h1><attention-visualizer mode="full" lang="en" sentence="我爱你们"></attention-visualizer>'
   + '<attention-visualizer mode="full" lang="zh"></attention-visualizer>');
 // issue 32.1: a sentence alone (no x), as an author writes it and as the Jupyter helper prints it
-const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/jupyter"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
+const helperMarkup = execFileSync('/usr/bin/python3', ['-c', 'import sys; sys.path.insert(0, "hosts/python"); from attention_visualizer import show; print(show(sentence="The cat sat on the mat", lang="zh").markup)'], { encoding: 'utf8' });
 page('sentence.html', `<attention-visualizer sentence="The cat sat on the mat" lang="en"></attention-visualizer>${helperMarkup}`
   + '<attention-visualizer sentence="我爱你们" lang="en"></attention-visualizer>');
 

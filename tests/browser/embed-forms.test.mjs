@@ -99,7 +99,7 @@ before(async () => {
   const notebook = path.join(WWW, 'notebook');
   mkdirSync(notebook, { recursive: true });
   const script = `import sys\nsys.path.insert(0, sys.argv[1])\n${codes.jupyter.replace(/^show\(/m, 'view = show(')}\nopen(sys.argv[2], "w", encoding="utf-8").write(view._repr_html_())\n`;
-  sites.jupyter = run('/usr/bin/python3', ['-c', script, path.join(ROOT, 'hosts/jupyter'), path.join(notebook, 'output.html')]).then(() => {
+  sites.jupyter = run('/usr/bin/python3', ['-c', script, path.join(ROOT, 'hosts/python'), path.join(notebook, 'output.html')]).then(() => {
     write(path.join(notebook, 'index.html'), `<!doctype html><html lang="en"><head>${HEAD}</head><body>${readFileSync(path.join(notebook, 'output.html'), 'utf8')}</body></html>\n`);
   });
   await Promise.all(Object.values(sites));

@@ -165,7 +165,7 @@ for source, view in [
     cells.append(cell)
 nbformat.write(nbformat.v4.new_notebook(cells=cells), sys.argv[2])
 `;
-  await run('/usr/bin/python3', ['-c', script, path.join(PACKAGE, 'hosts/jupyter'), notebook]);
+  await run('/usr/bin/python3', ['-c', script, path.join(PACKAGE, 'hosts/python'), notebook]);
   copyFileSync('/usr/share/javascript/requirejs/require.js', path.join(dir, 'require.js'));
   // the template's MathJax (not the element's) would come from a CDN: an empty local stand-in
   writeFileSync(path.join(dir, 'mathjax.js'), '');
@@ -240,7 +240,7 @@ test('npm pack holds dist/, types and the host snippets; the package is public w
   assert.equal(pkg.private, undefined);
   assert.deepEqual(Object.keys(pkg.exports['./engine']), ['import', 'require']);
   for (const file of ['dist/attention-visualizer.js', 'dist/attention-visualizer.mjs', 'dist/attention-engine.js', 'dist/attention-engine.mjs',
-    'dist/embed.html', 'types/attention-visualizer.d.ts', 'types/attention-engine.d.ts', 'types/react.d.ts', 'hosts/jupyter/attention_visualizer.py',
+    'dist/embed.html', 'types/attention-visualizer.d.ts', 'types/attention-engine.d.ts', 'types/react.d.ts', 'hosts/python/attention_visualizer/__init__.py',
     'hosts/hugo/layouts/shortcodes/attention-visualizer.html', 'hosts/mkdocs/mkdocs.yml', 'docs/authoring.md']) {
     assert.ok(readFileSync(path.join(PACKAGE, file)).length > 0, file);
   }
