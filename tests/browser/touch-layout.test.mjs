@@ -2,10 +2,12 @@
 // file://: a tapped cell's explanation in view with the cell (issue 31 item 9).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openStep } from './ui.mjs';
+import { pageFolder } from './host-pages.mjs';
 import { tutorialState, encodeHash } from '../../web/src/state/share.js';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
@@ -256,3 +258,61 @@ for (const [name, device, below] of [['a phone (375 px)', PHONE, true], ['a desk
     }
   });
 }
+
+// issue 32 item 14: in a 320 px column (a blog's narrow layout) a 10-token sentence scrolled the
+// whole element sideways; only the matrices (and the diagram, in its own strip) may scroll.
+test('in a 320 px column with 10 tokens only the matrices scroll sideways, not the element, on every step, zh and en', async () => {
+  const dir = pageFolder('touch-layout-320', ['attention-visualizer.js']);
+  const html = (attrs) => `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,">`
+    + `<script src="attention-visualizer.js"></script><style>body{margin:0}main{width:320px;margin:0 auto}</style></head>`
+    + `<body><main><p>Text of the post.</p><attention-visualizer sentence="The cat sat on the mat and then it slept" ${attrs}></attention-visualizer></main></body></html>\n`;
+  writeFileSync(path.join(dir, 'compact.html'), html('lang="en"'));
+  writeFileSync(path.join(dir, 'editable.html'), html('lang="zh" editable steps="all"'));
+  for (const file of ['compact.html', 'editable.html']) {
+    const context = await browser.newContext({ viewport: { width: 360, height: 800 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(pathToFileURL(path.join(dir, file)).href);
+      await page.evaluate(() => document.querySelector('attention-visualizer').ready);
+      const widths = () => page.evaluate(() => {
+        const host = document.querySelector('attention-visualizer');
+        const right = host.getBoundingClientRect().right;
+        // a box a reader can scroll sideways (a visually hidden label, 1 px wide, is none)
+        const scrolling = [...host.shadowRoot.querySelectorAll('*')].filter((n) => n.clientWidth > 1 && n.scrollWidth > n.clientWidth + 1 && !['visible', 'clip'].includes(getComputedStyle(n).overflowX));
+        // inside a box that scrolls or clips (a matrix's strip, the diagram's, the flying numbers' layer) is not out
+        const clipped = (n) => {
+          for (let a = n.parentElement; a && !a.classList.contains('av'); a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+          return false;
+        };
+        const stickingOut = [...host.shadowRoot.querySelectorAll('*')].filter((n) => n.getBoundingClientRect().right > right + 0.5 && !clipped(n));
+        return {
+          page: document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth,
+          host: host.scrollWidth - host.clientWidth,
+          out: stickingOut.map((n) => `${n.tagName}.${[...n.classList].join('.')}`),
+          scrolls: [...new Set(scrolling.map((n) => [...n.classList].find((c) => ['matrix-scroll', 'pipeline', 'lines-scroll'].includes(c)) || `${n.tagName}.${[...n.classList].join('.')}`))],
+          matrices: host.shadowRoot.querySelectorAll('.matrix-scroll').length,
+        };
+      });
+      for (let step = 1; ; step++) {
+        const w = await widths();
+        const where = `${file} step ${step}`;
+        assert.equal(w.page, 0, `${where}: the page scrolls sideways`);
+        assert.equal(w.host, 0, `${where}: the element scrolls sideways`);
+        assert.deepEqual(w.out, [], `${where}: sticks out of the element`);
+        for (const box of w.scrolls) assert.ok(['matrix-scroll', 'pipeline', 'lines-scroll'].includes(box), `${where}: ${box} scrolls sideways`);
+        if (file === 'editable.html') break; // steps="all": every step at once, checked above
+        const next = page.locator('attention-visualizer').getByRole('button', { name: 'Next' });
+        if (!(await next.isEnabled())) break;
+        await next.click();
+        await frames(page);
+      }
+      const wide = await widths();
+      assert.ok(wide.matrices > 0, `${file}: matrices shown`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
