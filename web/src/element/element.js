@@ -49,7 +49,7 @@ import { learnedState } from '../state/learned.js';
 import { Tools, embedCode } from '../views/tools.js';
 import { FullView, FULL_MODE, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
 import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLevel } from './attributes.js';
-import { whenNear, wake, withEngine } from './visibility.js';
+import { forget, whenNear, wake, withEngine } from './visibility.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -561,6 +561,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   disconnectedCallback() {
     this._dark.removeEventListener('change', this._onScheme);
     this._hostTheme.disconnect();
+    forget(this); // not started yet: waits again once connected again
   }
 
   // (Before the first connection the attributes are read then, all at once.) The `state`

@@ -38,6 +38,12 @@ export function wake(element) {
   start();
 }
 
+// An element taken off the page before it started is no longer watched (nor kept).
+export function forget(element) {
+  if (!starts.delete(element)) return;
+  observer.unobserve(element);
+}
+
 // The printed page shows every element.
 if (typeof window !== 'undefined') window.addEventListener('beforeprint', () => [...starts.keys()].forEach(wake));
 
