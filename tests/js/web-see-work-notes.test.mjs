@@ -168,3 +168,14 @@ test('context positions: PE_C and C+PE_C are the keys\' own, named by the key to
   assert.deepEqual(sum.marks, [{ m: 'C', r: 1, c: 0 }, { m: 'PE_C', r: 1, c: 0 }]);
   assert.throws(() => explainCell('W_Q', 0, 0, ctx), /No arithmetic for W_Q/);
 });
+
+test('a sum of 12 terms is written out whole, one of 13 keeps its first five and last two around the count', () => {
+  // hand-made: X's row 1, 2, …, n times a column of W_Q of ones; the sum 1 + 2 + … + n
+  const ctx = (n) => ({
+    lang: 'en', decimals: 4, tokens: ['a'], options: {},
+    inputs: { x: [Array.from({ length: n }, (_, i) => i + 1)], wq: Array.from({ length: n }, () => [1]) },
+    result: { q: [[(n * (n + 1)) / 2]] },
+  });
+  assert.equal(explainCell('Q', 0, 0, ctx(12)).lines[0], 'Q[a, d1] = 1×1 + 2×1 + 3×1 + 4×1 + 5×1 + 6×1 + 7×1 + 8×1 + 9×1 + 10×1 + 11×1 + 12×1 = 78');
+  assert.equal(explainCell('Q', 0, 0, ctx(13)).lines[0], 'Q[a, d1] = 1×1 + 2×1 + 3×1 + 4×1 + 5×1 + … (13) + 12×1 + 13×1 = 91');
+});
