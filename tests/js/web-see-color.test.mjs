@@ -3,7 +3,7 @@
 // checked against the colour maps' stops and the WCAG formula worked in Python.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colorTable, gradientCss, textColorFor, VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/ui/color.js';
+import { colorTable, gradientCss, textColorFor, cellColor, diverging, largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from '../../web/src/ui/color.js';
 import { alongMap } from './see-colors.mjs';
 
 // The pixel a canvas gets for value v (the lookup the heatmap makes), as [r, g, b, a] bytes in
@@ -61,4 +61,14 @@ test('the text colour at the contrast threshold follows WCAG\'s formula, dark ch
   assert.equal(textColorFor([10, 137, 0]), '#000000');
   assert.equal(textColorFor([0, 138, 0]), '#000000');
   assert.equal(textColorFor([0, 136, 0]), '#ffffff');
+});
+
+test('a signed cell\'s colour is its value over the matrix\'s largest magnitude, masked scores left out of that', () => {
+  assert.deepEqual(cellColor('signed', 1, 4), diverging(0.25));
+  assert.deepEqual(cellColor('signed', -3, 4), diverging(-0.75));
+  assert.equal(largestMagnitude([[1, -3], [-Infinity, 2]]), 3, 'a masked −∞ does not count');
+  assert.equal(largestMagnitude([[0.5], [-7, 2, 6]]), 7, 'every row, every column');
+  assert.equal(largestMagnitude([[-Infinity, -Infinity]]), 0);
+  assert.equal(largestMagnitude([]), 0);
+  assert.equal(largestMagnitude([Float64Array.of(2, -9)]), 9, 'typed rows');
 });

@@ -63,6 +63,46 @@ test('the answer kept for two matrices is not given for two others: an edit back
   assert.equal(sameInputs({ ...base, tokens: ['a', 'c'] }, { ...base, tokens: ['a', 'b'] }), false);
 });
 
+test('a kept answer is given only for the same two matrices: one of them met again beside another is compared anew', () => {
+  const s = (x) => ({ ...base, x });
+  const [x1, x2] = [[[1, 2]], [[1, 3]]];
+  assert.equal(sameInputs(s(x1), s(x2)), false);
+  assert.equal(sameInputs(s(x2), s([[1, 3]])), true, 'x2 again, first, beside a copy of itself');
+  assert.equal(sameInputs(s(x1), s(x2)), false);
+  assert.equal(sameInputs(s([[1, 2]]), s(x1)), true, 'x1 again, second, beside a copy of itself');
+  assert.equal(sameInputs(s(x1), s(x2)), false);
+  assert.equal(sameInputs(s([[1, 3]]), s(x2)), true, 'x2 again, second');
+  assert.equal(sameInputs(s(x1), s(x2)), false);
+  assert.equal(sameInputs(s(x1), s([[1, 2]])), true, 'x1 again, first');
+});
+
+test('values of other kinds are never the same inputs: nothing and a context, a word and an object, an object with a key more', () => {
+  const context = { tokens: ['a'], x: [[1]] };
+  const pairs = [
+    [{ ...base, context: null }, { ...base, context }],
+    [{ ...base, context }, { ...base, context: null }],
+    [{ ...base, extra: 'ab' }, { ...base, extra: { 0: 'a', 1: 'b' } }],
+    [{ ...base, extra: { 0: 'a', 1: 'b' } }, { ...base, extra: 'ab' }],
+    [{ ...base, context }, { ...base, context: { ...context, more: 1 } }],
+    [{ ...base, context: { ...context, more: 1 } }, { ...base, context }],
+  ];
+  for (const [a, b] of pairs) assert.equal(sameInputs(a, b), false, `${JSON.stringify(a.context ?? a.extra)} and ${JSON.stringify(b.context ?? b.extra)}`);
+  assert.equal(sameInputs({ ...base, context: null }, { ...base, context: null }), true);
+});
+
+test('at most 200 entries: the 201st edit drops the oldest, the 200th none', () => {
+  const history = new History();
+  for (let t = 1; t <= 200; t++) history.record({ ...base, temperature: t });
+  assert.equal(history.entries.length, 200);
+  assert.equal(history.entries[0].temperature, 1);
+  history.record({ ...base, temperature: 201 });
+  assert.equal(history.entries.length, 200);
+  assert.equal(history.entries[0].temperature, 2);
+  let undos = 0;
+  while (history.undo()) undos += 1;
+  assert.equal(undos, 199, 'undo reaches back 199 edits');
+});
+
 test('sameMatrix: equal numbers row by row, rows of other kinds compared by value, a differing row anywhere is another matrix', () => {
   assert.equal(sameMatrix([[1, 2], [3, 4]], [[1, 2], [3, 4]]), true);
   assert.equal(sameMatrix([[1, 2], [3, 4]], [[1, 2], [4, 4]]), false, 'the first number of the last row');
