@@ -186,3 +186,21 @@ test('TextBlobs: a long text as Blobs of at most the size in UTF-8, no character
   assert.equal(await first.text(), 'abcd');
   assert.equal(await second.text(), 'efgh');
 });
+
+test('the SVGs: quotes in a token are text, a masked score reads −∞, fonts with Chinese glyphs asked for; the CSV\'s −∞ is -inf', () => {
+  const svg = heatmapSvg({ title: 'it\'s "x"', data: [[-Infinity, 0.5]], rowLabels: ['r'], colLabels: ['a', 'b'], kind: 'signed', masked: [[true, false]], decimals: 2 });
+  assert.ok(svg.includes('>it&#39;s &quot;x&quot;</text>'), 'the title\'s quotes');
+  const cells = elements(svg, 'text').filter((t) => t['font-size'] === '12').map((t) => t.text);
+  assert.deepEqual(cells, ['−∞', '0.50'], 'a masked score of a signed matrix is −∞, not 0');
+  assert.match(attrs(svg.slice(0, svg.indexOf('>')))['font-family'], /PingFang SC.*Noto Sans CJK SC/);
+  assert.equal(toCsv([[-Infinity, 1]]), '-inf,1\n');
+});
+
+test('the lines SVG: the longest query token has room, and the last label its descenders', () => {
+  const tokens = ['a', 'a much longer token', 'b'];
+  const svg = linesSvg({ title: 't', tokens, keyTokens: ['k'], weights: tokens.map(() => [1]) });
+  const H = Number(attrs(svg.slice(0, svg.indexOf('>'))).height);
+  const labels = elements(svg, 'text').filter((t) => t['text-anchor'] === 'end');
+  for (const t of labels) assert.ok(Number(t.x) - [...t.text].length * 7.8 >= 0, `${t.text} fits`);
+  assert.ok(H - Math.max(...labels.map((t) => Number(t.y))) >= 6, 'room under the last baseline');
+});

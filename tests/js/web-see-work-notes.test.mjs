@@ -179,3 +179,21 @@ test('a sum of 12 terms is written out whole, one of 13 keeps its first five and
   assert.equal(explainCell('Q', 0, 0, ctx(12)).lines[0], 'Q[a, d1] = 1×1 + 2×1 + 3×1 + 4×1 + 5×1 + 6×1 + 7×1 + 8×1 + 9×1 + 10×1 + 11×1 + 12×1 = 78');
   assert.equal(explainCell('Q', 0, 0, ctx(13)).lines[0], 'Q[a, d1] = 1×1 + 2×1 + 3×1 + 4×1 + 5×1 + … (13) + 12×1 + 13×1 = 91');
 });
+
+test('a scaled cell\'s line in full: no step repeated when nothing divides it, only T when √d_k is off', () => {
+  for (const [name, divided] of [['unscaled1', false], ['unscaled', true]]) {
+    const ctx = contextOf(name);
+    const { scores, scaled } = ctx.result;
+    const line = explainCell('Scaled', 0, 1, ctx).lines[0];
+    const value = Number(scaled[0][1].toFixed(4));
+    assert.equal(line, divided ? `Scaled[a, b] = ${shown(scores[0][1])} / 2 = ${value}` : `Scaled[a, b] = ${shown(scores[0][1])} = ${value}`, name);
+  }
+});
+
+test('a PE cell is the sinusoid of the query\'s position in every kind of state: one head without W_O, and across (named by the query token)', () => {
+  const k = CASES.multi;
+  const single = { ...contextOf('multi'), options: { ...k.options, heads: 1, usesWo: false } };
+  assert.ok(explainCell('PE', 1, 0, single).lines[0].startsWith(`PE[cat, d1] = sin(1 / 10000^(0/${k.x[0].length}))`), 'one head, no W_O');
+  const cross = { ...contextOf('multi'), keyTokens: ['甲', '乙', '丙'], options: { ...k.options, cross: true } };
+  assert.ok(explainCell('PE', 2, 1, cross).lines[0].startsWith('PE[sat, d2] = cos('), 'the query token, not the key');
+});
