@@ -158,7 +158,7 @@ writeFileSync(OUT, `# Mutation score (generated)
 
 Written by \`npm run mutate\` (scripts/mutate.mjs): Stryker ${JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version}, its TAP runner over
 ${runs.map((run) => `${runs.length > 1 ? `- ${Object.keys(run.files).sort().map((f) => f.replace(/^web\/src\//, '')).join(', ')}: ` : ''}${testFilesOf(run).map((t) => `\`${t}\``).join(', ')}`).join('\n')}.
-Do not edit by hand. \`npm run mutate${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`, run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${minutes} min on this machine.
+Do not edit by hand. \`npm run mutate${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`, ${MERGE ? `the runs written with --out build/mutation/{${MERGE}}.md merged at` : 'run of'} ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${MERGE ? '' : `, ${minutes} min on this machine`}.
 
 Score = killed (or timed out) / (killed + survived + not covered). "Before": the same run, counting
 only the mutants that a test older than issue 33's (not web-see-*) killed; "after": all of them.
