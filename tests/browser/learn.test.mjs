@@ -207,7 +207,7 @@ test('a learned preset opens at the step with its note, its goal reached; the el
   }
 });
 
-test('the backward pass shown for one cell, step by step, has PyTorch autograd’s numbers', async () => {
+test('the backward pass shown for every cell, step by step, has PyTorch autograd’s numbers', async () => {
   // torch: the tutorial, goal "previous word", the cross-entropy of train() and every gradient
   const c = loadBackwardSeedCases().find((v) => v.name === 'tutorial_loss_previous');
   const torch = (name) => c[name];
@@ -277,6 +277,53 @@ test('the backward pass shown for one cell, step by step, has PyTorch autograd�
     // the learning step shown alone has no weights above it: its words do not point at any
     assert.doesNotMatch(await page.textContent('[data-step="learn"] .plain'), /above/);
     expectNumbers(lines[1], [...c.x.flatMap((row, k) => [row[1], torch('d.h0.k')[k][0]]), torch('d.h0.wk')[1][0]], 'dW_K');
+
+    // every cell of every gradient, term by term against torch: the cell it names, each factor
+    // of its sum in order, its result; a cell with no target says the loss does not use it
+    const target = torch('target.h0');
+    const tokens = ['我', '爱', '你'];
+    const dim = (k) => `d${k + 1}`;
+    const [Q, K, dQ, dK] = ['f.h0.q', 'f.h0.k', 'd.h0.q', 'd.h0.k'].map(torch);
+    const pairs = (a, b) => a.flatMap((v, k) => [v, b[k]]);
+    const col = (m, k) => m.map((row) => row[k]);
+    for (let r = 0; r < 3; r++) {
+      for (let k = 0; k < 3; k++) {
+        const pair = `[${tokens[r]}, ${tokens[k]}]`;
+        lines = await work('∂L/∂Weights', r, k);
+        if (target[r][k] === 0) {
+          assert.deepEqual(lines, [`∂L/∂Weights${pair} = 0`, 'This cell has no target (or is masked): the loss does not depend on its weight directly.'], `dWeights${pair}`);
+          assert.equal(dW[r][k], 0, `torch: no target, no gradient at ${pair}`);
+        } else {
+          assert.equal(lines[0], `∂L/∂Weights${pair} = −target / (Weights${pair} · n_q)`);
+          expectNumbers(lines[1], [target[r][k], W[r][k], 3, dW[r][k]], `dWeights${pair}`);
+        }
+        lines = await work('∂L/∂Scaled', r, k);
+        assert.ok(lines[0].startsWith(`∂L/∂Scaled${pair} = Weights${pair} · (∂L/∂Weights${pair} − Σ_k Weights[${tokens[r]}, k]`), lines[0]);
+        const rowDot = W[r].reduce((sum, w, m) => sum + w * dW[r][m], 0);
+        expectNumbers(lines[1], [...pairs(W[r], dW[r]), rowDot], `dScaled${pair} Σ`);
+        expectNumbers(lines[2], [W[r][k], dW[r][k], rowDot, dScaled[r][k]], `dScaled${pair}`);
+        lines = await work('∂L/∂Scores', r, k);
+        assert.equal(lines[0], `∂L/∂Scores${pair} = ∂L/∂Scaled${pair} ÷ the scale`);
+        expectNumbers(lines[1], [dScaled[r][k], Math.SQRT2, dScores[r][k]], `dScores${pair}`);
+      }
+      for (let k = 0; k < 2; k++) {
+        lines = await work('∂L/∂Q', r, k);
+        assert.equal(lines[0], `∂L/∂Q[${tokens[r]}, ${dim(k)}] = Σ_j ∂L/∂Scores[${tokens[r]}, j] · K[j, ${dim(k)}]`);
+        expectNumbers(lines[1], [...pairs(dScores[r], col(K, k)), dQ[r][k]], `dQ[${r}][${k}]`);
+        lines = await work('∂L/∂K', r, k);
+        assert.equal(lines[0], `∂L/∂K[${tokens[r]}, ${dim(k)}] = Σ_i ∂L/∂Scores[i, ${tokens[r]}] · Q[i, ${dim(k)}]`);
+        expectNumbers(lines[1], [...pairs(col(dScores, r), col(Q, k)), dK[r][k]], `dK[${r}][${k}]`);
+      }
+    }
+    for (let r = 0; r < 2; r++) {
+      for (let k = 0; k < 2; k++) {
+        for (const [name, d, key] of [['W_Q', dQ, 'd.h0.wq'], ['W_K', dK, 'd.h0.wk']]) {
+          lines = await work(`∂L/∂${name}`, r, k);
+          assert.equal(lines[0], `∂L/∂${name}[${dim(r)}, ${dim(k)}] = Σ_t X[t, ${dim(r)}] · ∂L/∂${name.slice(2)}[t, ${dim(k)}]`);
+          expectNumbers(lines[1], [...pairs(col(c.x, r), col(d, k)), torch(key)[r][k]], `d${name}[${r}][${k}]`);
+        }
+      }
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

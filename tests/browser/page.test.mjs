@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
@@ -16,6 +17,7 @@ import { viridis } from './colors.mjs';
 import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
+const { cases: TOKENIZE_CASES } = JSON.parse(readFileSync(new URL('../fixtures/tokenize_cases.json', import.meta.url), 'utf8'));
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
 
 const TUTORIAL = {
@@ -447,6 +449,23 @@ test('tokenisation modes, and tokens edited, added and removed', onFreshPage(asy
   assert.deepEqual(await tokens(), ['Hello', ',', 'world']);
   assert.equal(await page.textContent('#token-count'), '3 tokens');
   assert.equal(await page.locator('#editor-x .grid tbody tr').count(), 3);
+  // Japanese typed into the page: split as ICU's word segmentation splits it (python3-icu,
+  // tests/fixtures/tokenize_cases.json), by words and by characters, and its tokens shown on
+  // screen in that order (the token list, X's rows, the weights' rows and columns)
+  await page.click('#overview');
+  const japanese = TOKENIZE_CASES.filter((c) => /[\u3040-\u30ff]/u.test(c.text));
+  assert.ok(japanese.length >= 2);
+  for (const mode of ['word', 'char']) {
+    await page.selectOption('#token-mode', mode);
+    for (const { text, [mode]: expected } of japanese) {
+      await page.fill('#sentence', text);
+      // drawn once X's rows spell this sentence (consecutive sentences differ), however split
+      await page.waitForFunction((t) => [...(document.querySelector('#steps table[data-matrix="X"]')?.querySelectorAll('tbody th') || [])].map((th) => th.textContent).join('') === t, text);
+      assert.deepEqual(await tokens(), expected, `${text} by ${mode}: the token list`);
+      assert.deepEqual((await readHeaders(page, 'X')).rows, expected, `${text} by ${mode}: X's rows`);
+      assert.deepEqual(await readHeaders(page, 'Weights'), { rows: expected, cols: expected }, `${text} by ${mode}: the weights' queries and keys`);
+    }
+  }
 
   await page.click('[data-preset="tutorial"]');
   assert.equal(await page.inputValue('#token-mode'), 'char');
