@@ -1,6 +1,6 @@
 // embind layer: the only place that knows about Emscripten. It adapts typed arrays to
 // attn::Matrix and back, and turns attn::Error into a plain object that the JS wrapper
-// (engine_api.js) throws as an Error. Raw bindings stay private to that wrapper.
+// (cpp/bindings/engine.js) throws as an Error. Raw bindings stay private to that wrapper.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -74,7 +74,7 @@ attn::Workspace& workspace() {
   return w;
 }
 
-// operands (built by engine_api.js, every field present):
+// operands (built by validate.js packInput, every field present):
 //   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, causal,
 //    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding}
 // matrices packed as above.
@@ -227,7 +227,7 @@ attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::
   return attn::Error{};
 }
 
-// operands as for compute(); seed (built by engine_api.js): {output?: packed matrix (dL/doutput),
+// operands as for compute(); seed (built by validate.js): {output?: packed matrix (dL/doutput),
 // weights?: [packed | null] per head (dL/dweights)}, or {loss, target} as train() takes them.
 // Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?, temperature}, result: {heads: [{q, k,
 // v, scores, scaled, weights, output}], concat, output, xWithPe?, contextWithPe?}, loss?}, every
@@ -277,7 +277,7 @@ val backward(const val& operands, const val& seed) {
   return gradients_to_js(in, w.gradients);
 }
 
-// operands as for compute(); options (built by engine_api.js, every field present):
+// operands as for compute(); options (built by validate.js packTrainOptions, every field present):
 //   {loss: 'output' | 'weights', target: packed matrix (output) or [packed | null] per head
 //    (weights), train: {x, context, wq, wk, wv, wo: booleans}, optimizer: 'sgd' | 'adam',
 //    learningRate, steps, seed, rowsPerStep (0: every row), step, moments?: Float64Array
@@ -366,7 +366,7 @@ attn::Error model_norm(const val& parent, const char* name, const std::string& p
   return err;
 }
 
-// packed (built by engine_api.js packModel, its types already checked): {vocab (a count),
+// packed (built by validate-model.js packModel, its types already checked): {vocab (a count),
 // dModel, maxTokens, causal, embed, positions? (absent: sinusoidal), layers: [{norm1?, heads:
 // [{wq, wk, wv, bq?, bk?, bv?}], wo, bo?, norm2?, mlp?: {w1, b1?, w2, b2?, activation}}],
 // finalNorm?: {gain, bias}, unembed? (absent: tied), unembedBias?}; matrices packed as to_matrix()
@@ -572,8 +572,8 @@ val model_gradients(const val& packed, const val& ids, const val& targets) {
   return result;
 }
 
-// options (built by engine_api.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd' |
-// 'adam', learningRate}. Returns {parameters (model_to_js), losses: Float64Array} or {error}.
+// options (built by validate-model.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd'
+// | 'adam', learningRate}. Returns {parameters (model_to_js), losses: Float64Array} or {error}.
 val train_model(const val& packed, const val& options) {
   attn::Model m;
   attn::Error err = read_model(packed, &m);
