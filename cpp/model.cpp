@@ -732,6 +732,18 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   return Error{};
 }
 
+Error check_batch_count(long long n_batches) {
+  if (n_batches == 0) {
+    return model_error(ErrorCode::empty, "batches", "batches", -1, -1,
+                       "batches is empty: it needs at least one { ids, targets }");
+  }
+  if (n_batches > kMaxBatches) {
+    return too_large("batches", "the number of batches", n_batches, kMaxBatches,
+                     "train in several calls");
+  }
+  return Error{};
+}
+
 Error train_model(const Model& start, const std::vector<Batch>& batches,
                   const ModelTrainOptions& options, Model* trained, std::vector<double>* losses) {
   Error err = check_model(start);
@@ -745,14 +757,7 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     msg << "learningRate is " << options.learning_rate << ": it must be > 0";
     return model_error(ErrorCode::range, "learningRate", "learningRate", -1, -1, msg.str());
   }
-  if (batches.empty()) {
-    return model_error(ErrorCode::empty, "batches", "batches", -1, -1,
-                       "batches is empty: it needs at least one { ids, targets }");
-  }
-  if (static_cast<long long>(batches.size()) > kMaxBatches) {
-    return too_large("batches", "the number of batches", static_cast<long long>(batches.size()),
-                     kMaxBatches, "train in several calls");
-  }
+  if (!(err = check_batch_count(static_cast<long long>(batches.size()))).ok()) return err;
 
   Model p = start;  // the parameters as they train
   std::vector<std::vector<double>*> values;

@@ -153,6 +153,10 @@ struct Batch {
   std::vector<int> targets;
 };
 
+// The number of batches of one train_model() call: at least one (empty), at most kMaxBatches
+// (limit, saying how many there are). The bindings check it before reading any batch.
+Error check_batch_count(long long n_batches);
+
 struct ModelTrainOptions {
   Optimizer optimizer = Optimizer::adam;
   double learning_rate = 1e-3;  // finite, > 0

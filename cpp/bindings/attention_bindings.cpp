@@ -579,7 +579,8 @@ val train_model(const val& packed, const val& options) {
   attn::Error err = read_model(packed, &m);
   if (!err.ok()) return error_to_js(err);
   const val batches = options["batches"];
-  const int n = std::min(batches["length"].as<int>(), attn::kMaxBatches + 1);
+  const int n = batches["length"].as<int>();
+  if (!(err = attn::check_batch_count(n)).ok()) return error_to_js(err);  // before reading them
   std::vector<attn::Batch> read(n);
   for (int b = 0; b < n; b++) {
     const std::string p = "batches[" + std::to_string(b) + "].";

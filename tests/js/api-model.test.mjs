@@ -198,3 +198,14 @@ test('runModel and trainModel many times do not grow wasm memory', () => {
   }
   assert.equal(engine.memoryBytes(), bytes);
 });
+
+test('trainModel with more than 10000 batches says how many it was given, not 10001', () => {
+  const { model, ids } = cases[0];
+  const batches = Array.from({ length: 12345 }, () => ({ ids, targets: ids }));
+  assertInputError(() => engine.trainModel(model, { batches, learningRate: 0.1 }), {
+    code: 'limit',
+    path: 'batches',
+    message: 'the number of batches is 12345, more than the 10000 supported: train in several calls',
+  });
+  assert.equal(engine.trainModel(model, { batches: batches.slice(0, 1), learningRate: 0.1 }).losses.length, 1);
+});
