@@ -17,20 +17,9 @@ std::string count(long long n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-std::string layer_path(int l) { return "layers[" + std::to_string(l) + "]"; }
-
-std::string head_path(int l, int h) { return layer_path(l) + ".heads[" + std::to_string(h) + "]"; }
-
 Error model_error(ErrorCode code, const std::string& path, const std::string& operand, int layer,
                   int head, const std::string& message) {
-  Error e;
-  e.code = code;
-  e.path = path;
-  e.operand = operand;
-  e.layer = layer;
-  e.head = head;
-  e.message = message;
-  return e;
+  return make_error(code, operand, message).with_path(path).in_layer(layer).in_head(head);
 }
 
 // The last name of a path: "wq" of "layers[1].heads[0].wq", "gain" of "finalNorm.gain".
@@ -92,10 +81,9 @@ Error check_layer(const Model& model, int l) {
                        lp + ".heads is empty: a layer needs at least one head { wq, wk, wv }");
   }
   if (n_heads > kMaxHeads) {
-    Error e = too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
-                        "use fewer heads");
-    e.layer = l;
-    return e;
+    return too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
+                     "use fewer heads")
+        .in_layer(l);
   }
   const int d_k = layer.heads[0].wq.cols;
   const int d_v = layer.heads[0].wv.cols;
@@ -105,11 +93,10 @@ Error check_layer(const Model& model, int l) {
     const Head& w = layer.heads[h];
     const std::string hp = head_path(l, h);
     if (w.wq.cols > kMaxDimension || w.wv.cols > kMaxDimension) {
-      Error e = too_large(hp + (w.wq.cols > kMaxDimension ? ".wq" : ".wv"), "d_k or d_v of " + hp,
-                          std::max(w.wq.cols, w.wv.cols), kMaxDimension, "use smaller heads");
-      e.layer = l;
-      e.head = h;
-      return e;
+      return too_large(hp + (w.wq.cols > kMaxDimension ? ".wq" : ".wv"), "d_k or d_v of " + hp,
+                       std::max(w.wq.cols, w.wv.cols), kMaxDimension, "use smaller heads")
+          .in_layer(l)
+          .in_head(h);
     }
     if (!(err = check_matrix(hp + ".wq", l, h, w.wq, "dModel", d, dk_name, d_k)).ok()) return err;
     if (!(err = check_matrix(hp + ".wk", l, h, w.wk, "dModel", d, dk_name, d_k)).ok()) return err;
@@ -134,10 +121,9 @@ Error check_layer(const Model& model, int l) {
   const Mlp& mlp = layer.mlp;
   const int f = mlp.w1.cols;
   if (f > kMaxHidden) {
-    Error e = too_large(lp + ".mlp.w1", "the MLP's width f (the columns of " + lp + ".mlp.w1)", f,
-                        kMaxHidden, "use a narrower MLP");
-    e.layer = l;
-    return e;
+    return too_large(lp + ".mlp.w1", "the MLP's width f (the columns of " + lp + ".mlp.w1)", f,
+                     kMaxHidden, "use a narrower MLP")
+        .in_layer(l);
   }
   const std::string f_name = "f (the columns of " + lp + ".mlp.w1)";
   if (!(err = check_matrix(lp + ".mlp.w1", l, -1, mlp.w1, "dModel", d, f_name, f)).ok()) {
@@ -186,23 +172,22 @@ long long parameter_count(const Model& model) {
 
 }  // namespace
 
+std::string layer_path(int l) { return "layers[" + std::to_string(l) + "]"; }
+
+std::string head_path(int l, int h) { return layer_path(l) + "." + head_name(h); }
+
 Error vector_from_values(const std::string& path, const std::string& operand, int layer, int head,
                          const double* values, int n, std::vector<double>* out) {
   if (n <= 0) {
     return model_error(ErrorCode::empty, path, operand, layer, head,
                        path + " is empty: it needs at least one number");
   }
-  for (int j = 0; j < n; j++) {
-    if (!std::isfinite(values[j])) {
-      Error e = model_error(ErrorCode::not_finite, path, operand, layer, head,
-                            path + "[" + std::to_string(j) + "] is " +
-                                (std::isnan(values[j]) ? "NaN"
-                                 : values[j] > 0       ? "Infinity"
-                                                       : "-Infinity") +
-                                ": every value must be a finite number");
-      e.column = j;
-      return e;
-    }
+  const long long j = first_non_finite(values, static_cast<size_t>(n));
+  if (j >= 0) {
+    return model_error(ErrorCode::not_finite, path, operand, layer, head,
+                       path + "[" + std::to_string(j) + "] is " + non_finite_name(values[j]) +
+                           ": every value must be a finite number")
+        .at(-1, static_cast<int>(j));
   }
   out->assign(values, values + n);
   return Error{};
@@ -286,9 +271,7 @@ Error check_ids(const Model& model, const std::string& name, const T* values, in
       std::ostringstream msg;
       msg << name << "[" << i << "] is " << v << ": it must be a whole number from 0 to "
           << model.vocab - 1 << " (an index into vocab)" << (targets ? ", or -1 for no loss" : "");
-      Error e = model_error(ErrorCode::range, name, leaf(name), -1, -1, msg.str());
-      e.column = i;
-      return e;
+      return model_error(ErrorCode::range, name, leaf(name), -1, -1, msg.str()).at(-1, i);
     }
   }
   return Error{};
@@ -308,23 +291,13 @@ namespace {
 
 // ---- the layer kinds, each forward with its backward next to it ----
 
-// The first non-finite element of the step `path` (of layer `layer`), an overflow.
+// The first non-finite element of the step `path` (of layer `layer`), an overflow: "<what>
+// <path>[i][j] is Infinity: …".
 Error check_step(const std::string& path, int layer, const Matrix& m, const char* what) {
-  if (all_finite(m)) return Error{};
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      if (std::isfinite(m.at(i, j))) continue;
-      Error e = model_error(ErrorCode::overflow, path, leaf(path), layer, -1,
-                            std::string(what) + " " + path + "[" + std::to_string(i) + "][" +
-                                std::to_string(j) +
-                                "] is not finite: the values are too large for float64 (products "
-                                "overflow); use smaller values");
-      e.row = i;
-      e.column = j;
-      return e;
-    }
-  }
-  return Error{};
+  Error e = check_finite(m, ErrorCode::overflow, leaf(path), std::string(what) + " " + path,
+                         "the values are too large for float64 (products overflow); use smaller "
+                         "values");
+  return e.ok() ? e : e.with_path(path).in_layer(layer);
 }
 
 // x₀[i] = embed[ids[i]] + P[i], (n, d_model).
@@ -520,8 +493,7 @@ Error check_run_size(const Model& model, int n) {
 Error in_layer(Error err, int l) {
   const std::string prefix = layer_path(l) + ".";
   err.layer = l;
-  err.path =
-      prefix + (err.head >= 0 ? "heads[" + std::to_string(err.head) + "]." : "") + err.operand;
+  err.path = prefix + head_label(err.head, err.operand);
   err.message = prefix + err.message;
   return err;
 }

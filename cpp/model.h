@@ -86,6 +86,11 @@ struct Model {
   std::vector<double> unembed_bias;  // (vocab) or empty
 };
 
+// A layer's and a head's path, as errors and the JS API name them: "layers[1]",
+// "layers[1].heads[0]".
+std::string layer_path(int l);
+std::string head_path(int l, int h);
+
 // Builds a vector from `n` values, rejecting none (empty) and NaN/±Infinity (not_finite, its
 // column), the error's path `path`, operand `operand`, layer and head as given.
 Error vector_from_values(const std::string& path, const std::string& operand, int layer, int head,

@@ -390,7 +390,7 @@ attn::Error read_model(const val& packed, attn::Model* m) {
   for (int l = 0; l < n_layers; l++) {
     const val layer = layers[l];
     attn::Layer& w = m->layers[l];
-    const std::string lp = "layers[" + std::to_string(l) + "]";
+    const std::string lp = attn::layer_path(l);
     if (!(err = model_norm(layer, "norm1", lp + ".norm1", l, &w.norm1)).ok()) return err;
     const val heads = layer["heads"];
     const int n_heads = std::min(heads["length"].as<int>(), attn::kMaxHeads + 1);
@@ -398,7 +398,7 @@ attn::Error read_model(const val& packed, attn::Model* m) {
     for (int h = 0; h < n_heads; h++) {
       const val head = heads[h];
       attn::Head& hw = w.heads[h];
-      const std::string hp = lp + ".heads[" + std::to_string(h) + "]";
+      const std::string hp = attn::head_path(l, h);
       if (!(err = model_matrix(head["wq"], hp + ".wq", l, h, &hw.wq)).ok()) return err;
       if (!(err = model_matrix(head["wk"], hp + ".wk", l, h, &hw.wk)).ok()) return err;
       if (!(err = model_matrix(head["wv"], hp + ".wv", l, h, &hw.wv)).ok()) return err;
