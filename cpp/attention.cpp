@@ -346,13 +346,14 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   for (int h = 0; h < n_heads; h++) {
     const Head& w = in.heads[h];
     AttentionResult& r = out->heads[h];
-    matmul(*x, w.wq, &r.q);       // (n_q, d_k)
-    matmul(*source, w.wk, &r.k);  // (n_k, d_k)
-    matmul(*source, w.wv, &r.v);  // (n_k, d_v)
+    MatmulScratch* s = &out->scratch;
+    matmul(*x, w.wq, &r.q, s);       // (n_q, d_k)
+    matmul(*source, w.wk, &r.k, s);  // (n_k, d_k)
+    matmul(*source, w.wv, &r.v, s);  // (n_k, d_v)
     if (!w.bq.empty()) add_to_rows(w.bq, &r.q);
     if (!w.bk.empty()) add_to_rows(w.bk, &r.k);
     if (!w.bv.empty()) add_to_rows(w.bv, &r.v);
-    matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
+    matmul_transposed(r.q, r.k, &r.scores, s);  // (n_q, n_k)
 
     // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
     // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact (a copy).
@@ -364,8 +365,8 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     }
     if (has_mask(opt)) apply_mask(out->mask, &r.scaled);  // -Infinity where i may not see j
 
-    softmax_rows(r.scaled, &r.weights);  // (n_q, n_k), masked keys exactly 0
-    matmul(r.weights, r.v, &r.output);   // (n_q, d_v)
+    softmax_rows(r.scaled, &r.weights);    // (n_q, n_k), masked keys exactly 0
+    matmul(r.weights, r.v, &r.output, s);  // (n_q, d_v)
 
     // Finite inputs can still overflow in a product; the first step that did is the one to name.
     const std::pair<const char*, const Matrix*> steps[] = {
@@ -387,7 +388,7 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     out->output = out->concat;  // no W_O: the output is the heads' outputs side by side
     return Error{};
   }
-  matmul(out->concat, in.wo, &out->output);  // (n_q, d_model)
+  matmul(out->concat, in.wo, &out->output, &out->scratch);  // (n_q, d_model)
   return check_finite_result("output", "output", -1, out->output);
 }
 

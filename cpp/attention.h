@@ -130,6 +130,7 @@ struct MultiHeadResult {
   std::vector<AttentionResult> heads;  // per head: q, k, v, scores, scaled, weights, output
   Matrix concat;                       // (n_q, h·d_v) heads' outputs side by side
   Matrix output;                       // (n_q, d_model) concat·W_O, or concat without W_O
+  MatmulScratch scratch;               // the products' scratch, kept for the next call
 };
 
 // Checks shapes of every head, W_O, the context, the padding mask and the options.

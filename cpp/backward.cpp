@@ -28,8 +28,9 @@ void zeros(int rows, int cols, Matrix* m) {
 }
 
 // acc += a·bᵀ, through `product` (scratch, (a.rows, b.rows)).
-void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc) {
-  matmul_transposed(a, b, product);
+void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc,
+                           MatmulScratch* scratch) {
+  matmul_transposed(a, b, product, scratch);
   add(*acc, *product, acc);
 }
 
@@ -52,6 +53,7 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   const Mask& mask = forward.mask;
   InputGradients& gi = out->input;
   ResultGradients& gr = out->result;
+  MatmulScratch* s = &out->scratch;
   auto check = [&](int h, const char* name, const Matrix& m) {
     const int head =
         in.single_head_names ? -1 : h;  // the one-head form names "q", not "heads[0].q"
@@ -64,8 +66,8 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   if (d_output != nullptr) {
     gr.output = *d_output;
     if (in.wo.rows > 0) {
-      matmul_transposed(*d_output, in.wo, &gr.concat);            // G·W_Oᵀ
-      matmul_transposed_left(forward.concat, *d_output, &gi.wo);  // Concatᵀ·G
+      matmul_transposed(*d_output, in.wo, &gr.concat, s);            // G·W_Oᵀ
+      matmul_transposed_left(forward.concat, *d_output, &gi.wo, s);  // Concatᵀ·G
       if (!(err = check_finite_gradient("concat", "concat", -1, gr.concat)).ok()) return err;
       if (!(err = check_finite_gradient("wo", "wo", -1, gi.wo)).ok()) return err;
     } else {
@@ -101,11 +103,11 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
     }
-    matmul_transposed(g.output, f.v, &g.weights);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    matmul_transposed(g.output, f.v, &g.weights, s);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
     if (h < static_cast<int>(seed.weights.size()) && seed.weights[h].rows > 0) {
       add(g.weights, seed.weights[h], &g.weights);  // + S_h, the loss's own gradient there
     }
-    matmul_transposed_left(f.weights, g.output, &g.v);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
+    matmul_transposed_left(f.weights, g.output, &g.v, s);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
     if (!(err = check(h, "weights", g.weights)).ok()) return err;
     if (!(err = check(h, "v", g.v)).ok()) return err;
 
@@ -138,14 +140,14 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (!(err = check(h, "scaled", g.scaled)).ok()) return err;
     if (!(err = check(h, "scores", g.scores)).ok()) return err;
 
-    matmul(g.scores, f.k, &g.q);                  // dQ (n_q, d_k) = dScores·K_h
-    matmul_transposed_left(g.scores, f.q, &g.k);  // dK (n_k, d_k) = dScoresᵀ·Q_h
+    matmul(g.scores, f.k, &g.q, s);                  // dQ (n_q, d_k) = dScores·K_h
+    matmul_transposed_left(g.scores, f.q, &g.k, s);  // dK (n_k, d_k) = dScoresᵀ·Q_h
     if (!(err = check(h, "q", g.q)).ok()) return err;
     if (!(err = check(h, "k", g.k)).ok()) return err;
 
-    matmul_transposed_left(x, g.q, &gw.wq);       // dW_Q (d_model, d_k) = Xᵀ·dQ
-    matmul_transposed_left(source, g.k, &gw.wk);  // dW_K (d_ctx, d_k) = Cᵀ·dK
-    matmul_transposed_left(source, g.v, &gw.wv);  // dW_V (d_ctx, d_v) = Cᵀ·dV
+    matmul_transposed_left(x, g.q, &gw.wq, s);       // dW_Q (d_model, d_k) = Xᵀ·dQ
+    matmul_transposed_left(source, g.k, &gw.wk, s);  // dW_K (d_ctx, d_k) = Cᵀ·dK
+    matmul_transposed_left(source, g.v, &gw.wv, s);  // dW_V (d_ctx, d_v) = Cᵀ·dV
     if (!(err = check(h, "wq", gw.wq)).ok()) return err;
     if (!(err = check(h, "wk", gw.wk)).ok()) return err;
     if (!(err = check(h, "wv", gw.wv)).ok()) return err;
@@ -157,9 +159,9 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (!w.bk.empty()) column_sums(g.k, &gw.bk);
     if (!w.bv.empty()) column_sums(g.v, &gw.bv);
 
-    add_matmul_transposed(g.q, w.wq, &product, &gi.x);      // dX += dQ·W_Qᵀ
-    add_matmul_transposed(g.k, w.wk, &product, &d_source);  // dC += dK·W_Kᵀ
-    add_matmul_transposed(g.v, w.wv, &product, &d_source);  // dC += dV·W_Vᵀ
+    add_matmul_transposed(g.q, w.wq, &product, &gi.x, s);      // dX += dQ·W_Qᵀ
+    add_matmul_transposed(g.k, w.wk, &product, &d_source, s);  // dC += dK·W_Kᵀ
+    add_matmul_transposed(g.v, w.wv, &product, &d_source, s);  // dC += dV·W_Vᵀ
   }
   if (!(err = check_finite_gradient("x", "x", -1, gi.x)).ok()) return err;
   if (cross && !(err = check_finite_gradient("context", "context", -1, gi.context)).ok()) {

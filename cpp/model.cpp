@@ -372,18 +372,19 @@ void layernorm_backward(const Matrix& dy, const Matrix& x, const std::vector<dou
 }
 
 // out = x·W (+ b on every row).
-void linear_forward(const Matrix& x, const Matrix& w, const std::vector<double>& b, Matrix* out) {
-  matmul(x, w, out);
+void linear_forward(const Matrix& x, const Matrix& w, const std::vector<double>& b, Matrix* out,
+                    MatmulScratch* scratch) {
+  matmul(x, w, out, scratch);
   if (!b.empty()) add_to_rows(b, out);
 }
 
 // From dout = dL/d(x·W + b): dW = xᵀ·dout, db = column sums of dout (with a bias), and
 // dx = dout·Wᵀ.
 void linear_backward(const Matrix& dout, const Matrix& x, const Matrix& w, bool has_bias,
-                     Matrix* dx, Matrix* dw, std::vector<double>* db) {
-  matmul_transposed_left(x, dout, dw);
+                     Matrix* dx, Matrix* dw, std::vector<double>* db, MatmulScratch* scratch) {
+  matmul_transposed_left(x, dout, dw, scratch);
   if (has_bias) column_sums(dout, db);
-  matmul_transposed(dout, w, dx);
+  matmul_transposed(dout, w, dx, scratch);
 }
 
 double activation(Activation kind, double x) {
@@ -513,6 +514,7 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
   run->residual.resize(n_layers + 1);
   run->after_attention.resize(n_layers);
   run->layers.resize(n_layers);
+  MatmulScratch* s = &run->scratch;
 
   encoder_forward(model, ids, &run->residual[0]);  // x₀ (n, d_model)
   if (!(err = check_step("residual[0]", -1, run->residual[0], "the embedding")).ok()) return err;
@@ -542,8 +544,8 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
         std::fill_n(&r.attention.concat.at(i, h * d_v), d_v, 0.0);
       }
     }
-    linear_forward(r.attention.concat, w.wo, w.bo, &r.attention_output);  // (n, d_model)
-    add(x, r.attention_output, &run->after_attention[l]);                 // the residual
+    linear_forward(r.attention.concat, w.wo, w.bo, &r.attention_output, s);  // (n, d_model)
+    add(x, r.attention_output, &run->after_attention[l]);                    // the residual
     err = check_step(lp + ".attention.output", l, r.attention_output, "the attention's output");
     if (!err.ok()) return err;
 
@@ -558,9 +560,9 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
     } else {
       r.mlp_input = mid;
     }
-    linear_forward(r.mlp_input, w.mlp.w1, w.mlp.b1, &r.hidden);      // (n, f)
-    activation_forward(w.mlp.activation, r.hidden, &r.activated);    // (n, f)
-    linear_forward(r.activated, w.mlp.w2, w.mlp.b2, &r.mlp_output);  // (n, d_model)
+    linear_forward(r.mlp_input, w.mlp.w1, w.mlp.b1, &r.hidden, s);      // (n, f)
+    activation_forward(w.mlp.activation, r.hidden, &r.activated);       // (n, f)
+    linear_forward(r.activated, w.mlp.w2, w.mlp.b2, &r.mlp_output, s);  // (n, d_model)
     add(mid, r.mlp_output, &run->residual[l + 1]);
     if (!(err = check_step(lp + ".mlp.hidden", l, r.hidden, "the MLP's")).ok()) return err;
     if (!(err = check_step(lp + ".mlp.output", l, r.mlp_output, "the MLP's")).ok()) return err;
@@ -575,10 +577,10 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
     run->final_input = last;
   }
   if (model.tied) {
-    matmul_transposed(run->final_input, model.embed, &run->logits);  // (n, vocab)
+    matmul_transposed(run->final_input, model.embed, &run->logits, s);  // (n, vocab)
     if (!model.unembed_bias.empty()) add_to_rows(model.unembed_bias, &run->logits);
   } else {
-    linear_forward(run->final_input, model.unembed, model.unembed_bias, &run->logits);
+    linear_forward(run->final_input, model.unembed, model.unembed_bias, &run->logits, s);
   }
   if (!(err = check_step("logits", -1, run->logits, "the")).ok()) return err;
   softmax_rows(run->logits, &run->probabilities);  // (n, vocab), each row sums to 1
@@ -603,6 +605,7 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   err = check_ids(model, "targets", targets.data(), static_cast<int>(targets.size()), true);
   if (!err.ok()) return err;
   const int n_layers = static_cast<int>(model.layers.size());
+  MatmulScratch* s = &run->scratch;
 
   // the gradients start at 0, in the model's structure (absent arrays stay absent)
   Model& g = *gradients;
@@ -627,12 +630,12 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   // the unembedding: dfinal (n, d_model)
   Matrix dfinal;
   if (model.tied) {
-    matmul(dlogits, model.embed, &dfinal);                        // dlogits·embed
-    matmul_transposed_left(dlogits, run->final_input, &g.embed);  // dlogitsᵀ·F (vocab, d_model)
+    matmul(dlogits, model.embed, &dfinal, s);                        // dlogits·embed
+    matmul_transposed_left(dlogits, run->final_input, &g.embed, s);  // dlogitsᵀ·F (vocab, d_model)
     if (!model.unembed_bias.empty()) column_sums(dlogits, &g.unembed_bias);
   } else {
     linear_backward(dlogits, run->final_input, model.unembed, !model.unembed_bias.empty(), &dfinal,
-                    &g.unembed, &g.unembed_bias);
+                    &g.unembed, &g.unembed_bias, s);
   }
   Matrix dx;  // dL/d(the residual stream) (n, d_model), from x_L back to x₀
   if (model.final_norm.present()) {
@@ -656,10 +659,11 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
     // MLP: x_out = mid + mlp_output, so dmid = dx + the MLP's input gradient
     if (w.has_mlp) {
       gl.mlp.activation = w.mlp.activation;
-      linear_backward(dx, r.activated, w.mlp.w2, !w.mlp.b2.empty(), &dact, &gl.mlp.w2, &gl.mlp.b2);
+      linear_backward(dx, r.activated, w.mlp.w2, !w.mlp.b2.empty(), &dact, &gl.mlp.w2, &gl.mlp.b2,
+                      s);
       activation_backward(w.mlp.activation, dact, r.hidden, &dhidden);
       linear_backward(dhidden, r.mlp_input, w.mlp.w1, !w.mlp.b1.empty(), &dm, &gl.mlp.w1,
-                      &gl.mlp.b1);
+                      &gl.mlp.b1, s);
       if (w.norm2.present()) {
         layernorm_backward(dm, run->after_attention[l], r.norm2_mean, r.norm2_rstd, w.norm2, &dx,
                            &gl.norm2);
@@ -669,7 +673,7 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
     }
 
     // attention: mid = x + concat·W_O + b_O, so dx_in = dmid + the attention's input gradient
-    linear_backward(dx, r.attention.concat, w.wo, !w.bo.empty(), &dconcat, &gl.wo, &gl.bo);
+    linear_backward(dx, r.attention.concat, w.wo, !w.bo.empty(), &dconcat, &gl.wo, &gl.bo, s);
     const int d_v = w.heads[0].wv.cols;
     for (int h = 0; h < static_cast<int>(w.heads.size()); h++) {
       if (!head_off(options, l, h)) continue;  // a head switched off does not reach the loss

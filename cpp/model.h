@@ -129,6 +129,7 @@ struct ModelRun {
   std::vector<double> final_mean, final_rstd;  // (n) each, with a final norm
   Matrix logits;                               // (n, vocab)
   Matrix probabilities;                        // (n, vocab) softmax per row
+  MatmulScratch scratch;  // the products' scratch outside the attention (which has its own)
 };
 
 struct RunOptions {
