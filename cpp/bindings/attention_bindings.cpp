@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "attention.h"
@@ -494,20 +495,65 @@ val model_to_js(const attn::Model& m) {
   return out;
 }
 
+// Models read once (loadModel) and kept by id until released (releaseModel): runModel,
+// modelGradients and trainModel take such an id in place of a packed model and skip reading it.
+std::unordered_map<int, attn::Model>& loaded_models() {
+  static std::unordered_map<int, attn::Model> models;
+  return models;
+}
+
+// Keeps `m` as a loaded model; returns its id.
+int keep_model(attn::Model&& m) {
+  static int next_id = 0;
+  loaded_models().emplace(++next_id, std::move(m));
+  return next_id;
+}
+
+// `model`: a packed model, read into `*read`, or a loaded model's id. Points `*m` at the model.
+attn::Error resolve_model(const val& model, attn::Model* read, const attn::Model** m) {
+  if (!model.isNumber()) {
+    *m = read;
+    return read_model(model, read);
+  }
+  const auto found = loaded_models().find(model.as<int>());
+  if (found == loaded_models().end()) {  // the JS wrapper passes only ids it has not released
+    return attn::make_error(attn::ErrorCode::conflict, "model", "this model is not loaded");
+  }
+  *m = &found->second;
+  return attn::Error{};
+}
+
+// packed as read_model() reads it. Returns {id} or {error}.
+val load_model(const val& packed) {
+  attn::Model m;
+  attn::Error err = read_model(packed, &m);
+  if (!err.ok()) return error_to_js(err);
+  val result = val::object();
+  result.set("id", keep_model(std::move(m)));
+  return result;
+}
+
+void release_model(int id) { loaded_models().erase(id); }
+
+// A loaded model's parameters (model_to_js).
+val model_parameters(int id) { return model_to_js(loaded_models().at(id)); }
+
 // The last forward pass of a model, kept for runModel(..., {reuse: true})'s views.
 attn::ModelRun& model_run() {
   static attn::ModelRun run;
   return run;
 }
 
-// packed as read_model() reads it, ids a Float64Array, headsOff: [Uint8Array per layer] or
-// undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention: {heads: [{q, k, v,
-// scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden, activated,
-// output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
-val run_model(const val& packed, const val& ids, const val& heads_off, bool live) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// model: packed as read_model() reads it, or a loaded model's id; ids a Float64Array, headsOff:
+// [Uint8Array per layer] or undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention:
+// {heads: [{q, k, v, scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden,
+// activated, output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
+val run_model(const val& model, const val& ids, const val& heads_off, bool live) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   std::vector<int> token_ids;
   if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
   attn::RunOptions options;
@@ -553,11 +599,13 @@ val run_model(const val& packed, const val& ids, const val& heads_off, bool live
   return result;
 }
 
-// Returns {loss, gradients (model_to_js)} or {error}.
-val model_gradients(const val& packed, const val& ids, const val& targets) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// model as for run_model(). Returns {loss, gradients (model_to_js)} or {error}.
+val model_gradients(const val& model, const val& ids, const val& targets) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   std::vector<int> token_ids, token_targets;
   if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
   err = read_ids(m, targets, "targets", true, &token_targets);
@@ -573,11 +621,14 @@ val model_gradients(const val& packed, const val& ids, const val& targets) {
 }
 
 // options (built by validate-model.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd'
-// | 'adam', learningRate}. Returns {parameters (model_to_js), losses: Float64Array} or {error}.
-val train_model(const val& packed, const val& options) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// | 'adam', learningRate}; model as for run_model(). Returns {parameters (model_to_js), losses:
+// Float64Array} or, for a loaded model, {id (the trained model, loaded), losses}; or {error}.
+val train_model(const val& model, const val& options) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   const val batches = options["batches"];
   const int n = batches["length"].as<int>();
   if (!(err = attn::check_batch_count(n)).ok()) return error_to_js(err);  // before reading them
@@ -599,8 +650,12 @@ val train_model(const val& packed, const val& options) {
   err = attn::train_model(m, read, o, &trained, &losses);
   if (!err.ok()) return error_to_js(err);
   val result = val::object();
-  result.set("parameters", model_to_js(trained));
   result.set("losses", vector_to_js(losses));
+  if (model.isNumber()) {
+    result.set("id", keep_model(std::move(trained)));
+  } else {
+    result.set("parameters", model_to_js(trained));
+  }
   return result;
 }
 
@@ -613,4 +668,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("runModel", &run_model);
   emscripten::function("modelGradients", &model_gradients);
   emscripten::function("trainModel", &train_model);
+  emscripten::function("loadModel", &load_model);
+  emscripten::function("releaseModel", &release_model);
+  emscripten::function("modelParameters", &model_parameters);
 }

@@ -78,7 +78,51 @@ function trainedModel(model, p) {
     }),
   };
 }
+// A model without its parameter arrays: what trainedModel() needs besides them (its structure,
+// the strings 'sinusoidal' and 'tied', activations and metadata), kept by a loaded model.
+const MODEL_PARAMETERS = ['embed', 'positions', 'finalNorm', 'unembed', 'unembedBias'];
+function modelSkeleton(model) {
+  const kept = Object.entries(model).filter(([key, value]) => !MODEL_PARAMETERS.includes(key) || typeof value === 'string');
+  return {
+    ...Object.fromEntries(kept),
+    vocab: [...model.vocab],
+    layers: model.layers.map((layer) => (layer.mlp === undefined ? {} : { mlp: { activation: layer.mlp.activation } })),
+  };
+}
+
 function makeEngine(raw) {
+  // Models loaded into this engine (loadModel): handle → { id (null once released), skeleton,
+  // layers: the number of heads of each layer, as packHeadsOff reads them }.
+  const loaded = new WeakMap();
+  const newLoaded = (id, skeleton, layers) => {
+    const entry = { id, skeleton, layers };
+    const handle = Object.freeze({
+      // its parameters, as a plain model object (the loaded model's fields and metadata)
+      toModel: () => trainedModel(entry.skeleton, raw.modelParameters(liveId(entry))),
+      // frees its memory in the engine; using it afterwards is an error (code 'released')
+      release() {
+        if (entry.id === null) return;
+        raw.releaseModel(entry.id);
+        entry.id = null;
+      },
+    });
+    loaded.set(handle, entry);
+    return handle;
+  };
+  const liveId = (entry) => {
+    if (entry.id === null) {
+      throw inputError({ code: 'released', operand: 'model', message: 'this loaded model was released: load the model again (engine.loadModel)' });
+    }
+    return entry.id;
+  };
+  // The model argument of runModel, modelGradients and trainModel for the binding: a loaded
+  // model's id, or a plain model checked and packed; `layers` as the entries above.
+  const modelSource = (model) => {
+    const entry = model !== null && typeof model === 'object' ? loaded.get(model) : undefined;
+    if (entry !== undefined) return { source: liveId(entry), entry, layers: entry.layers };
+    const packed = packModel(model);
+    return { source: packed, layers: packed.layers };
+  };
   return {
     compute(input, format) {
       const { typed, reuse } = readFormat(format);
@@ -200,8 +244,9 @@ function makeEngine(raw) {
     // A model's forward pass: every intermediate of every layer (docs/api.md, "Models").
     runModel(model, ids, options) {
       const { typed, reuse, headsOff } = readRunOptions(options);
-      const packed = packModel(model);
-      const result = raw.runModel(packed, packIds(ids, 'ids'), packHeadsOff(headsOff, packed), reuse);
+      const { source, layers } = modelSource(model);
+      const off = packHeadsOff(headsOff, { layers });
+      const result = raw.runModel(source, packIds(ids, 'ids'), off, reuse);
       if (result.error) throw inputError(result.error);
       const unpack = typed ? (m) => m : unpackRows;
       return {
@@ -225,19 +270,31 @@ function makeEngine(raw) {
     // there) and its gradient for every parameter, in the model's structure.
     modelGradients(model, ids, targets, format) {
       const { typed } = readFormat(format, "modelGradients()'s fourth argument", ['typed']);
-      const packed = packModel(model);
-      const result = raw.modelGradients(packed, packIds(ids, 'ids'), packIds(targets, 'targets'));
+      const { source } = modelSource(model);
+      const result = raw.modelGradients(source, packIds(ids, 'ids'), packIds(targets, 'targets'));
       if (result.error) throw inputError(result.error);
       return { loss: result.loss, gradients: unpackModelArrays(result.gradients, typed) };
     },
 
-    // One optimizer step per batch: { model (a new object; the input is not modified),
-    // losses (each batch's loss before its step) }.
+    // One optimizer step per batch: { model (a new object, or a new loaded model for a loaded
+    // one; the input is not modified), losses (each batch's loss before its step) }.
     trainModel(model, options) {
-      const packed = packModel(model);
-      const result = raw.trainModel(packed, packModelTrainOptions(options));
+      const { source, entry } = modelSource(model);
+      const result = raw.trainModel(source, packModelTrainOptions(options));
       if (result.error) throw inputError(result.error);
-      return { model: trainedModel(model, result.parameters), losses: Array.from(result.losses) };
+      const losses = Array.from(result.losses);
+      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses };
+      return { model: trainedModel(model, result.parameters), losses };
+    },
+
+    // The model read, checked and kept in the engine once: runModel, modelGradients and
+    // trainModel take the handle in place of the model and skip copying it in again (results
+    // identical). It stays until handle.release(); handle.toModel() gives it back as an object.
+    loadModel(model) {
+      const packed = packModel(model);
+      const result = raw.loadModel(packed);
+      if (result.error) throw inputError(result.error);
+      return newLoaded(result.id, modelSkeleton(model), packed.layers.map((layer) => ({ heads: { length: layer.heads.length } })));
     },
 
     // Bytes of wasm memory in use by the module (it grows, never shrinks).
