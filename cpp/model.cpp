@@ -76,15 +76,7 @@ Error check_layer(const Model& model, int l) {
   Error err = check_norm(lp + ".norm1", l, layer.norm1, d);
   if (!err.ok()) return err;
   const int n_heads = static_cast<int>(layer.heads.size());
-  if (n_heads == 0) {
-    return model_error(ErrorCode::empty, lp + ".heads", "heads", l, -1,
-                       lp + ".heads is empty: a layer needs at least one head { wq, wk, wv }");
-  }
-  if (n_heads > kMaxHeads) {
-    return too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
-                     "use fewer heads")
-        .in_layer(l);
-  }
+  if (!(err = check_head_count(l, n_heads)).ok()) return err;
   const int d_k = layer.heads[0].wq.cols;
   const int d_v = layer.heads[0].wv.cols;
   const std::string dk_name = "d_k (the columns of " + head_path(l, 0) + ".wq)";
@@ -193,7 +185,29 @@ Error vector_from_values(const std::string& path, const std::string& operand, in
   return Error{};
 }
 
+Error check_layer_count(long long n_layers) {
+  if (n_layers > kMaxLayers) {
+    return too_large("layers", "the number of layers", n_layers, kMaxLayers, "use fewer layers");
+  }
+  return Error{};
+}
+
+Error check_head_count(int l, long long n_heads) {
+  const std::string lp = layer_path(l);
+  if (n_heads == 0) {
+    return model_error(ErrorCode::empty, lp + ".heads", "heads", l, -1,
+                       lp + ".heads is empty: a layer needs at least one head { wq, wk, wv }");
+  }
+  if (n_heads > kMaxHeads) {
+    return too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
+                     "use fewer heads")
+        .in_layer(l);
+  }
+  return Error{};
+}
+
 Error check_model(const Model& model) {
+  Error err;
   const int d = model.d_model;
   if (d < 1) {
     return model_error(ErrorCode::range, "dModel", "dModel", -1, -1,
@@ -220,11 +234,9 @@ Error check_model(const Model& model) {
                      "use a smaller vocabulary");
   }
   const int n_layers = static_cast<int>(model.layers.size());
-  if (n_layers > kMaxLayers) {
-    return too_large("layers", "the number of layers", n_layers, kMaxLayers, "use fewer layers");
-  }
+  if (!(err = check_layer_count(n_layers)).ok()) return err;
   const std::string vocab_name = "vocab's length";
-  Error err = check_matrix("embed", -1, -1, model.embed, vocab_name, model.vocab, "dModel", d);
+  err = check_matrix("embed", -1, -1, model.embed, vocab_name, model.vocab, "dModel", d);
   if (!err.ok()) return err;
   if (!model.sinusoidal) {
     err = check_matrix("positions", -1, -1, model.positions, "maxTokens", model.max_tokens,

@@ -96,6 +96,12 @@ std::string head_path(int l, int h);
 Error vector_from_values(const std::string& path, const std::string& operand, int layer, int head,
                          const double* values, int n, std::vector<double>* out);
 
+// The number of a model's layers, and of heads of its layer l: at most kMaxLayers and kMaxHeads
+// (limit, saying how many there are; a layer without heads: empty). check_model() checks them;
+// the bindings check them before reading any layer or head.
+Error check_layer_count(long long n_layers);
+Error check_head_count(int l, long long n_heads);
+
 // A model's shapes: every array against d_model, vocab, max_tokens and its layer's d_k, d_v, f;
 // the sizes of the limits above. Errors name the array by its path.
 Error check_model(const Model& model);

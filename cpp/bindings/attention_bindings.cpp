@@ -385,8 +385,8 @@ attn::Error read_model(const val& packed, attn::Model* m) {
     if (!err.ok()) return err;
   }
   const val layers = packed["layers"];
-  // one past a limit is enough for check_model() to report it
-  const int n_layers = std::min(layers["length"].as<int>(), attn::kMaxLayers + 1);
+  const int n_layers = layers["length"].as<int>();
+  if (!(err = attn::check_layer_count(n_layers)).ok()) return err;  // before reading them
   m->layers.resize(n_layers);
   for (int l = 0; l < n_layers; l++) {
     const val layer = layers[l];
@@ -394,7 +394,8 @@ attn::Error read_model(const val& packed, attn::Model* m) {
     const std::string lp = attn::layer_path(l);
     if (!(err = model_norm(layer, "norm1", lp + ".norm1", l, &w.norm1)).ok()) return err;
     const val heads = layer["heads"];
-    const int n_heads = std::min(heads["length"].as<int>(), attn::kMaxHeads + 1);
+    const int n_heads = heads["length"].as<int>();
+    if (!(err = attn::check_head_count(l, n_heads)).ok()) return err;
     w.heads.resize(n_heads);
     for (int h = 0; h < n_heads; h++) {
       const val head = heads[h];
