@@ -1,49 +1,13 @@
 #include "attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
 namespace attn {
 
-const char* error_code_name(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::ok:
-      return "ok";
-    case ErrorCode::empty:
-      return "empty";
-    case ErrorCode::empty_row:
-      return "empty_row";
-    case ErrorCode::ragged:
-      return "ragged";
-    case ErrorCode::not_finite:
-      return "not_finite";
-    case ErrorCode::shape:
-      return "shape";
-    case ErrorCode::overflow:
-      return "overflow";
-    case ErrorCode::range:
-      return "range";
-    case ErrorCode::limit:
-      return "limit";
-    case ErrorCode::conflict:
-      return "conflict";
-  }
-  return "unknown";
-}
-
 namespace {
-
-Error make_error(ErrorCode code, const std::string& operand, int row, int column,
-                 const std::string& message) {
-  Error e;
-  e.code = code;
-  e.operand = operand;
-  e.row = row;
-  e.column = column;
-  e.message = message;
-  return e;
-}
 
 std::string shape_of(const Matrix& m) {
   return std::to_string(m.rows) + " × " + std::to_string(m.cols);
@@ -54,41 +18,25 @@ std::string count(int n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-const char* non_finite_name(double v) {
-  if (std::isnan(v)) return "NaN";
-  return v > 0 ? "Infinity" : "-Infinity";
-}
+// Why a result is not finite, in every overflow's message.
+const char* const kOverflow =
+    "the inputs are too large for float64 (products overflow); use smaller values";
 
 // First non-finite element of m, reported as an overflow of the step `operand` (of head
 // `head`, -1 for none), called `label` in the message. Entries hidden by `mask` are -Infinity
 // on purpose and skipped.
 Error check_finite_result(const std::string& label, const std::string& operand, int head,
                           const Matrix& m, const Mask* mask = nullptr) {
-  if (all_finite(m)) return Error{};  // the usual case, in one vectorised pass
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      double v = m.at(i, j);
-      if (std::isfinite(v) || (mask != nullptr && mask->at(i, j))) continue;
-      std::ostringstream msg;
-      msg << label << "[" << i << "][" << j << "] is " << non_finite_name(v)
-          << ": the inputs are too large for float64 (products overflow); use smaller values";
-      Error e = make_error(ErrorCode::overflow, operand, i, j, msg.str());
-      e.head = head;
-      return e;
-    }
-  }
-  return Error{};
+  const unsigned char* skip = mask != nullptr ? mask->hidden.data() : nullptr;
+  Error e = check_finite(m, ErrorCode::overflow, operand, label, kOverflow, skip);
+  return e.ok() ? e : e.in_head(head);
 }
 
-// "heads[1].wq" for head 1, or "wq" when the input uses the single-head names.
-std::string head_label(const MultiHeadInput& in, int head, const std::string& name) {
-  return in.single_head_names ? name : "heads[" + std::to_string(head) + "]." + name;
-}
+// The head whose name messages give head h: -1 when the input uses the single-head names.
+int named_head(const MultiHeadInput& in, int h) { return in.single_head_names ? -1 : h; }
 
 Error shape_error(const std::string& operand, int head, const std::string& message) {
-  Error e = make_error(ErrorCode::shape, operand, -1, -1, message);
-  e.head = head;
-  return e;
+  return make_error(ErrorCode::shape, operand, message).in_head(head);
 }
 
 // Masked scores become -Infinity, so the softmax gives them exactly 0.
@@ -104,35 +52,30 @@ void apply_mask(const Mask& mask, Matrix* scaled) {
 Error rows_to_matrix(const std::string& name, const double* values, const int* row_lengths,
                      int n_rows, Matrix* out) {
   if (n_rows <= 0) {
-    return make_error(ErrorCode::empty, name, -1, -1,
+    return make_error(ErrorCode::empty, name,
                       name + " is empty: it needs at least one row of numbers");
   }
   const int cols = row_lengths[0];
   for (int i = 0; i < n_rows; i++) {
     if (row_lengths[i] <= 0) {
       return make_error(
-          ErrorCode::empty_row, name, i, -1,
-          name + "[" + std::to_string(i) + "] is empty: every row needs at least one number");
+                 ErrorCode::empty_row, name,
+                 name + "[" + std::to_string(i) + "] is empty: every row needs at least one number")
+          .at(i, -1);
     }
     if (row_lengths[i] != cols) {
-      return make_error(ErrorCode::ragged, name, i, -1,
+      return make_error(ErrorCode::ragged, name,
                         name + "[" + std::to_string(i) + "] has " + count(row_lengths[i], "value") +
                             " but " + name + "[0] has " + std::to_string(cols) + ": every row of " +
-                            name + " must have the same length");
+                            name + " must have the same length")
+          .at(i, -1);
     }
   }
   Matrix m(n_rows, cols);
-  for (int i = 0; i < n_rows; i++) {
-    for (int j = 0; j < cols; j++) {
-      double v = values[static_cast<size_t>(i) * cols + j];
-      if (!std::isfinite(v)) {
-        return make_error(ErrorCode::not_finite, name, i, j,
-                          name + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is " +
-                              non_finite_name(v) + ": every value must be a finite number");
-      }
-      m.at(i, j) = v;
-    }
-  }
+  std::copy(values, values + m.data.size(), m.data.begin());
+  Error err =
+      check_finite(m, ErrorCode::not_finite, name, name, "every value must be a finite number");
+  if (!err.ok()) return err;
   *out = std::move(m);
   return Error{};
 }
@@ -141,8 +84,7 @@ Error rows_to_matrix(const std::string& name, const double* values, const int* r
 
 Error matrix_from_rows(const std::string& operand, const double* values, const int* row_lengths,
                        int n_rows, Matrix* out, int head) {
-  Error err = rows_to_matrix(head >= 0 ? "heads[" + std::to_string(head) + "]." + operand : operand,
-                             values, row_lengths, n_rows, out);
+  Error err = rows_to_matrix(head_label(head, operand), values, row_lengths, n_rows, out);
   if (!err.ok()) {
     err.operand = operand;
     err.head = head;
@@ -181,7 +123,7 @@ Error check_limits(const MultiHeadInput& in, const Matrix& source, const std::st
                       long long limit, const char* advice) {
     std::ostringstream msg;
     msg << what << " is " << value << ", more than the " << limit << " supported: " << advice;
-    return make_error(ErrorCode::limit, operand, -1, -1, msg.str());
+    return make_error(ErrorCode::limit, operand, msg.str());
   };
   const int n_heads = static_cast<int>(in.heads.size());
   if (n_heads > kMaxHeads) {
@@ -204,18 +146,16 @@ Error check_limits(const MultiHeadInput& in, const Matrix& source, const std::st
                      "use shorter vectors");
   }
   for (int h = 0; h < n_heads; h++) {
-    const std::string prefix = in.single_head_names ? "" : "heads[" + std::to_string(h) + "].";
+    const int head = named_head(in, h);
     if (in.heads[h].wq.cols > kMaxDimension) {
-      Error e = too_large("wq", "d_k (columns of " + prefix + "wq)", in.heads[h].wq.cols,
-                          kMaxDimension, "use a smaller d_k");
-      e.head = in.single_head_names ? -1 : h;
-      return e;
+      return too_large("wq", "d_k (columns of " + head_label(head, "wq") + ")", in.heads[h].wq.cols,
+                       kMaxDimension, "use a smaller d_k")
+          .in_head(head);
     }
     if (in.heads[h].wv.cols > kMaxDimension) {
-      Error e = too_large("wv", "d_v (columns of " + prefix + "wv)", in.heads[h].wv.cols,
-                          kMaxDimension, "use a smaller d_v");
-      e.head = in.single_head_names ? -1 : h;
-      return e;
+      return too_large("wv", "d_v (columns of " + head_label(head, "wv") + ")", in.heads[h].wv.cols,
+                       kMaxDimension, "use a smaller d_v")
+          .in_head(head);
     }
   }
   const long long cells = static_cast<long long>(n_heads) * in.x.rows * source.rows;
@@ -233,7 +173,7 @@ Error check_limits(const MultiHeadInput& in, const Matrix& source, const std::st
 
 Error check_multi_head(const MultiHeadInput& in) {
   if (in.heads.empty()) {
-    return make_error(ErrorCode::empty, "heads", -1, -1,
+    return make_error(ErrorCode::empty, "heads",
                       "heads is empty: it needs at least one head { wq, wk, wv }");
   }
   // Keys and values come from the context in cross-attention, from x in self-attention.
@@ -246,8 +186,8 @@ Error check_multi_head(const MultiHeadInput& in) {
 
   for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {
     const Head& w = in.heads[h];
-    const int head = in.single_head_names ? -1 : h;
-    auto label = [&](const char* name) { return head_label(in, h, name); };
+    const int head = named_head(in, h);
+    auto label = [&](const char* name) { return head_label(head, name); };
     // "wq has 3 rows but x has 2 columns: wq must be d_model × d_k with d_model = 2 (…)"
     auto rows_must_match = [&](const char* name, const Matrix& m, const Matrix& src,
                                const std::string& src_name, const std::string& dim,
@@ -281,11 +221,11 @@ Error check_multi_head(const MultiHeadInput& in) {
                              "queries and keys must have the same length d_k");
     }
     if (h > 0 && w.wq.cols != in.heads[0].wq.cols) {
-      return cols_must_match("wq", w.wq, "heads[0].wq", in.heads[0].wq,
+      return cols_must_match("wq", w.wq, head_label(0, "wq"), in.heads[0].wq,
                              "every head must have the same d_k");
     }
     if (h > 0 && w.wv.cols != in.heads[0].wv.cols) {
-      return cols_must_match("wv", w.wv, "heads[0].wv", in.heads[0].wv,
+      return cols_must_match("wv", w.wv, head_label(0, "wv"), in.heads[0].wv,
                              "every head must have the same d_v");
     }
     const std::pair<const char*, const std::vector<double>*> biases[] = {
@@ -325,7 +265,7 @@ Error check_multi_head(const MultiHeadInput& in) {
     return shape_error("keyPadding", -1, msg.str());
   }
   if (!std::isfinite(opt.temperature)) {
-    return make_error(ErrorCode::not_finite, "temperature", -1, -1,
+    return make_error(ErrorCode::not_finite, "temperature",
                       std::string("temperature is ") + non_finite_name(opt.temperature) +
                           ": it must be a finite number > 0");
   }
@@ -333,7 +273,7 @@ Error check_multi_head(const MultiHeadInput& in) {
     std::ostringstream msg;
     msg << "temperature is " << opt.temperature
         << ": it must be > 0 (the scaled scores are divided by it)";
-    return make_error(ErrorCode::range, "temperature", -1, -1, msg.str());
+    return make_error(ErrorCode::range, "temperature", msg.str());
   }
   return Error{};
 }
@@ -406,13 +346,14 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   for (int h = 0; h < n_heads; h++) {
     const Head& w = in.heads[h];
     AttentionResult& r = out->heads[h];
-    matmul(*x, w.wq, &r.q);       // (n_q, d_k)
-    matmul(*source, w.wk, &r.k);  // (n_k, d_k)
-    matmul(*source, w.wv, &r.v);  // (n_k, d_v)
+    MatmulScratch* s = &out->scratch;
+    matmul(*x, w.wq, &r.q, s);       // (n_q, d_k)
+    matmul(*source, w.wk, &r.k, s);  // (n_k, d_k)
+    matmul(*source, w.wv, &r.v, s);  // (n_k, d_v)
     if (!w.bq.empty()) add_to_rows(w.bq, &r.q);
     if (!w.bk.empty()) add_to_rows(w.bk, &r.k);
     if (!w.bv.empty()) add_to_rows(w.bv, &r.v);
-    matmul_transposed(r.q, r.k, &r.scores);  // (n_q, n_k)
+    matmul_transposed(r.q, r.k, &r.scores, s);  // (n_q, n_k)
 
     // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
     // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact (a copy).
@@ -424,15 +365,15 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     }
     if (has_mask(opt)) apply_mask(out->mask, &r.scaled);  // -Infinity where i may not see j
 
-    softmax_rows(r.scaled, &r.weights);  // (n_q, n_k), masked keys exactly 0
-    matmul(r.weights, r.v, &r.output);   // (n_q, d_v)
+    softmax_rows(r.scaled, &r.weights);    // (n_q, n_k), masked keys exactly 0
+    matmul(r.weights, r.v, &r.output, s);  // (n_q, d_v)
 
     // Finite inputs can still overflow in a product; the first step that did is the one to name.
     const std::pair<const char*, const Matrix*> steps[] = {
         {"q", &r.q},           {"k", &r.k},           {"v", &r.v},
         {"scores", &r.scores}, {"scaled", &r.scaled}, {"output", &r.output}};
     for (const auto& [name, m] : steps) {
-      err = check_finite_result(head_label(in, h, name), name, in.single_head_names ? -1 : h, *m,
+      err = check_finite_result(head_label(named_head(in, h), name), name, named_head(in, h), *m,
                                 m == &r.scaled ? &out->mask : nullptr);
       if (!err.ok()) return err;
     }
@@ -447,7 +388,7 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     out->output = out->concat;  // no W_O: the output is the heads' outputs side by side
     return Error{};
   }
-  matmul(out->concat, in.wo, &out->output);  // (n_q, d_model)
+  matmul(out->concat, in.wo, &out->output, &out->scratch);  // (n_q, d_model)
   return check_finite_result("output", "output", -1, out->output);
 }
 

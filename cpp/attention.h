@@ -19,29 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "errors.h"
 #include "kernels.h"
 
 namespace attn {
-
-// What is wrong with the input. `operand` names it as the public API does
-// ("x", "wq", "wk", "wv", or a result such as "scores" for an overflow);
-// row and column are 0-based, -1 when they do not apply.
-// `head` is the 0-based head for an operand or step of one head (heads[1].wk), else -1.
-// `range`: a finite option outside its domain (temperature <= 0).
-// `limit`: a size beyond the limits below.
-// `conflict`: options that contradict each other (training W_O of an input without W_O).
-enum class ErrorCode {
-  ok,
-  empty,
-  empty_row,
-  ragged,
-  not_finite,
-  shape,
-  overflow,
-  range,
-  limit,
-  conflict
-};
 
 // Sizes the engine accepts, checked before any result is allocated, so an oversized input is
 // an error and never exhausts memory (wasm has at most 2 GiB).
@@ -51,21 +32,6 @@ constexpr int kMaxHeads = 64;
 // heads × n_q × n_k: every head keeps scores, scaled scores and weights of that many float64
 // values, so this bounds them to 3 × 8 B × 2^25 = 768 MiB.
 constexpr long long kMaxAttentionCells = 1LL << 25;
-
-struct Error {
-  ErrorCode code = ErrorCode::ok;
-  std::string operand;
-  int row = -1;
-  int column = -1;
-  int head = -1;
-  int layer = -1;       // a model's 0-based layer (model.h), else -1
-  std::string path;     // a model's array by its path ("layers[1].heads[0].wq"), else empty
-  std::string message;  // English, says what was expected
-
-  bool ok() const { return code == ErrorCode::ok; }
-};
-
-const char* error_code_name(ErrorCode code);
 
 // Builds `out` from rows given as one flat buffer of all values, row after row,
 // with row_lengths[i] values in row i. Rejects no rows, an empty row, rows of
@@ -164,6 +130,7 @@ struct MultiHeadResult {
   std::vector<AttentionResult> heads;  // per head: q, k, v, scores, scaled, weights, output
   Matrix concat;                       // (n_q, h·d_v) heads' outputs side by side
   Matrix output;                       // (n_q, d_model) concat·W_O, or concat without W_O
+  MatmulScratch scratch;               // the products' scratch, kept for the next call
 };
 
 // Checks shapes of every head, W_O, the context, the padding mask and the options.

@@ -8,33 +8,17 @@ namespace attn {
 
 namespace {
 
+// Why a gradient is not finite, in every overflow's message.
+const char* const kGradientOverflow =
+    "the gradient or the inputs are too large for float64 (products overflow); use smaller values";
+
 // The first non-finite element of the gradient `m` of the step `operand` (of head `head`, -1 for
 // none), reported as an overflow; `label` names it in the message ("heads[1].weights").
 Error check_finite_gradient(const std::string& label, const std::string& operand, int head,
                             const Matrix& m) {
-  if (all_finite(m)) return Error{};  // the usual case, in one vectorised pass
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      const double v = m.at(i, j);
-      if (std::isfinite(v)) continue;
-      std::ostringstream msg;
-      msg << "the gradient of " << label << "[" << i << "][" << j << "] is "
-          << (std::isnan(v) ? "NaN"
-              : v > 0       ? "Infinity"
-                            : "-Infinity")
-          << ": the gradient or the inputs are too large for float64 (products overflow); use "
-             "smaller values";
-      Error e;
-      e.code = ErrorCode::overflow;
-      e.operand = operand;
-      e.row = i;
-      e.column = j;
-      e.head = head;
-      e.message = msg.str();
-      return e;
-    }
-  }
-  return Error{};
+  Error e =
+      check_finite(m, ErrorCode::overflow, operand, "the gradient of " + label, kGradientOverflow);
+  return e.ok() ? e : e.in_head(head);
 }
 
 // m = zeros (rows, cols), keeping m's allocation (repeated calls reuse their buffers).
@@ -44,8 +28,9 @@ void zeros(int rows, int cols, Matrix* m) {
 }
 
 // acc += a·bᵀ, through `product` (scratch, (a.rows, b.rows)).
-void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc) {
-  matmul_transposed(a, b, product);
+void add_matmul_transposed(const Matrix& a, const Matrix& b, Matrix* product, Matrix* acc,
+                           MatmulScratch* scratch) {
+  matmul_transposed(a, b, product, scratch);
   add(*acc, *product, acc);
 }
 
@@ -68,11 +53,11 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   const Mask& mask = forward.mask;
   InputGradients& gi = out->input;
   ResultGradients& gr = out->result;
-  auto label = [&](int h, const char* name) {
-    return in.single_head_names ? std::string(name) : "heads[" + std::to_string(h) + "]." + name;
-  };
+  MatmulScratch* s = &out->scratch;
   auto check = [&](int h, const char* name, const Matrix& m) {
-    return check_finite_gradient(label(h, name), name, in.single_head_names ? -1 : h, m);
+    const int head =
+        in.single_head_names ? -1 : h;  // the one-head form names "q", not "heads[0].q"
+    return check_finite_gradient(head_label(head, name), name, head, m);
   };
   Error err;
   const Matrix* d_output = seed.output.rows > 0 ? &seed.output : nullptr;
@@ -81,8 +66,8 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   if (d_output != nullptr) {
     gr.output = *d_output;
     if (in.wo.rows > 0) {
-      matmul_transposed(*d_output, in.wo, &gr.concat);            // G·W_Oᵀ
-      matmul_transposed_left(forward.concat, *d_output, &gi.wo);  // Concatᵀ·G
+      matmul_transposed(*d_output, in.wo, &gr.concat, s);            // G·W_Oᵀ
+      matmul_transposed_left(forward.concat, *d_output, &gi.wo, s);  // Concatᵀ·G
       if (!(err = check_finite_gradient("concat", "concat", -1, gr.concat)).ok()) return err;
       if (!(err = check_finite_gradient("wo", "wo", -1, gi.wo)).ok()) return err;
     } else {
@@ -118,11 +103,11 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < d_v; j++) g.output.at(i, j) = gr.concat.at(i, h * d_v + j);
     }
-    matmul_transposed(g.output, f.v, &g.weights);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
+    matmul_transposed(g.output, f.v, &g.weights, s);  // dWeights (n_q, n_k) = dOutput_h·V_hᵀ
     if (h < static_cast<int>(seed.weights.size()) && seed.weights[h].rows > 0) {
       add(g.weights, seed.weights[h], &g.weights);  // + S_h, the loss's own gradient there
     }
-    matmul_transposed_left(f.weights, g.output, &g.v);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
+    matmul_transposed_left(f.weights, g.output, &g.v, s);  // dV (n_k, d_v) = Weights_hᵀ·dOutput_h
     if (!(err = check(h, "weights", g.weights)).ok()) return err;
     if (!(err = check(h, "v", g.v)).ok()) return err;
 
@@ -155,14 +140,14 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (!(err = check(h, "scaled", g.scaled)).ok()) return err;
     if (!(err = check(h, "scores", g.scores)).ok()) return err;
 
-    matmul(g.scores, f.k, &g.q);                  // dQ (n_q, d_k) = dScores·K_h
-    matmul_transposed_left(g.scores, f.q, &g.k);  // dK (n_k, d_k) = dScoresᵀ·Q_h
+    matmul(g.scores, f.k, &g.q, s);                  // dQ (n_q, d_k) = dScores·K_h
+    matmul_transposed_left(g.scores, f.q, &g.k, s);  // dK (n_k, d_k) = dScoresᵀ·Q_h
     if (!(err = check(h, "q", g.q)).ok()) return err;
     if (!(err = check(h, "k", g.k)).ok()) return err;
 
-    matmul_transposed_left(x, g.q, &gw.wq);       // dW_Q (d_model, d_k) = Xᵀ·dQ
-    matmul_transposed_left(source, g.k, &gw.wk);  // dW_K (d_ctx, d_k) = Cᵀ·dK
-    matmul_transposed_left(source, g.v, &gw.wv);  // dW_V (d_ctx, d_v) = Cᵀ·dV
+    matmul_transposed_left(x, g.q, &gw.wq, s);       // dW_Q (d_model, d_k) = Xᵀ·dQ
+    matmul_transposed_left(source, g.k, &gw.wk, s);  // dW_K (d_ctx, d_k) = Cᵀ·dK
+    matmul_transposed_left(source, g.v, &gw.wv, s);  // dW_V (d_ctx, d_v) = Cᵀ·dV
     if (!(err = check(h, "wq", gw.wq)).ok()) return err;
     if (!(err = check(h, "wk", gw.wk)).ok()) return err;
     if (!(err = check(h, "wv", gw.wv)).ok()) return err;
@@ -174,9 +159,9 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (!w.bk.empty()) column_sums(g.k, &gw.bk);
     if (!w.bv.empty()) column_sums(g.v, &gw.bv);
 
-    add_matmul_transposed(g.q, w.wq, &product, &gi.x);      // dX += dQ·W_Qᵀ
-    add_matmul_transposed(g.k, w.wk, &product, &d_source);  // dC += dK·W_Kᵀ
-    add_matmul_transposed(g.v, w.wv, &product, &d_source);  // dC += dV·W_Vᵀ
+    add_matmul_transposed(g.q, w.wq, &product, &gi.x, s);      // dX += dQ·W_Qᵀ
+    add_matmul_transposed(g.k, w.wk, &product, &d_source, s);  // dC += dK·W_Kᵀ
+    add_matmul_transposed(g.v, w.wv, &product, &d_source, s);  // dC += dV·W_Vᵀ
   }
   if (!(err = check_finite_gradient("x", "x", -1, gi.x)).ok()) return err;
   if (cross && !(err = check_finite_gradient("context", "context", -1, gi.context)).ok()) {
@@ -185,13 +170,9 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   // Scaled = Scores / (√d_k·temperature): dScaled/dtemperature = −Scaled / temperature
   gi.temperature = -d_temperature / opt.temperature;
   if (!std::isfinite(gi.temperature)) {
-    Error e;
-    e.code = ErrorCode::overflow;
-    e.operand = "temperature";
-    e.message =
-        "the gradient of temperature is not finite: the gradient or the inputs are too large for "
-        "float64 (products overflow); use smaller values";
-    return e;
+    return make_error(
+        ErrorCode::overflow, "temperature",
+        std::string("the gradient of temperature is not finite: ") + kGradientOverflow);
   }
   // PE is a constant: the gradient of X + PE is the gradient of X
   gr.x_with_pe = opt.positional_encoding ? gi.x : Matrix{};
@@ -205,39 +186,19 @@ namespace {
 // in messages ("output", "weights[1]"), `what` the shape ("n_q × d_v").
 Error check_seed(const std::string& label, const std::string& operand, int head, const Matrix& m,
                  int rows, int cols, const std::string& what) {
-  Error e;
-  e.operand = operand;
-  e.head = head;
   if (m.rows != rows || m.cols != cols) {
     std::ostringstream msg;
     msg << label << " is " << m.rows << " × " << m.cols << " but the gradient must have the "
         << (operand == "output" ? "output's" : "weights'") << " shape " << rows << " × " << cols
         << " (" << what << ")";
-    e.code = ErrorCode::shape;
-    e.row = m.rows != rows ? std::min(m.rows, rows) : -1;
-    e.column = m.rows == rows ? std::min(m.cols, cols) : -1;
-    e.message = msg.str();
-    return e;
+    return make_error(ErrorCode::shape, operand, msg.str())
+        .at(m.rows != rows ? std::min(m.rows, rows) : -1,
+            m.rows == rows ? std::min(m.cols, cols) : -1)
+        .in_head(head);
   }
-  if (all_finite(m)) return Error{};
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      const double v = m.at(i, j);
-      if (std::isfinite(v)) continue;
-      std::ostringstream msg;
-      msg << label << "[" << i << "][" << j << "] is "
-          << (std::isnan(v) ? "NaN"
-              : v > 0       ? "Infinity"
-                            : "-Infinity")
-          << ": every value must be a finite number";
-      e.code = ErrorCode::not_finite;
-      e.row = i;
-      e.column = j;
-      e.message = msg.str();
-      return e;
-    }
-  }
-  return Error{};
+  Error e =
+      check_finite(m, ErrorCode::not_finite, operand, label, "every value must be a finite number");
+  return e.ok() ? e : e.in_head(head);
 }
 
 }  // namespace
@@ -252,11 +213,9 @@ Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadRe
   bool any_weights = false;
   for (const Matrix& s : seed.weights) any_weights = any_weights || s.rows > 0;
   if (seed.output.rows == 0 && !any_weights) {
-    Error e;
-    e.code = ErrorCode::empty;
-    e.operand = "output";
-    e.message = "the gradient is empty: give dL/doutput (output), dL/dweights (weights), or both";
-    return e;
+    return make_error(
+        ErrorCode::empty, "output",
+        "the gradient is empty: give dL/doutput (output), dL/dweights (weights), or both");
   }
   if (seed.output.rows > 0) {
     // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
@@ -269,13 +228,10 @@ Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadRe
   }
   if (!seed.weights.empty()) {
     if (static_cast<int>(seed.weights.size()) != n_heads) {
-      Error e;
-      e.code = ErrorCode::shape;
-      e.operand = "weights";
-      e.message = "weights has " + std::to_string(seed.weights.size()) +
-                  " matrices but there are " + std::to_string(n_heads) +
-                  " heads: one per head (or null for a head the loss does not see)";
-      return e;
+      return make_error(ErrorCode::shape, "weights",
+                        "weights has " + std::to_string(seed.weights.size()) +
+                            " matrices but there are " + std::to_string(n_heads) +
+                            " heads: one per head (or null for a head the loss does not see)");
     }
     for (int h = 0; h < n_heads; h++) {
       if (seed.weights[h].rows == 0) continue;

@@ -50,6 +50,7 @@ struct ResultGradients {
 struct Gradients {
   InputGradients input;
   ResultGradients result;
+  MatmulScratch scratch;  // the products' scratch, kept for the next call
 };
 
 // Where the gradient of L enters the backward pass; L = Σ G ⊙ Output + Σ_h Σ S_h ⊙ Weights_h

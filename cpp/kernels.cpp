@@ -45,19 +45,6 @@ inline f64x2 select(u64x2 mask, f64x2 a, f64x2 b) {
   return from_bits((to_bits(a) & mask) | (to_bits(b) & ~mask));
 }
 
-// Scratch space for packed panels, kept between calls: no allocation (and no fresh pages to
-// fault in) on every product.
-std::vector<double>& panel_buffer() {
-  static std::vector<double> buffer;
-  return buffer;
-}
-
-// Scratch space for the transposed left operand of matmul_transposed_left, kept likewise.
-std::vector<double>& transpose_buffer() {
-  static std::vector<double> buffer;
-  return buffer;
-}
-
 // Width of the column panels of b that the matmul micro-kernel works on.
 constexpr int kPanel = 8;
 
@@ -301,21 +288,21 @@ void Matrix::resize(int r, int c) {
   data.resize(static_cast<size_t>(r) * c);  // keeps the allocation when it is large enough
 }
 
-void matmul(const Matrix& a, const Matrix& b, Matrix* out) {
+void matmul(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch) {
   out->resize(a.rows, b.cols);
-  std::vector<double>& packed = panel_buffer();
+  std::vector<double>& packed = scratch->panels;
   pack_panels(b.data.data(), b.rows, b.cols, b.cols, &packed);
   matmul_packed(a.data.data(), a.rows, a.cols, a.cols, packed, b.cols, out->data.data());
 }
 
-void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out) {
+void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch) {
   // Panels of bᵀ are read straight from b's rows: panel p holds rows 8p … 8p+7 of b, so the
   // sum over k for out[i][j] runs in the same order as dot(row i of a, row j of b).
   out->resize(a.rows, b.rows);
   const int k = a.cols;
   const int n = b.rows;
   const int panels = (n + kPanel - 1) / kPanel;
-  std::vector<double>& packed = panel_buffer();
+  std::vector<double>& packed = scratch->panels;
   packed.assign(static_cast<size_t>(panels) * k * kPanel, 0.0);
   for (int j = 0; j < n; j++) {
     double* dst = packed.data() + static_cast<size_t>(j / kPanel) * k * kPanel + j % kPanel;
@@ -325,11 +312,11 @@ void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out) {
   matmul_packed(a.data.data(), a.rows, k, a.cols, packed, n, out->data.data());
 }
 
-void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out) {
+void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch) {
   // aᵀ (a.cols, a.rows) is written out row-major, then multiplied as in matmul: the sum over k
   // for out[i][j] runs over the rows of a in order.
   out->resize(a.cols, b.cols);
-  std::vector<double>& at = transpose_buffer();
+  std::vector<double>& at = scratch->transposed;
   at.resize(a.data.size());
   constexpr int kTile = 16;  // 16 × 16 tiles: the strided side of the copy stays in cache
   for (int t0 = 0; t0 < a.rows; t0 += kTile) {
@@ -341,7 +328,7 @@ void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out) {
       }
     }
   }
-  std::vector<double>& packed = panel_buffer();
+  std::vector<double>& packed = scratch->panels;
   pack_panels(b.data.data(), b.rows, b.cols, b.cols, &packed);
   matmul_packed(at.data(), a.cols, a.rows, a.rows, packed, b.cols, out->data.data());
 }

@@ -22,15 +22,30 @@ struct Matrix {
   double at(int i, int j) const { return data[static_cast<size_t>(i) * cols + j]; }
 };
 
+// The matrix products' scratch space, owned by the caller and kept from call to call, so that a
+// product allocates nothing (and faults in no fresh pages): the right operand packed into
+// panels of 8 columns, and the transposed left operand of matmul_transposed_left. The structs
+// whose calls run products keep one (MultiHeadResult, Gradients, ModelRun). Its contents between
+// calls mean nothing.
+struct MatmulScratch {
+  std::vector<double> panels;      // b (k, n) as ⌈n/8⌉ panels of k × 8
+  std::vector<double> transposed;  // aᵀ (a.cols, a.rows), matmul_transposed_left only
+};
+
+// Each product sums over k in order for every element, exactly as the plain loop
+//   out[i][j] = 0; for t in 0 … k−1: out[i][j] += a[i][t]·b[t][j]
+// rounds it (no reordering, no fused multiply-add): tests/cpp/test_kernels.cpp holds them to it
+// bit for bit.
+
 // out = a·b, (a.rows, b.cols). Shapes must already agree: a.cols == b.rows.
-void matmul(const Matrix& a, const Matrix& b, Matrix* out);
+void matmul(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch);
 
 // out = a·bᵀ, (a.rows, b.rows). Shapes must already agree: a.cols == b.cols.
-void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out);
+void matmul_transposed(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch);
 
 // out = aᵀ·b, (a.cols, b.cols). Shapes must already agree: a.rows == b.rows. (The backward
 // pass's products with a transposed left operand, e.g. dV = Weightsᵀ·dOutput.)
-void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out);
+void matmul_transposed_left(const Matrix& a, const Matrix& b, Matrix* out, MatmulScratch* scratch);
 
 // Row-wise softmax of x into out (same shape). Entries of -Infinity (masked scores) get
 // exactly 0; a row that is -Infinity everywhere (every key masked) gets all zeros, not NaN.

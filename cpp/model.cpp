@@ -17,20 +17,9 @@ std::string count(long long n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-std::string layer_path(int l) { return "layers[" + std::to_string(l) + "]"; }
-
-std::string head_path(int l, int h) { return layer_path(l) + ".heads[" + std::to_string(h) + "]"; }
-
 Error model_error(ErrorCode code, const std::string& path, const std::string& operand, int layer,
                   int head, const std::string& message) {
-  Error e;
-  e.code = code;
-  e.path = path;
-  e.operand = operand;
-  e.layer = layer;
-  e.head = head;
-  e.message = message;
-  return e;
+  return make_error(code, operand, message).with_path(path).in_layer(layer).in_head(head);
 }
 
 // The last name of a path: "wq" of "layers[1].heads[0].wq", "gain" of "finalNorm.gain".
@@ -87,16 +76,7 @@ Error check_layer(const Model& model, int l) {
   Error err = check_norm(lp + ".norm1", l, layer.norm1, d);
   if (!err.ok()) return err;
   const int n_heads = static_cast<int>(layer.heads.size());
-  if (n_heads == 0) {
-    return model_error(ErrorCode::empty, lp + ".heads", "heads", l, -1,
-                       lp + ".heads is empty: a layer needs at least one head { wq, wk, wv }");
-  }
-  if (n_heads > kMaxHeads) {
-    Error e = too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
-                        "use fewer heads");
-    e.layer = l;
-    return e;
-  }
+  if (!(err = check_head_count(l, n_heads)).ok()) return err;
   const int d_k = layer.heads[0].wq.cols;
   const int d_v = layer.heads[0].wv.cols;
   const std::string dk_name = "d_k (the columns of " + head_path(l, 0) + ".wq)";
@@ -105,11 +85,10 @@ Error check_layer(const Model& model, int l) {
     const Head& w = layer.heads[h];
     const std::string hp = head_path(l, h);
     if (w.wq.cols > kMaxDimension || w.wv.cols > kMaxDimension) {
-      Error e = too_large(hp + (w.wq.cols > kMaxDimension ? ".wq" : ".wv"), "d_k or d_v of " + hp,
-                          std::max(w.wq.cols, w.wv.cols), kMaxDimension, "use smaller heads");
-      e.layer = l;
-      e.head = h;
-      return e;
+      return too_large(hp + (w.wq.cols > kMaxDimension ? ".wq" : ".wv"), "d_k or d_v of " + hp,
+                       std::max(w.wq.cols, w.wv.cols), kMaxDimension, "use smaller heads")
+          .in_layer(l)
+          .in_head(h);
     }
     if (!(err = check_matrix(hp + ".wq", l, h, w.wq, "dModel", d, dk_name, d_k)).ok()) return err;
     if (!(err = check_matrix(hp + ".wk", l, h, w.wk, "dModel", d, dk_name, d_k)).ok()) return err;
@@ -134,10 +113,9 @@ Error check_layer(const Model& model, int l) {
   const Mlp& mlp = layer.mlp;
   const int f = mlp.w1.cols;
   if (f > kMaxHidden) {
-    Error e = too_large(lp + ".mlp.w1", "the MLP's width f (the columns of " + lp + ".mlp.w1)", f,
-                        kMaxHidden, "use a narrower MLP");
-    e.layer = l;
-    return e;
+    return too_large(lp + ".mlp.w1", "the MLP's width f (the columns of " + lp + ".mlp.w1)", f,
+                     kMaxHidden, "use a narrower MLP")
+        .in_layer(l);
   }
   const std::string f_name = "f (the columns of " + lp + ".mlp.w1)";
   if (!(err = check_matrix(lp + ".mlp.w1", l, -1, mlp.w1, "dModel", d, f_name, f)).ok()) {
@@ -186,29 +164,50 @@ long long parameter_count(const Model& model) {
 
 }  // namespace
 
+std::string layer_path(int l) { return "layers[" + std::to_string(l) + "]"; }
+
+std::string head_path(int l, int h) { return layer_path(l) + "." + head_name(h); }
+
 Error vector_from_values(const std::string& path, const std::string& operand, int layer, int head,
                          const double* values, int n, std::vector<double>* out) {
   if (n <= 0) {
     return model_error(ErrorCode::empty, path, operand, layer, head,
                        path + " is empty: it needs at least one number");
   }
-  for (int j = 0; j < n; j++) {
-    if (!std::isfinite(values[j])) {
-      Error e = model_error(ErrorCode::not_finite, path, operand, layer, head,
-                            path + "[" + std::to_string(j) + "] is " +
-                                (std::isnan(values[j]) ? "NaN"
-                                 : values[j] > 0       ? "Infinity"
-                                                       : "-Infinity") +
-                                ": every value must be a finite number");
-      e.column = j;
-      return e;
-    }
+  const long long j = first_non_finite(values, static_cast<size_t>(n));
+  if (j >= 0) {
+    return model_error(ErrorCode::not_finite, path, operand, layer, head,
+                       path + "[" + std::to_string(j) + "] is " + non_finite_name(values[j]) +
+                           ": every value must be a finite number")
+        .at(-1, static_cast<int>(j));
   }
   out->assign(values, values + n);
   return Error{};
 }
 
+Error check_layer_count(long long n_layers) {
+  if (n_layers > kMaxLayers) {
+    return too_large("layers", "the number of layers", n_layers, kMaxLayers, "use fewer layers");
+  }
+  return Error{};
+}
+
+Error check_head_count(int l, long long n_heads) {
+  const std::string lp = layer_path(l);
+  if (n_heads == 0) {
+    return model_error(ErrorCode::empty, lp + ".heads", "heads", l, -1,
+                       lp + ".heads is empty: a layer needs at least one head { wq, wk, wv }");
+  }
+  if (n_heads > kMaxHeads) {
+    return too_large(lp + ".heads", "the number of heads of " + lp, n_heads, kMaxHeads,
+                     "use fewer heads")
+        .in_layer(l);
+  }
+  return Error{};
+}
+
 Error check_model(const Model& model) {
+  Error err;
   const int d = model.d_model;
   if (d < 1) {
     return model_error(ErrorCode::range, "dModel", "dModel", -1, -1,
@@ -235,11 +234,9 @@ Error check_model(const Model& model) {
                      "use a smaller vocabulary");
   }
   const int n_layers = static_cast<int>(model.layers.size());
-  if (n_layers > kMaxLayers) {
-    return too_large("layers", "the number of layers", n_layers, kMaxLayers, "use fewer layers");
-  }
+  if (!(err = check_layer_count(n_layers)).ok()) return err;
   const std::string vocab_name = "vocab's length";
-  Error err = check_matrix("embed", -1, -1, model.embed, vocab_name, model.vocab, "dModel", d);
+  err = check_matrix("embed", -1, -1, model.embed, vocab_name, model.vocab, "dModel", d);
   if (!err.ok()) return err;
   if (!model.sinusoidal) {
     err = check_matrix("positions", -1, -1, model.positions, "maxTokens", model.max_tokens,
@@ -286,9 +283,7 @@ Error check_ids(const Model& model, const std::string& name, const T* values, in
       std::ostringstream msg;
       msg << name << "[" << i << "] is " << v << ": it must be a whole number from 0 to "
           << model.vocab - 1 << " (an index into vocab)" << (targets ? ", or -1 for no loss" : "");
-      Error e = model_error(ErrorCode::range, name, leaf(name), -1, -1, msg.str());
-      e.column = i;
-      return e;
+      return model_error(ErrorCode::range, name, leaf(name), -1, -1, msg.str()).at(-1, i);
     }
   }
   return Error{};
@@ -308,23 +303,13 @@ namespace {
 
 // ---- the layer kinds, each forward with its backward next to it ----
 
-// The first non-finite element of the step `path` (of layer `layer`), an overflow.
+// The first non-finite element of the step `path` (of layer `layer`), an overflow: "<what>
+// <path>[i][j] is Infinity: …".
 Error check_step(const std::string& path, int layer, const Matrix& m, const char* what) {
-  if (all_finite(m)) return Error{};
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      if (std::isfinite(m.at(i, j))) continue;
-      Error e = model_error(ErrorCode::overflow, path, leaf(path), layer, -1,
-                            std::string(what) + " " + path + "[" + std::to_string(i) + "][" +
-                                std::to_string(j) +
-                                "] is not finite: the values are too large for float64 (products "
-                                "overflow); use smaller values");
-      e.row = i;
-      e.column = j;
-      return e;
-    }
-  }
-  return Error{};
+  Error e = check_finite(m, ErrorCode::overflow, leaf(path), std::string(what) + " " + path,
+                         "the values are too large for float64 (products overflow); use smaller "
+                         "values");
+  return e.ok() ? e : e.with_path(path).in_layer(layer);
 }
 
 // x₀[i] = embed[ids[i]] + P[i], (n, d_model).
@@ -399,18 +384,19 @@ void layernorm_backward(const Matrix& dy, const Matrix& x, const std::vector<dou
 }
 
 // out = x·W (+ b on every row).
-void linear_forward(const Matrix& x, const Matrix& w, const std::vector<double>& b, Matrix* out) {
-  matmul(x, w, out);
+void linear_forward(const Matrix& x, const Matrix& w, const std::vector<double>& b, Matrix* out,
+                    MatmulScratch* scratch) {
+  matmul(x, w, out, scratch);
   if (!b.empty()) add_to_rows(b, out);
 }
 
 // From dout = dL/d(x·W + b): dW = xᵀ·dout, db = column sums of dout (with a bias), and
 // dx = dout·Wᵀ.
 void linear_backward(const Matrix& dout, const Matrix& x, const Matrix& w, bool has_bias,
-                     Matrix* dx, Matrix* dw, std::vector<double>* db) {
-  matmul_transposed_left(x, dout, dw);
+                     Matrix* dx, Matrix* dw, std::vector<double>* db, MatmulScratch* scratch) {
+  matmul_transposed_left(x, dout, dw, scratch);
   if (has_bias) column_sums(dout, db);
-  matmul_transposed(dout, w, dx);
+  matmul_transposed(dout, w, dx, scratch);
 }
 
 double activation(Activation kind, double x) {
@@ -520,8 +506,7 @@ Error check_run_size(const Model& model, int n) {
 Error in_layer(Error err, int l) {
   const std::string prefix = layer_path(l) + ".";
   err.layer = l;
-  err.path =
-      prefix + (err.head >= 0 ? "heads[" + std::to_string(err.head) + "]." : "") + err.operand;
+  err.path = prefix + head_label(err.head, err.operand);
   err.message = prefix + err.message;
   return err;
 }
@@ -541,6 +526,7 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
   run->residual.resize(n_layers + 1);
   run->after_attention.resize(n_layers);
   run->layers.resize(n_layers);
+  MatmulScratch* s = &run->scratch;
 
   encoder_forward(model, ids, &run->residual[0]);  // x₀ (n, d_model)
   if (!(err = check_step("residual[0]", -1, run->residual[0], "the embedding")).ok()) return err;
@@ -570,8 +556,8 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
         std::fill_n(&r.attention.concat.at(i, h * d_v), d_v, 0.0);
       }
     }
-    linear_forward(r.attention.concat, w.wo, w.bo, &r.attention_output);  // (n, d_model)
-    add(x, r.attention_output, &run->after_attention[l]);                 // the residual
+    linear_forward(r.attention.concat, w.wo, w.bo, &r.attention_output, s);  // (n, d_model)
+    add(x, r.attention_output, &run->after_attention[l]);                    // the residual
     err = check_step(lp + ".attention.output", l, r.attention_output, "the attention's output");
     if (!err.ok()) return err;
 
@@ -586,9 +572,9 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
     } else {
       r.mlp_input = mid;
     }
-    linear_forward(r.mlp_input, w.mlp.w1, w.mlp.b1, &r.hidden);      // (n, f)
-    activation_forward(w.mlp.activation, r.hidden, &r.activated);    // (n, f)
-    linear_forward(r.activated, w.mlp.w2, w.mlp.b2, &r.mlp_output);  // (n, d_model)
+    linear_forward(r.mlp_input, w.mlp.w1, w.mlp.b1, &r.hidden, s);      // (n, f)
+    activation_forward(w.mlp.activation, r.hidden, &r.activated);       // (n, f)
+    linear_forward(r.activated, w.mlp.w2, w.mlp.b2, &r.mlp_output, s);  // (n, d_model)
     add(mid, r.mlp_output, &run->residual[l + 1]);
     if (!(err = check_step(lp + ".mlp.hidden", l, r.hidden, "the MLP's")).ok()) return err;
     if (!(err = check_step(lp + ".mlp.output", l, r.mlp_output, "the MLP's")).ok()) return err;
@@ -603,10 +589,10 @@ Error run_model(const Model& model, const std::vector<int>& ids, const RunOption
     run->final_input = last;
   }
   if (model.tied) {
-    matmul_transposed(run->final_input, model.embed, &run->logits);  // (n, vocab)
+    matmul_transposed(run->final_input, model.embed, &run->logits, s);  // (n, vocab)
     if (!model.unembed_bias.empty()) add_to_rows(model.unembed_bias, &run->logits);
   } else {
-    linear_forward(run->final_input, model.unembed, model.unembed_bias, &run->logits);
+    linear_forward(run->final_input, model.unembed, model.unembed_bias, &run->logits, s);
   }
   if (!(err = check_step("logits", -1, run->logits, "the")).ok()) return err;
   softmax_rows(run->logits, &run->probabilities);  // (n, vocab), each row sums to 1
@@ -631,6 +617,7 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   err = check_ids(model, "targets", targets.data(), static_cast<int>(targets.size()), true);
   if (!err.ok()) return err;
   const int n_layers = static_cast<int>(model.layers.size());
+  MatmulScratch* s = &run->scratch;
 
   // the gradients start at 0, in the model's structure (absent arrays stay absent)
   Model& g = *gradients;
@@ -655,12 +642,12 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   // the unembedding: dfinal (n, d_model)
   Matrix dfinal;
   if (model.tied) {
-    matmul(dlogits, model.embed, &dfinal);                        // dlogits·embed
-    matmul_transposed_left(dlogits, run->final_input, &g.embed);  // dlogitsᵀ·F (vocab, d_model)
+    matmul(dlogits, model.embed, &dfinal, s);                        // dlogits·embed
+    matmul_transposed_left(dlogits, run->final_input, &g.embed, s);  // dlogitsᵀ·F (vocab, d_model)
     if (!model.unembed_bias.empty()) column_sums(dlogits, &g.unembed_bias);
   } else {
     linear_backward(dlogits, run->final_input, model.unembed, !model.unembed_bias.empty(), &dfinal,
-                    &g.unembed, &g.unembed_bias);
+                    &g.unembed, &g.unembed_bias, s);
   }
   Matrix dx;  // dL/d(the residual stream) (n, d_model), from x_L back to x₀
   if (model.final_norm.present()) {
@@ -684,10 +671,11 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
     // MLP: x_out = mid + mlp_output, so dmid = dx + the MLP's input gradient
     if (w.has_mlp) {
       gl.mlp.activation = w.mlp.activation;
-      linear_backward(dx, r.activated, w.mlp.w2, !w.mlp.b2.empty(), &dact, &gl.mlp.w2, &gl.mlp.b2);
+      linear_backward(dx, r.activated, w.mlp.w2, !w.mlp.b2.empty(), &dact, &gl.mlp.w2, &gl.mlp.b2,
+                      s);
       activation_backward(w.mlp.activation, dact, r.hidden, &dhidden);
       linear_backward(dhidden, r.mlp_input, w.mlp.w1, !w.mlp.b1.empty(), &dm, &gl.mlp.w1,
-                      &gl.mlp.b1);
+                      &gl.mlp.b1, s);
       if (w.norm2.present()) {
         layernorm_backward(dm, run->after_attention[l], r.norm2_mean, r.norm2_rstd, w.norm2, &dx,
                            &gl.norm2);
@@ -697,7 +685,7 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
     }
 
     // attention: mid = x + concat·W_O + b_O, so dx_in = dmid + the attention's input gradient
-    linear_backward(dx, r.attention.concat, w.wo, !w.bo.empty(), &dconcat, &gl.wo, &gl.bo);
+    linear_backward(dx, r.attention.concat, w.wo, !w.bo.empty(), &dconcat, &gl.wo, &gl.bo, s);
     const int d_v = w.heads[0].wv.cols;
     for (int h = 0; h < static_cast<int>(w.heads.size()); h++) {
       if (!head_off(options, l, h)) continue;  // a head switched off does not reach the loss
@@ -732,6 +720,18 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   return Error{};
 }
 
+Error check_batch_count(long long n_batches) {
+  if (n_batches == 0) {
+    return model_error(ErrorCode::empty, "batches", "batches", -1, -1,
+                       "batches is empty: it needs at least one { ids, targets }");
+  }
+  if (n_batches > kMaxBatches) {
+    return too_large("batches", "the number of batches", n_batches, kMaxBatches,
+                     "train in several calls");
+  }
+  return Error{};
+}
+
 Error train_model(const Model& start, const std::vector<Batch>& batches,
                   const ModelTrainOptions& options, Model* trained, std::vector<double>* losses) {
   Error err = check_model(start);
@@ -745,14 +745,7 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     msg << "learningRate is " << options.learning_rate << ": it must be > 0";
     return model_error(ErrorCode::range, "learningRate", "learningRate", -1, -1, msg.str());
   }
-  if (batches.empty()) {
-    return model_error(ErrorCode::empty, "batches", "batches", -1, -1,
-                       "batches is empty: it needs at least one { ids, targets }");
-  }
-  if (static_cast<long long>(batches.size()) > kMaxBatches) {
-    return too_large("batches", "the number of batches", static_cast<long long>(batches.size()),
-                     kMaxBatches, "train in several calls");
-  }
+  if (!(err = check_batch_count(static_cast<long long>(batches.size()))).ok()) return err;
 
   Model p = start;  // the parameters as they train
   std::vector<std::vector<double>*> values;

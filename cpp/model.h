@@ -86,10 +86,21 @@ struct Model {
   std::vector<double> unembed_bias;  // (vocab) or empty
 };
 
+// A layer's and a head's path, as errors and the JS API name them: "layers[1]",
+// "layers[1].heads[0]".
+std::string layer_path(int l);
+std::string head_path(int l, int h);
+
 // Builds a vector from `n` values, rejecting none (empty) and NaN/±Infinity (not_finite, its
 // column), the error's path `path`, operand `operand`, layer and head as given.
 Error vector_from_values(const std::string& path, const std::string& operand, int layer, int head,
                          const double* values, int n, std::vector<double>* out);
+
+// The number of a model's layers, and of heads of its layer l: at most kMaxLayers and kMaxHeads
+// (limit, saying how many there are; a layer without heads: empty). check_model() checks them;
+// the bindings check them before reading any layer or head.
+Error check_layer_count(long long n_layers);
+Error check_head_count(int l, long long n_heads);
 
 // A model's shapes: every array against d_model, vocab, max_tokens and its layer's d_k, d_v, f;
 // the sizes of the limits above. Errors name the array by its path.
@@ -124,6 +135,7 @@ struct ModelRun {
   std::vector<double> final_mean, final_rstd;  // (n) each, with a final norm
   Matrix logits;                               // (n, vocab)
   Matrix probabilities;                        // (n, vocab) softmax per row
+  MatmulScratch scratch;  // the products' scratch outside the attention (which has its own)
 };
 
 struct RunOptions {
@@ -152,6 +164,10 @@ struct Batch {
   std::vector<int> ids;
   std::vector<int> targets;
 };
+
+// The number of batches of one train_model() call: at least one (empty), at most kMaxBatches
+// (limit, saying how many there are). The bindings check it before reading any batch.
+Error check_batch_count(long long n_batches);
 
 struct ModelTrainOptions {
   Optimizer optimizer = Optimizer::adam;

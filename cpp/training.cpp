@@ -17,16 +17,6 @@ constexpr double kBeta1 = 0.9;
 constexpr double kBeta2 = 0.999;
 constexpr double kEpsilon = 1e-8;
 
-Error option_error(ErrorCode code, const std::string& operand, const std::string& message,
-                   int head = -1) {
-  Error e;
-  e.code = code;
-  e.operand = operand;
-  e.head = head;
-  e.message = message;
-  return e;
-}
-
 // mulberry32, the generator of the page's "fill randomly" (web/src/io/random.js): uniform in
 // [0, 1).
 class Mulberry32 {
@@ -156,7 +146,7 @@ Error check_target(const MultiHeadInput& in, const TrainOptions& o) {
     std::ostringstream msg;
     msg << label << " is " << m.rows << " × " << m.cols << " but must be " << rows << " × " << cols
         << " (" << what << ")";
-    return option_error(ErrorCode::shape, "target", msg.str(), head);
+    return make_error(ErrorCode::shape, "target", msg.str()).in_head(head);
   };
   if (o.loss == Loss::output_mse) {
     if (o.target.rows != n_q || o.target.cols != d_out) {
@@ -164,10 +154,10 @@ Error check_target(const MultiHeadInput& in, const TrainOptions& o) {
     }
   } else {
     if (static_cast<int>(o.target_weights.size()) != n_heads) {
-      return option_error(ErrorCode::shape, "target",
-                          "target has " + std::to_string(o.target_weights.size()) +
-                              " weight matrices but there are " + std::to_string(n_heads) +
-                              " heads: one per head (or null for a head left out of the loss)");
+      return make_error(ErrorCode::shape, "target",
+                        "target has " + std::to_string(o.target_weights.size()) +
+                            " weight matrices but there are " + std::to_string(n_heads) +
+                            " heads: one per head (or null for a head left out of the loss)");
     }
     int given = 0;
     for (int h = 0; h < n_heads; h++) {
@@ -187,16 +177,13 @@ Error check_target(const MultiHeadInput& in, const TrainOptions& o) {
           std::ostringstream msg;
           msg << label << "[" << i << "][" << j << "] is " << m.at(i, j)
               << ": target weights must be >= 0 (a distribution over the keys)";
-          Error e = option_error(ErrorCode::range, "target", msg.str(), head);
-          e.row = i;
-          e.column = j;
-          return e;
+          return make_error(ErrorCode::range, "target", msg.str()).in_head(head).at(i, j);
         }
       }
     }
     if (given == 0) {
-      return option_error(ErrorCode::empty, "target",
-                          "target has no weight matrix: give one for at least one head");
+      return make_error(ErrorCode::empty, "target",
+                        "target has no weight matrix: give one for at least one head");
     }
   }
 
@@ -215,45 +202,45 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
     msg << "heads × queries × keys = " << n_heads << " × " << n_q << " × " << n_k << " is " << cells
         << ", more than the " << kMaxTrainAttentionCells
         << " supported for training: use fewer tokens or heads";
-    return option_error(ErrorCode::limit, "x", msg.str());
+    return make_error(ErrorCode::limit, "x", msg.str());
   }
   if (!std::isfinite(o.learning_rate)) {
-    return option_error(ErrorCode::not_finite, "learningRate",
-                        "learningRate must be a finite number > 0");
+    return make_error(ErrorCode::not_finite, "learningRate",
+                      "learningRate must be a finite number > 0");
   }
   if (o.learning_rate <= 0) {
     std::ostringstream msg;
     msg << "learningRate is " << o.learning_rate << ": it must be > 0";
-    return option_error(ErrorCode::range, "learningRate", msg.str());
+    return make_error(ErrorCode::range, "learningRate", msg.str());
   }
   if (o.steps < 1) {
-    return option_error(ErrorCode::range, "steps",
-                        "steps is " + std::to_string(o.steps) + ": it must be at least 1");
+    return make_error(ErrorCode::range, "steps",
+                      "steps is " + std::to_string(o.steps) + ": it must be at least 1");
   }
   if (o.steps > kMaxTrainSteps) {
-    return option_error(ErrorCode::limit, "steps",
-                        "steps is " + std::to_string(o.steps) + ", more than the " +
-                            std::to_string(kMaxTrainSteps) +
-                            " supported in one call: call again to go on (pass the state)");
+    return make_error(ErrorCode::limit, "steps",
+                      "steps is " + std::to_string(o.steps) + ", more than the " +
+                          std::to_string(kMaxTrainSteps) +
+                          " supported in one call: call again to go on (pass the state)");
   }
   if (o.rows_per_step < 0 || o.rows_per_step > n_q) {
-    return option_error(ErrorCode::range, "rowsPerStep",
-                        "rowsPerStep is " + std::to_string(o.rows_per_step) +
-                            ": it must be from 1 to the number of query rows, " +
-                            std::to_string(n_q) + " (or 0 for every row)");
+    return make_error(ErrorCode::range, "rowsPerStep",
+                      "rowsPerStep is " + std::to_string(o.rows_per_step) +
+                          ": it must be from 1 to the number of query rows, " +
+                          std::to_string(n_q) + " (or 0 for every row)");
   }
   const Trained& t = o.trained;
   if (!(t.x || t.context || t.wq || t.wk || t.wv || t.wo)) {
-    return option_error(ErrorCode::empty, "train",
-                        "train is empty: name at least one matrix to train (x, context, wq, wk, "
-                        "wv, wo)");
+    return make_error(ErrorCode::empty, "train",
+                      "train is empty: name at least one matrix to train (x, context, wq, wk, "
+                      "wv, wo)");
   }
   if (t.context && in.context.rows == 0) {
-    return option_error(ErrorCode::conflict, "train",
-                        "train names context but the input has no context");
+    return make_error(ErrorCode::conflict, "train",
+                      "train names context but the input has no context");
   }
   if (t.wo && in.wo.rows == 0) {
-    return option_error(ErrorCode::conflict, "train", "train names wo but the input has no wo");
+    return make_error(ErrorCode::conflict, "train", "train names wo but the input has no wo");
   }
 
   const Error err = check_target(in, o);
@@ -261,26 +248,26 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
 
   // the state of a previous call
   if (state.step < 0) {
-    return option_error(ErrorCode::range, "state", "state.step must be >= 0");
+    return make_error(ErrorCode::range, "state", "state.step must be >= 0");
   }
   const size_t moments = o.optimizer == Optimizer::adam ? static_cast<size_t>(n_values) : 0;
   const bool fresh = state.m.empty() && state.v.empty();
   if (!fresh && (state.m.size() != moments || state.v.size() != moments)) {
-    return option_error(ErrorCode::shape, "state",
-                        "the state's moments do not fit: they hold " +
-                            std::to_string(state.m.size() + state.v.size()) + " values but " +
-                            std::to_string(2 * moments) +
-                            " are needed for the trained matrices "
-                            "with this optimizer (pass the state of a call with the same input "
-                            "shapes, train and optimizer)");
+    return make_error(ErrorCode::shape, "state",
+                      "the state's moments do not fit: they hold " +
+                          std::to_string(state.m.size() + state.v.size()) + " values but " +
+                          std::to_string(2 * moments) +
+                          " are needed for the trained matrices "
+                          "with this optimizer (pass the state of a call with the same input "
+                          "shapes, train and optimizer)");
   }
   for (size_t i = 0; i < state.m.size(); i++) {
     if (!std::isfinite(state.m[i]) || !std::isfinite(state.v[i])) {
-      return option_error(ErrorCode::not_finite, "state", "the state's moments must be finite");
+      return make_error(ErrorCode::not_finite, "state", "the state's moments must be finite");
     }
     if (state.v[i] < 0) {
-      return option_error(ErrorCode::range, "state",
-                          "the state's second moments must be >= 0 (squares of gradients)");
+      return make_error(ErrorCode::range, "state",
+                        "the state's second moments must be >= 0 (squares of gradients)");
     }
   }
   return Error{};
@@ -362,9 +349,9 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
                             ? output_mse(f.output, options.target, every_row, nullptr)
                             : weights_cross_entropy(f, options.target_weights, every_row, nullptr);
     if (!std::isfinite(loss)) {
-      return at_step(option_error(ErrorCode::overflow, "loss",
-                                  "the loss is not finite: the values are too large for float64; "
-                                  "use a smaller learning rate"),
+      return at_step(make_error(ErrorCode::overflow, "loss",
+                                "the loss is not finite: the values are too large for float64; "
+                                "use a smaller learning rate"),
                      "after ", s.step);
     }
     out_losses.push_back(loss);
@@ -395,9 +382,9 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
       if (!all_finite(*params[q])) {
         const auto& [operand, head] = names[q];
         return at_step(
-            option_error(ErrorCode::overflow, operand,
-                         "the updated " + operand + " is not finite: use a smaller learning rate",
-                         head),
+            make_error(ErrorCode::overflow, operand,
+                       "the updated " + operand + " is not finite: use a smaller learning rate")
+                .in_head(head),
             "training step ", t);
       }
     }
@@ -448,18 +435,16 @@ Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, doubl
               << " is (nearly) 0 where the target is " << target
               << ": the loss's gradient there, −target / weight, does not fit float64 (train() "
                  "can still train from it)";
-          Error e = option_error(ErrorCode::overflow, "weights", msg.str(),
-                                 in.single_head_names ? -1 : static_cast<int>(h));
-          e.row = i;
-          e.column = j;
-          return e;
+          return make_error(ErrorCode::overflow, "weights", msg.str())
+              .in_head(in.single_head_names ? -1 : static_cast<int>(h))
+              .at(i, j);
         }
       }
     }
   }
   if (!std::isfinite(value)) {
-    return option_error(ErrorCode::overflow, "loss",
-                        "the loss is not finite: the values are too large for float64");
+    return make_error(ErrorCode::overflow, "loss",
+                      "the loss is not finite: the values are too large for float64");
   }
   err = backpropagate(in, f, seed, nullptr, &workspace->gradients);
   if (!err.ok()) return err;

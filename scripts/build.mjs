@@ -80,6 +80,10 @@ function isUpToDate() {
   return SOURCES.every((s) => newestMtime(path.join(ROOT, s)) <= built);
 }
 
+// The engine's JS API, concatenated in this order (cpp/bindings/loader.js says what each holds):
+// declarations first, the loader last, as it ends the function with its return.
+const ENGINE_API_FILES = ['validate.js', 'validate-model.js', 'engine.js', 'worker-client.js', 'worker-server.js', 'loader.js'];
+
 // The Emscripten factory, the wasm bytes and the public wrapper in one self-contained function
 // that returns createAttentionEngine (and, called with true, serves as a worker: startWorker
 // runs its source text). Inside it `define`, `module` and `exports` are undefined, so the
@@ -88,7 +92,7 @@ function isUpToDate() {
 function engineFunction(wasmDir) {
   const emitted = readFileSync(path.join(wasmDir, 'attention_module.js'), 'utf8');
   const wasm = readFileSync(path.join(wasmDir, 'attention_module.wasm')).toString('base64');
-  const api = readFileSync(path.join(ROOT, 'cpp/bindings/engine_api.js'), 'utf8');
+  const api = ENGINE_API_FILES.map((f) => readFileSync(path.join(ROOT, 'cpp/bindings', f), 'utf8')).join('\n');
   return [
     'function attentionEngineScript(asWorker) {',
     'var define, module, exports;',

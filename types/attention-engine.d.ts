@@ -113,7 +113,7 @@ export type ComputeFormat = {
 export type InputErrorCode =
   | 'not_matrix' | 'not_number' | 'not_boolean' | 'not_array' | 'not_object' | 'not_string' | 'choice' | 'empty'
   | 'empty_row' | 'ragged' | 'not_finite' | 'range' | 'limit' | 'shape' | 'conflict' | 'unknown_option'
-  | 'overflow' | 'worker';
+  | 'overflow' | 'worker' | 'released';
 
 /**
  * backward()'s second argument: where the gradient of a scalar loss L enters — at the output
@@ -305,11 +305,18 @@ export interface TrainModelOptions {
   optimizer?: 'adam' | 'sgd';
   learningRate: number;
 }
-export interface TrainModelResult {
-  /** A new model: the input's fields with every parameter replaced (the input is not modified). */
-  model: Model;
+export interface TrainModelResult<M = Model> {
+  /** A new model: the input's fields with every parameter replaced (the input is not modified); a new LoadedModel for a LoadedModel. */
+  model: M;
   /** Each batch's loss before its step. */
   losses: number[];
+}
+/** A model read, checked and kept in the engine by loadModel(): its calls skip copying it in again. */
+export interface LoadedModel {
+  /** Its parameters as a model object (the loaded object's fields and metadata). */
+  toModel(): Model;
+  /** Frees its memory in the engine; using it afterwards throws (code 'released'). Idempotent. */
+  release(): void;
 }
 
 /** Thrown by compute() (and rejected by a worker's compute()) for bad input. */
@@ -348,13 +355,16 @@ export interface AttentionEngine {
   train(input: SingleHeadInput, options: TrainOptions<Matrix>): TrainResult<SingleHeadInput>;
   train(input: MultiHeadInput, options: TrainOptions<ReadonlyArray<Matrix | null>>): TrainResult<MultiHeadInput>;
   /** A model's forward pass, every intermediate (docs/api.md, "Models"). */
-  runModel(model: Model, ids: ReadonlyArray<number>, options: RunModelOptions & { typed: true }): ModelRun<TypedMatrix>;
-  runModel(model: Model, ids: ReadonlyArray<number>, options?: RunModelOptions & { typed?: false }): ModelRun;
+  runModel(model: Model | LoadedModel, ids: ReadonlyArray<number>, options: RunModelOptions & { typed: true }): ModelRun<TypedMatrix>;
+  runModel(model: Model | LoadedModel, ids: ReadonlyArray<number>, options?: RunModelOptions & { typed?: false }): ModelRun;
   /** The loss and dL/d(every parameter); targets −1: no loss at that position. */
-  modelGradients(model: Model, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format: { typed: true }): ModelGradients<TypedMatrix, Float64Array>;
-  modelGradients(model: Model, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format?: { typed?: false }): ModelGradients;
+  modelGradients(model: Model | LoadedModel, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format: { typed: true }): ModelGradients<TypedMatrix, Float64Array>;
+  modelGradients(model: Model | LoadedModel, ids: ReadonlyArray<number>, targets: ReadonlyArray<number>, format?: { typed?: false }): ModelGradients;
   /** One optimizer step per batch. */
   trainModel(model: Model, options: TrainModelOptions): TrainModelResult;
+  trainModel(model: LoadedModel, options: TrainModelOptions): TrainModelResult<LoadedModel>;
+  /** The model read, checked and kept in the engine until release(): pass it to runModel, modelGradients, trainModel. */
+  loadModel(model: Model): LoadedModel;
   /** Bytes of wasm memory the module holds (it grows, never shrinks). */
   memoryBytes(): number;
 }

@@ -1,10 +1,11 @@
 // embind layer: the only place that knows about Emscripten. It adapts typed arrays to
 // attn::Matrix and back, and turns attn::Error into a plain object that the JS wrapper
-// (engine_api.js) throws as an Error. Raw bindings stay private to that wrapper.
+// (cpp/bindings/engine.js) throws as an Error. Raw bindings stay private to that wrapper.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "attention.h"
@@ -74,7 +75,7 @@ attn::Workspace& workspace() {
   return w;
 }
 
-// operands (built by engine_api.js, every field present):
+// operands (built by validate.js packInput, every field present):
 //   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, causal,
 //    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding}
 // matrices packed as above.
@@ -227,7 +228,7 @@ attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::
   return attn::Error{};
 }
 
-// operands as for compute(); seed (built by engine_api.js): {output?: packed matrix (dL/doutput),
+// operands as for compute(); seed (built by validate.js): {output?: packed matrix (dL/doutput),
 // weights?: [packed | null] per head (dL/dweights)}, or {loss, target} as train() takes them.
 // Returns {input: {x, context?, heads: [{wq, wk, wv}], wo?, temperature}, result: {heads: [{q, k,
 // v, scores, scaled, weights, output}], concat, output, xWithPe?, contextWithPe?}, loss?}, every
@@ -277,7 +278,7 @@ val backward(const val& operands, const val& seed) {
   return gradients_to_js(in, w.gradients);
 }
 
-// operands as for compute(); options (built by engine_api.js, every field present):
+// operands as for compute(); options (built by validate.js packTrainOptions, every field present):
 //   {loss: 'output' | 'weights', target: packed matrix (output) or [packed | null] per head
 //    (weights), train: {x, context, wq, wk, wv, wo: booleans}, optimizer: 'sgd' | 'adam',
 //    learningRate, steps, seed, rowsPerStep (0: every row), step, moments?: Float64Array
@@ -366,7 +367,7 @@ attn::Error model_norm(const val& parent, const char* name, const std::string& p
   return err;
 }
 
-// packed (built by engine_api.js packModel, its types already checked): {vocab (a count),
+// packed (built by validate-model.js packModel, its types already checked): {vocab (a count),
 // dModel, maxTokens, causal, embed, positions? (absent: sinusoidal), layers: [{norm1?, heads:
 // [{wq, wk, wv, bq?, bk?, bv?}], wo, bo?, norm2?, mlp?: {w1, b1?, w2, b2?, activation}}],
 // finalNorm?: {gain, bias}, unembed? (absent: tied), unembedBias?}; matrices packed as to_matrix()
@@ -384,21 +385,22 @@ attn::Error read_model(const val& packed, attn::Model* m) {
     if (!err.ok()) return err;
   }
   const val layers = packed["layers"];
-  // one past a limit is enough for check_model() to report it
-  const int n_layers = std::min(layers["length"].as<int>(), attn::kMaxLayers + 1);
+  const int n_layers = layers["length"].as<int>();
+  if (!(err = attn::check_layer_count(n_layers)).ok()) return err;  // before reading them
   m->layers.resize(n_layers);
   for (int l = 0; l < n_layers; l++) {
     const val layer = layers[l];
     attn::Layer& w = m->layers[l];
-    const std::string lp = "layers[" + std::to_string(l) + "]";
+    const std::string lp = attn::layer_path(l);
     if (!(err = model_norm(layer, "norm1", lp + ".norm1", l, &w.norm1)).ok()) return err;
     const val heads = layer["heads"];
-    const int n_heads = std::min(heads["length"].as<int>(), attn::kMaxHeads + 1);
+    const int n_heads = heads["length"].as<int>();
+    if (!(err = attn::check_head_count(l, n_heads)).ok()) return err;
     w.heads.resize(n_heads);
     for (int h = 0; h < n_heads; h++) {
       const val head = heads[h];
       attn::Head& hw = w.heads[h];
-      const std::string hp = lp + ".heads[" + std::to_string(h) + "]";
+      const std::string hp = attn::head_path(l, h);
       if (!(err = model_matrix(head["wq"], hp + ".wq", l, h, &hw.wq)).ok()) return err;
       if (!(err = model_matrix(head["wk"], hp + ".wk", l, h, &hw.wk)).ok()) return err;
       if (!(err = model_matrix(head["wv"], hp + ".wv", l, h, &hw.wv)).ok()) return err;
@@ -494,20 +496,65 @@ val model_to_js(const attn::Model& m) {
   return out;
 }
 
+// Models read once (loadModel) and kept by id until released (releaseModel): runModel,
+// modelGradients and trainModel take such an id in place of a packed model and skip reading it.
+std::unordered_map<int, attn::Model>& loaded_models() {
+  static std::unordered_map<int, attn::Model> models;
+  return models;
+}
+
+// Keeps `m` as a loaded model; returns its id.
+int keep_model(attn::Model&& m) {
+  static int next_id = 0;
+  loaded_models().emplace(++next_id, std::move(m));
+  return next_id;
+}
+
+// `model`: a packed model, read into `*read`, or a loaded model's id. Points `*m` at the model.
+attn::Error resolve_model(const val& model, attn::Model* read, const attn::Model** m) {
+  if (!model.isNumber()) {
+    *m = read;
+    return read_model(model, read);
+  }
+  const auto found = loaded_models().find(model.as<int>());
+  if (found == loaded_models().end()) {  // the JS wrapper passes only ids it has not released
+    return attn::make_error(attn::ErrorCode::conflict, "model", "this model is not loaded");
+  }
+  *m = &found->second;
+  return attn::Error{};
+}
+
+// packed as read_model() reads it. Returns {id} or {error}.
+val load_model(const val& packed) {
+  attn::Model m;
+  attn::Error err = read_model(packed, &m);
+  if (!err.ok()) return error_to_js(err);
+  val result = val::object();
+  result.set("id", keep_model(std::move(m)));
+  return result;
+}
+
+void release_model(int id) { loaded_models().erase(id); }
+
+// A loaded model's parameters (model_to_js).
+val model_parameters(int id) { return model_to_js(loaded_models().at(id)); }
+
 // The last forward pass of a model, kept for runModel(..., {reuse: true})'s views.
 attn::ModelRun& model_run() {
   static attn::ModelRun run;
   return run;
 }
 
-// packed as read_model() reads it, ids a Float64Array, headsOff: [Uint8Array per layer] or
-// undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention: {heads: [{q, k, v,
-// scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden, activated,
-// output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
-val run_model(const val& packed, const val& ids, const val& heads_off, bool live) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// model: packed as read_model() reads it, or a loaded model's id; ids a Float64Array, headsOff:
+// [Uint8Array per layer] or undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention:
+// {heads: [{q, k, v, scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden,
+// activated, output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
+val run_model(const val& model, const val& ids, const val& heads_off, bool live) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   std::vector<int> token_ids;
   if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
   attn::RunOptions options;
@@ -553,11 +600,13 @@ val run_model(const val& packed, const val& ids, const val& heads_off, bool live
   return result;
 }
 
-// Returns {loss, gradients (model_to_js)} or {error}.
-val model_gradients(const val& packed, const val& ids, const val& targets) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// model as for run_model(). Returns {loss, gradients (model_to_js)} or {error}.
+val model_gradients(const val& model, const val& ids, const val& targets) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   std::vector<int> token_ids, token_targets;
   if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
   err = read_ids(m, targets, "targets", true, &token_targets);
@@ -572,14 +621,18 @@ val model_gradients(const val& packed, const val& ids, const val& targets) {
   return result;
 }
 
-// options (built by engine_api.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd' |
-// 'adam', learningRate}. Returns {parameters (model_to_js), losses: Float64Array} or {error}.
-val train_model(const val& packed, const val& options) {
-  attn::Model m;
-  attn::Error err = read_model(packed, &m);
+// options (built by validate-model.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd'
+// | 'adam', learningRate}; model as for run_model(). Returns {parameters (model_to_js), losses:
+// Float64Array} or, for a loaded model, {id (the trained model, loaded), losses}; or {error}.
+val train_model(const val& model, const val& options) {
+  attn::Model from_js;
+  const attn::Model* model_ptr = nullptr;
+  attn::Error err = resolve_model(model, &from_js, &model_ptr);
   if (!err.ok()) return error_to_js(err);
+  const attn::Model& m = *model_ptr;
   const val batches = options["batches"];
-  const int n = std::min(batches["length"].as<int>(), attn::kMaxBatches + 1);
+  const int n = batches["length"].as<int>();
+  if (!(err = attn::check_batch_count(n)).ok()) return error_to_js(err);  // before reading them
   std::vector<attn::Batch> read(n);
   for (int b = 0; b < n; b++) {
     const std::string p = "batches[" + std::to_string(b) + "].";
@@ -598,8 +651,12 @@ val train_model(const val& packed, const val& options) {
   err = attn::train_model(m, read, o, &trained, &losses);
   if (!err.ok()) return error_to_js(err);
   val result = val::object();
-  result.set("parameters", model_to_js(trained));
   result.set("losses", vector_to_js(losses));
+  if (model.isNumber()) {
+    result.set("id", keep_model(std::move(trained)));
+  } else {
+    result.set("parameters", model_to_js(trained));
+  }
   return result;
 }
 
@@ -612,4 +669,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("runModel", &run_model);
   emscripten::function("modelGradients", &model_gradients);
   emscripten::function("trainModel", &train_model);
+  emscripten::function("loadModel", &load_model);
+  emscripten::function("releaseModel", &release_model);
+  emscripten::function("modelParameters", &model_parameters);
 }

@@ -73,12 +73,13 @@ int main(int argc, char** argv) {
     // the products alone, on the same operands (r holds Q, K, V and the weights by now)
     const attn::AttentionResult& h = r.heads[0];
     attn::Matrix q, k, v, scores, out;
+    attn::MatmulScratch scratch;
     const double products = median_ms([&] {
-      attn::matmul(in.x, in.heads[0].wq, &q);
-      attn::matmul(in.x, in.heads[0].wk, &k);
-      attn::matmul(in.x, in.heads[0].wv, &v);
-      attn::matmul_transposed(h.q, h.k, &scores);
-      attn::matmul(h.weights, h.v, &out);
+      attn::matmul(in.x, in.heads[0].wq, &q, &scratch);
+      attn::matmul(in.x, in.heads[0].wk, &k, &scratch);
+      attn::matmul(in.x, in.heads[0].wv, &v, &scratch);
+      attn::matmul_transposed(h.q, h.k, &scores, &scratch);
+      attn::matmul(h.weights, h.v, &out, &scratch);
     });
     std::printf(
         "{\"n\": %d, \"d\": %d, \"median_ms\": %.6f, \"products_ms\": %.6f, \"check\": %.17g}\n", n,

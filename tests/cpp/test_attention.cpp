@@ -211,13 +211,14 @@ TEST_CASE("matrix products have the expected shapes and values", "[matmul]") {
   Matrix a = matrix({{1, 2, 3}, {4, 5, 6}});    // (2, 3)
   Matrix b = matrix({{1, 0}, {0, 1}, {1, 1}});  // (3, 2)
   Matrix ab;
-  attn::matmul(a, b, &ab);
+  attn::MatmulScratch scratch;
+  attn::matmul(a, b, &ab, &scratch);
   REQUIRE(ab.rows == 2);
   REQUIRE(ab.cols == 2);
   check_close(ab, {{4, 5}, {10, 11}}, 0.0);
 
   Matrix aat;
-  attn::matmul_transposed(a, a, &aat);  // (2, 2) = a·aᵀ
+  attn::matmul_transposed(a, a, &aat, &scratch);  // (2, 2) = a·aᵀ
   check_close(aat, {{14, 32}, {32, 77}}, 0.0);
 }
 

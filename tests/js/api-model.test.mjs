@@ -198,3 +198,32 @@ test('runModel and trainModel many times do not grow wasm memory', () => {
   }
   assert.equal(engine.memoryBytes(), bytes);
 });
+
+test('trainModel with more than 10000 batches says how many it was given, not 10001', () => {
+  const { model, ids } = cases[0];
+  const batches = Array.from({ length: 12345 }, () => ({ ids, targets: ids }));
+  assertInputError(() => engine.trainModel(model, { batches, learningRate: 0.1 }), {
+    code: 'limit',
+    path: 'batches',
+    message: 'the number of batches is 12345, more than the 10000 supported: train in several calls',
+  });
+  assert.equal(engine.trainModel(model, { batches: batches.slice(0, 1), learningRate: 0.1 }).losses.length, 1);
+});
+
+test('a model with more than 64 layers or heads says how many it has, not 65', () => {
+  const head = () => ({ wq: [[1]], wk: [[1]], wv: [[1]] });
+  const layer = (heads) => ({ heads: Array.from({ length: heads }, head), wo: Array.from({ length: heads }, () => [1]) });
+  const model = (layers) => ({ vocab: ['a'], dModel: 1, maxTokens: 2, embed: [[0.5]], positions: 'sinusoidal', unembed: 'tied', layers });
+  assertInputError(() => engine.runModel(model(Array.from({ length: 70 }, () => layer(1))), [0]), {
+    code: 'limit',
+    path: 'layers',
+    message: 'the number of layers is 70, more than the 64 supported: use fewer layers',
+  });
+  assertInputError(() => engine.runModel(model([layer(1), layer(70)]), [0]), {
+    code: 'limit',
+    path: 'layers[1].heads',
+    layer: 1,
+    message: 'the number of heads of layers[1] is 70, more than the 64 supported: use fewer heads',
+  });
+  assert.equal(engine.runModel(model([layer(64)]), [0]).logits.length, 1);
+});

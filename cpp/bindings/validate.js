@@ -1,0 +1,389 @@
+/* Input validation of compute(), backward() and train(): every argument's JS types checked and
+ * packed for the binding (cpp/bindings/attention_bindings.cpp), which checks shapes, values and
+ * limits. Errors are thrown as inputError()s. One of the files the build concatenates into the
+ * engine (scripts/build.mjs ENGINE_API_FILES); loader.js has the overview. */
+/* exported OPERANDS, HEAD_OPERANDS, RESULTS, inputError, describe, packRows, readFormat, packInput,
+   checkFields, readChoice, packPerHead, packLoss, packTrainOptions */
+
+const OPERANDS = ['x', 'wq', 'wk', 'wv'];
+const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
+const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding'];
+const KNOWN_KEYS = [
+  'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
+  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding',
+];
+// train()'s options, and the matrices it can train (in the order of its moments)
+const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
+const TRAINABLE = ['x', 'context', 'wq', 'wk', 'wv', 'wo'];
+const LOSSES = ['output', 'weights'];
+const OPTIMIZERS = ['sgd', 'adam'];
+
+function inputError({ code, operand, row, column, head, layer, path, message }) {
+  const err = new Error(message);
+  err.code = code;
+  err.operand = operand;
+  err.row = row >= 0 ? row : undefined;
+  err.column = column >= 0 ? column : undefined;
+  err.head = head >= 0 ? head : undefined;
+  // a model's errors (runModel, modelGradients, trainModel): its layer, and the array's path
+  if (layer >= 0) err.layer = layer;
+  if (path !== undefined) err.path = path;
+  return err;
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 20))}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+// Arrays of rows → { values: Float64Array, rowLengths: Int32Array }, copied into wasm in one
+// block each. Checks here only what a Float64Array cannot carry (structure, number type);
+// the engine checks emptiness, ragged rows and NaN/±Infinity. `head` (0-based) names a
+// head's matrix: messages say heads[1].wq, the error has operand 'wq' and head 1 (`name`
+// overrides what messages call it: target[1]).
+function packRows(operand, rows, head, name = head === undefined ? operand : `heads[${head}].${operand}`) {
+  const fail = (fields) => inputError({ code: 'not_matrix', operand, head, ...fields });
+  if (!Array.isArray(rows)) {
+    throw fail({
+      message: `${name} must be an array of rows (arrays of numbers), got ${describe(rows)}`,
+    });
+  }
+  // plain loops, not forEach: `offset` written inside a closure lives in a context slot, and
+  // packing a model's ~100 000 numbers took ~2.5 ms of runModel() that way
+  let total = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!Array.isArray(row) && !(row instanceof Float64Array)) {
+      throw fail({
+        row: i,
+        message: `${name}[${i}] must be an array of numbers, got ${describe(row)}`,
+      });
+    }
+    total += row.length;
+  }
+  const values = new Float64Array(total);
+  const rowLengths = new Int32Array(rows.length);
+  let offset = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    for (let j = 0; j < row.length; j++) {
+      const v = row[j];
+      if (typeof v !== 'number') {
+        throw inputError({
+          code: 'not_number',
+          operand,
+          head,
+          row: i,
+          column: j,
+          message: `${name}[${i}][${j}] is ${describe(v)}: every value must be a number`,
+        });
+      }
+      values[offset++] = v;
+    }
+    rowLengths[i] = row.length;
+  }
+  return { values, rowLengths };
+}
+
+// The options of compute() other than matrices, checked for type here (the engine checks
+// values: keyPadding's length, temperature > 0) and filled with their defaults.
+function packOptions(input) {
+  const options = {
+    causal: false,
+    keyPadding: undefined,
+    scaleBySqrtDk: true,
+    temperature: 1,
+    positionalEncoding: false,
+  };
+  for (const name of BOOLEAN_OPTIONS) {
+    if (input[name] === undefined) continue;
+    if (typeof input[name] !== 'boolean') {
+      throw inputError({
+        code: 'not_boolean',
+        operand: name,
+        message: `${name} must be true or false, got ${describe(input[name])}`,
+      });
+    }
+    options[name] = input[name];
+  }
+  if (input.temperature !== undefined) {
+    if (typeof input.temperature !== 'number') {
+      throw inputError({
+        code: 'not_number',
+        operand: 'temperature',
+        message: `temperature must be a number > 0, got ${describe(input.temperature)}`,
+      });
+    }
+    options.temperature = input.temperature;
+  }
+  const padding = input.keyPadding;
+  if (padding !== undefined) {
+    if (!Array.isArray(padding)) {
+      throw inputError({
+        code: 'not_array',
+        operand: 'keyPadding',
+        message: `keyPadding must be an array of true/false, one per key, got ${describe(padding)}`,
+      });
+    }
+    if (padding.length === 0) {
+      throw inputError({
+        code: 'empty',
+        operand: 'keyPadding',
+        message: 'keyPadding is empty: it needs one true/false per key (leave it out for no padding)',
+      });
+    }
+    options.keyPadding = new Uint8Array(padding.length);
+    padding.forEach((p, j) => {
+      if (typeof p !== 'boolean') {
+        throw inputError({
+          code: 'not_boolean',
+          operand: 'keyPadding',
+          column: j,
+          message: `keyPadding[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
+        });
+      }
+      options.keyPadding[j] = p ? 1 : 0;
+    });
+  }
+  return options;
+}
+
+// The input's matrices, packed: x, context, heads (the single-head form is one head), wo.
+// `call` names the API call in messages.
+function packOperands(input, call) {
+  const multiHead = input.heads !== undefined;
+  const needs = multiHead ? 'x and heads' : 'x, wq, wk and wv';
+  const required = multiHead ? ['x'] : OPERANDS;
+  for (const name of required) {
+    if (input[name] === undefined) {
+      throw inputError({
+        code: 'not_matrix',
+        operand: name,
+        message: `${call}() needs ${needs}; ${name} is missing`,
+      });
+    }
+  }
+  const stray = HEAD_OPERANDS.find((name) => multiHead && input[name] !== undefined);
+  if (stray) {
+    throw inputError({
+      code: 'conflict',
+      operand: stray,
+      message: `${call}() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads`,
+    });
+  }
+  if (!multiHead && input.wo !== undefined) {
+    throw inputError({
+      code: 'conflict',
+      operand: 'wo',
+      message: 'wo needs heads: pass heads: [{ wq, wk, wv }, ...] with wo (one head without W_O is the default)',
+    });
+  }
+  const packed = { x: packRows('x', input.x) };
+  if (input.context !== undefined) packed.context = packRows('context', input.context);
+  if (!multiHead) {
+    packed.heads = [{ wq: packRows('wq', input.wq), wk: packRows('wk', input.wk), wv: packRows('wv', input.wv) }];
+  } else {
+    if (!Array.isArray(input.heads)) {
+      throw inputError({
+        code: 'not_matrix',
+        operand: 'heads',
+        message: `heads must be an array of { wq, wk, wv }, got ${describe(input.heads)}`,
+      });
+    }
+    packed.heads = input.heads.map((head, h) => {
+      if (head === null || typeof head !== 'object' || Array.isArray(head)) {
+        throw inputError({
+          code: 'not_matrix',
+          operand: 'heads',
+          head: h,
+          message: `heads[${h}] must be an object { wq, wk, wv }, got ${describe(head)}`,
+        });
+      }
+      const weights = {};
+      for (const name of HEAD_OPERANDS) {
+        if (head[name] === undefined) {
+          throw inputError({
+            code: 'not_matrix',
+            operand: name,
+            head: h,
+            message: `heads[${h}] needs wq, wk and wv; ${name} is missing`,
+          });
+        }
+        weights[name] = packRows(name, head[name], h);
+      }
+      return weights;
+    });
+    if (input.wo !== undefined) packed.wo = packRows('wo', input.wo);
+  }
+  packed.singleHeadNames = !multiHead;
+  return packed;
+}
+
+// compute()'s second argument: { typed: true } returns every matrix as
+// { rows, cols, data: Float64Array } (row-major; masks as Uint8Array), without building
+// arrays of rows: the fast form for large inputs. { typed: true, reuse: true } (compute()
+// only) returns that form without copying: every array is a view of the engine's own buffers,
+// valid until the next compute(), backward() or train() of this engine, which overwrites it
+// (see docs/api.md). Returns { typed, reuse }.
+function readFormat(format, where = "compute()'s second argument", keys = ['typed', 'reuse']) {
+  if (format === undefined) return { typed: false, reuse: false };
+  const expected = `{ ${keys.map((k) => `${k}: true | false`).join(', ')} }`;
+  const fields = format !== null && typeof format === 'object' ? Object.keys(format) : null;
+  if (fields === null || fields.some((k) => !keys.includes(k)) || fields.some((k) => !['boolean', 'undefined'].includes(typeof format[k]))) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: 'format',
+      message: `${where} must be ${expected}, got ${describe(format)}`,
+    });
+  }
+  const typed = format.typed === true;
+  const reuse = format.reuse === true;
+  if (reuse && !typed) {
+    throw inputError({
+      code: 'conflict',
+      operand: 'format',
+      message: `${where}: reuse: true needs typed: true (only the typed form's arrays can be reused)`,
+    });
+  }
+  return { typed, reuse };
+}
+
+// The input object of compute(), backward() and train(), checked and packed for the binding.
+function packInput(input, call) {
+  if (input === null || typeof input !== 'object') {
+    throw inputError({
+      code: 'not_matrix',
+      message: `${call}() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
+    });
+  }
+  const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
+  if (unknown !== undefined) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: unknown,
+      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
+    });
+  }
+  return { ...packOperands(input, call), ...packOptions(input) };
+}
+
+// An object argument of backward() or train() that may hold only `keys`.
+function checkFields(value, what, keys, expected) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw inputError({ code: 'not_object', message: `${what} must be an object ${expected}, got ${describe(value)}` });
+  }
+  const unknown = Object.keys(value).find((key) => !keys.includes(key));
+  if (unknown !== undefined) {
+    throw inputError({
+      code: 'unknown_option',
+      operand: unknown,
+      message: `${what} got an unknown field ${JSON.stringify(unknown)}; it takes ${keys.join(', ')}`,
+    });
+  }
+}
+
+// A field that must be one of `choices` (a string).
+function readChoice(options, name, choices, fallback) {
+  const value = options[name] === undefined ? fallback : options[name];
+  if (!choices.includes(value)) {
+    throw inputError({
+      code: 'choice',
+      operand: name,
+      message: `${name} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+// A field that must be an integer number (range checks are the engine's, except where noted).
+function readInteger(options, name, fallback) {
+  const value = options[name] === undefined ? fallback : options[name];
+  if (typeof value !== 'number') {
+    throw inputError({ code: 'not_number', operand: name, message: `${name} must be a number, got ${describe(value)}` });
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw inputError({ code: 'range', operand: name, message: `${name} is ${value}: it must be a whole number` });
+  }
+  return value;
+}
+
+// A matrix per head (null for a head left out) in the heads form, one matrix in the one-head
+// form: [packed | null] for the binding. `what` says what each matrix is, for messages.
+function packPerHead(operand, value, multiHead, what) {
+  if (!multiHead) return [packRows(operand, value)];
+  if (!Array.isArray(value)) {
+    throw inputError({ code: 'not_matrix', operand, message: `${operand} must be an array with one ${what} per head (or null), got ${describe(value)}` });
+  }
+  return value.map((m, h) => (m === null ? null : packRows(operand, m, h, `${operand}[${h}]`)));
+}
+
+// The loss of train() and backward(): { loss, target } for the binding.
+function packLoss(options, multiHead, call) {
+  const loss = readChoice(options, 'loss', LOSSES);
+  const { target } = options;
+  if (target === undefined) {
+    throw inputError({ code: 'not_matrix', operand: 'target', message: `${call}() needs a target (${loss === 'output' ? 'the output wanted' : 'the weights wanted'}); target is missing` });
+  }
+  const packed = loss === 'output' ? packRows('target', target) : packPerHead('target', target, multiHead, 'weight matrix');
+  return { loss, target: packed };
+}
+
+// train()'s options for the binding: { loss, target, train: { x, …: booleans }, optimizer,
+// learningRate, steps, seed, rowsPerStep, step, moments? }, and the names trained in order.
+function packTrainOptions(options, multiHead) {
+  checkFields(options, "train()'s second argument", TRAIN_KEYS, '{ loss, target, train, learningRate, … }');
+  const { loss, target: packedTarget } = packLoss(options, multiHead, 'train');
+  const names = options.train;
+  if (!Array.isArray(names)) {
+    throw inputError({ code: 'not_array', operand: 'train', message: `train must be an array of the matrices to train (${TRAINABLE.join(', ')}), got ${describe(names)}` });
+  }
+  names.forEach((name, j) => {
+    if (!TRAINABLE.includes(name)) {
+      throw inputError({ code: 'choice', operand: 'train', column: j, message: `train[${j}] is ${describe(name)}: it must be one of ${TRAINABLE.join(', ')}` });
+    }
+  });
+  const trained = TRAINABLE.filter((name) => names.includes(name)); // the moments' order
+  const optimizer = readChoice(options, 'optimizer', OPTIMIZERS, 'sgd');
+  if (typeof options.learningRate !== 'number') {
+    throw inputError({ code: 'not_number', operand: 'learningRate', message: `learningRate must be a number > 0, got ${describe(options.learningRate)}` });
+  }
+  const seed = readInteger(options, 'seed', 0);
+  if (seed < 0 || seed > 0xffffffff) {
+    throw inputError({ code: 'range', operand: 'seed', message: `seed is ${seed}: it must be from 0 to 4294967295` });
+  }
+  const packed = {
+    loss,
+    target: packedTarget,
+    train: Object.fromEntries(TRAINABLE.map((name) => [name, trained.includes(name)])),
+    optimizer,
+    learningRate: options.learningRate,
+    steps: readInteger(options, 'steps', 1),
+    seed,
+    rowsPerStep: readInteger(options, 'rowsPerStep', 0),
+    step: 0,
+  };
+  const { state } = options;
+  if (state !== undefined) {
+    checkFields(state, 'state', ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call');
+    const same = state.optimizer === optimizer && Array.isArray(state.train) && state.train.join() === trained.join();
+    if (!same) {
+      throw inputError({
+        code: 'conflict',
+        operand: 'state',
+        message: `state comes from training ${describe(state.train)} with ${describe(state.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`,
+      });
+    }
+    packed.step = readInteger(state, 'step', undefined);
+    if (packed.step < 0) {
+      throw inputError({ code: 'range', operand: 'state', message: `state.step is ${packed.step}: it must be >= 0` });
+    }
+    if (!(state.moments instanceof Float64Array)) {
+      throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
+    }
+    packed.moments = state.moments;
+  }
+  return { packed, trained };
+}
