@@ -56,6 +56,11 @@ export function headerRow(colLabels, { corner = '', className = '' } = {}) {
   return row;
 }
 
+// A matrix's caption (a table's <caption>, a heatmap's line above it): its name, label and shape.
+export function matrixCaption(name, label, rows, cols) {
+  return [el('span', 'matrix-name', name), el('span', 'matrix-label', label || ''), el('span', 'matrix-shape', `${rows} × ${cols}`)];
+}
+
 export function button(text, onClick, className = '') {
   const node = el('button', className, text);
   node.type = 'button';

@@ -13,7 +13,8 @@ import { parseMatrixText } from '../io/parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from '../state/share.js';
 import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../io/export.js';
 import { parseNpy } from '../io/npy.js';
-import { paintHeatmap, heatmapBin } from './view.js';
+import { paintHeatmap } from './heatmap.js';
+import { heatmapBin } from '../ui/limits.js';
 import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
@@ -74,7 +75,7 @@ async function svgToPng(svgText) {
 }
 
 // PNG of a matrix too large to write its values: the heatmap as on screen
-// (view.js: a pixel a cell, or the mean of a block of cells beyond 512),
+// (heatmap.js: a pixel a cell, or the mean of a block of cells beyond 512),
 // scaled up by whole pixels to about HEATMAP_PNG_SIDE.
 function heatmapPng({ data, kind, masked }) {
   const [binRows, binCols] = heatmapBin(data.length, data[0].length);
