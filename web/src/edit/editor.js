@@ -33,7 +33,7 @@ import { isMadeUp } from '../state/vectors.js';
 import { sameInputs } from '../state/history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
-import { dimLabel } from '../views/work.js';
+import { dimLabels } from '../ui/labels.js';
 import { el, setDisabled, setText, setAttr, nextTask } from '../ui/dom.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
@@ -373,8 +373,8 @@ export class Editor {
     const error = this.errors[field];
     renderMatrixEditor(container, {
       field, id: base, name: fieldName(field), lang,
-      rowLabels: rowTokens || labels(rows),
-      colLabels: labels(cols),
+      rowLabels: rowTokens || dimLabels(rows),
+      colLabels: dimLabels(cols),
       // a getter: large matrices need their texts only while their text box is
       // open; rows of the shape are the stored ones, not copies (the editor reads them)
       get texts() {
@@ -740,8 +740,6 @@ export class Editor {
 
 const FILL_ROWS = 256;
 const FILL_SLICE_MS = 12;
-
-const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 
 function setInvalid(input, invalid) {
   if (invalid) setAttr(input, 'aria-invalid', 'true');

@@ -25,7 +25,7 @@ import { cellColor, rgbCss, textColorFor, largestMagnitude, VIRIDIS_STOPS, DIVER
 import { el, svg, button, headerRow, labelNode, watchMore, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
-import { dimLabel } from './work.js';
+import { dimLabel, dimLabels } from '../ui/labels.js';
 import { engineInput } from '../engine/variant.js';
 import { sameNumbers } from '../state/model.js';
 import {
@@ -47,7 +47,6 @@ const REDUCED_STEPS = 30; // with reduced motion: this many steps per redraw ...
 const REDUCED_MS = 500; // ... and a redraw at most this often
 const LINES_EVERY = 12; // frames between redraws of the lines view while training
 
-const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export function defaultSettings(goals) {
@@ -350,7 +349,7 @@ export function createLearner(host) {
       const data = ctx.inputs[key];
       const group = el('div', 'step-group');
       const view = (nm, label) => createMatrixView({
-        lang, name: nm, label, data, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
+        lang, name: nm, label, data, rowLabels: dimLabels(data.length), colLabels: dimLabels(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
         format: magnitudeText,
       });
       refs.mats[key] = { now: view(name, t('learnNow')), change: view(`Δ${name}`, t('learnChange')) };
@@ -369,7 +368,7 @@ export function createLearner(host) {
     const d = ctx.inputs.wq[0].length;
     const shapes = {
       dWeights: [ctx.tokens, ctx.keyTokens], dScaled: [ctx.tokens, ctx.keyTokens], dScores: [ctx.tokens, ctx.keyTokens],
-      dQ: [ctx.tokens, dims(d)], dK: [ctx.keyTokens, dims(d)], dWq: [dims(ctx.inputs.wq.length), dims(d)], dWk: [dims(ctx.inputs.wk.length), dims(d)],
+      dQ: [ctx.tokens, dimLabels(d)], dK: [ctx.keyTokens, dimLabels(d)], dWq: [dimLabels(ctx.inputs.wq.length), dimLabels(d)], dWk: [dimLabels(ctx.inputs.wk.length), dimLabels(d)],
     };
     for (const group of [['dWeights', 'dScaled', 'dScores'], ['dQ', 'dK'], ['dWq', 'dWk']]) {
       const groupNode = el('div', 'step-group');

@@ -2,7 +2,8 @@
 // (operands then result); the page renders one step at a time or all of them.
 // stepsFor(options) lists the steps of a variant: the six steps of one head,
 // plus positional encoding, all heads, concat and W_O when they apply. A new
-// step is one more entry, and a new matrix one more entry in matrixCatalog.
+// step is one more entry, and a new matrix one more entry in matrixCatalog
+// (catalog.js).
 // ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
 // head, tutorial, preset, compare, onCloseCompare, onOpenHead, learn,
 // learnSettings} (see work.js); preset is the name of the preset on screen
@@ -17,10 +18,11 @@ import { el, headerRow, setText, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
 import { paintOnce, walkCells } from './heatmap.js';
 import { createLinesView, updateLinesView } from './lines.js';
-import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
+import { explainCell, explainable, headOutputName, sources } from './work.js';
+import { matrixCatalog } from './catalog.js';
+import { dimLabels, headName } from '../ui/labels.js';
 import { TUTORIAL_PRINTED } from '../state/presets.js';
 import { quotedTokens } from '../ui/quote.js';
-import { whenRead } from '../engine/rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 import { presetHint, temperatureNote } from './hints.js';
 
@@ -67,54 +69,6 @@ export function stepsFor({ pe, heads, usesWo }) {
     INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
     ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
-}
-
-const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
-
-// Every matrix a step may show: data, labels and colour kind.
-function matrixCatalog(ctx) {
-  const { tokens, inputs, result, full, lang, options } = ctx;
-  const keyTokens = ctx.keyTokens || tokens;
-  const t = (key, params) => translate(lang, key, params);
-  const headLabel = options.heads > 1 ? t('headN', { n: ctx.head + 1 }) : '';
-  const withHead = (label) => [label, headLabel].filter(Boolean).join(' · ');
-  const rows = (labels) => (data, label) => ({ data, label, rowLabels: labels, colLabels: dims(data[0].length), kind: 'signed' });
-  const byToken = rows(tokens);
-  const byKey = rows(keyTokens);
-  const byDim = (data, label = '') => ({ data, label, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed' });
-  const square = (data, kind = 'signed', masked = null) => ({
-    data, label: headLabel, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'), kind, masked,
-  });
-  // each entry made when first read: a step reads a few (at n = 4096 making the
-  // row views of every matrix of a head cost a head switch ~10 ms; rows.js)
-  const catalog = {};
-  const entry = (name, make) => whenRead(catalog, name, make);
-  entry('X', () => byToken(inputs.x, t('labelX')));
-  entry('W_Q', () => byDim(inputs.wq, headLabel));
-  entry('W_K', () => byDim(inputs.wk, headLabel));
-  entry('W_V', () => byDim(inputs.wv, headLabel));
-  entry('Q', () => byToken(result.q, withHead(t('labelQ'))));
-  entry('K', () => byKey(result.k, withHead(t('labelK'))));
-  entry('V', () => byKey(result.v, withHead(t('labelV'))));
-  entry('Scores', () => square(result.scores));
-  entry('Scaled', () => square(result.scaled, 'signed', full.masked));
-  entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
-  entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
-  if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
-  if (options.pe) {
-    entry('PE', () => byToken(full.pe, t('labelPe')));
-    entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
-    if (options.cross) {
-      entry('PE_C', () => byKey(full.contextPe, t('labelPe')));
-      entry('C+PE_C', () => byKey(full.contextWithPe, t('labelXPe')));
-    }
-  }
-  if (options.usesWo) {
-    entry('W_O', () => byDim(inputs.wo));
-    full.heads.forEach((head, h) => entry(headName(h), () => byToken(head.output, t('headN', { n: h + 1 }))));
-  }
-  if (options.heads > 1) entry('Concat', () => byToken(full.concat, t('labelConcat')));
-  return catalog;
 }
 
 function groupItem(symbol) {
@@ -810,7 +764,7 @@ function misprint(resultKey, name) {
     box.append(el('p', 'misprint-text', translate(ctx.lang, `misprint_${resultKey}`)));
     const table = el('table', 'misprint-table');
     const caption = el('caption', '', translate(ctx.lang, 'misprintCaption', { name }));
-    const headRow = headerRow(resultKey === 'output' ? dims(actual[0].length) : ctx.tokens);
+    const headRow = headerRow(resultKey === 'output' ? dimLabels(actual[0].length) : ctx.tokens);
     const head = el('thead');
     head.append(headRow);
     const body = el('tbody');

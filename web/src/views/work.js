@@ -11,12 +11,11 @@
 import { translate } from '../ui/i18n.js';
 import { formatCompact } from '../ui/format.js';
 import { peTerms, maskReason } from '../engine/variant.js';
+import { dimLabel, headName } from '../ui/labels.js';
 
 const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
 export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
 
-export const dimLabel = (c) => `d${c + 1}`;
-export const headName = (h) => `head_${h + 1}`;
 
 const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
 
