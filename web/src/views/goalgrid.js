@@ -5,7 +5,7 @@
 import { translate } from '../ui/i18n.js';
 import { formatCompact } from '../ui/format.js';
 import { cellColor, rgbCss, textColorFor } from '../ui/color.js';
-import { el, headerRow, labelNode, watchMore } from '../ui/dom.js';
+import { el, headerRow, labelNode, watchMore, rovingGrid } from '../ui/dom.js';
 import { pickCell, addWeight, clearRow } from '../state/learnmath.js';
 
 // The goal on a grid: one row per query, one column per key, each row a
@@ -64,27 +64,17 @@ export function goalGrid(ctx, refs, { settings, changeSettings }) {
   const endDrag = () => { dragging = false; };
   table.addEventListener('pointerup', endDrag);
   table.addEventListener('pointerleave', endDrag);
+  const roving = rovingGrid(cells);
   table.addEventListener('keydown', (event) => {
     const td = cellOf(event.target);
     if (!td) return;
     const r = Number(td.dataset.r);
     const c = Number(td.dataset.c);
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (moves[event.key]) {
-      const nr = Math.min(cells.length - 1, Math.max(0, r + moves[event.key][0]));
-      const nc = Math.min(cells[0].length - 1, Math.max(0, c + moves[event.key][1]));
-      for (const row of cells) for (const cell of row) cell.tabIndex = -1;
-      cells[nr][nc].tabIndex = 0;
-      cells[nr][nc].focus();
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      paint(r, c, false);
-    } else if (event.key === '+' || event.key === '=') {
-      paint(r, c, true);
-    } else if (event.key === 'Delete' || event.key === 'Backspace') {
-      changeSettings({ goal: 'custom', target: clearRow(settings().target, r) });
-    } else {
-      return;
-    }
+    // the arrows move the focus (roving: the cell they reach is the one Tab comes back to)
+    if (event.key === 'Enter' || event.key === ' ') paint(r, c, false);
+    else if (event.key === '+' || event.key === '=') paint(r, c, true);
+    else if (event.key === 'Delete' || event.key === 'Backspace') changeSettings({ goal: 'custom', target: clearRow(settings().target, r) });
+    else if (!roving.moveFocus(r, c, event.key)) return;
     event.preventDefault();
     event.stopPropagation();
   });

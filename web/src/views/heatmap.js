@@ -6,13 +6,8 @@ import { translate } from '../ui/i18n.js';
 import { fullNumber } from '../ui/format.js';
 import { colorTable, packRgba } from '../ui/color.js';
 import { flatData, holdRows } from '../engine/rows.js';
-import { el, matrixCaption } from '../ui/dom.js';
+import { el, matrixCaption, arrowMove, clampIndex } from '../ui/dom.js';
 import { heatmapBin } from '../ui/limits.js';
-
-// The arrow keys as a move of [rows, cols] in a grid (the table's cells too, view.js).
-const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-export const arrowMove = (key) => ARROWS[key];
-export const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
 
 // A heatmap's cells under the pointer (hover, or a tap), or walked with the
 // arrow keys once `box` has focus (labelled `label`): show(r, c, chosen) on each

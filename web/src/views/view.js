@@ -16,9 +16,9 @@ import { translate } from '../ui/i18n.js';
 import { formatNumber, fullNumber } from '../ui/format.js';
 import { largestMagnitude, textColorFor, rgbCss, cellColor } from '../ui/color.js';
 import { difference } from '../engine/variant.js';
-import { el, headerRow, labelNode, setText, watchMore, matrixCaption } from '../ui/dom.js';
+import { el, headerRow, labelNode, setText, watchMore, matrixCaption, rovingGrid } from '../ui/dom.js';
 import { TABLE_LIMIT } from '../ui/limits.js';
-import { canvasView, arrowMove, clampIndex } from './heatmap.js';
+import { canvasView } from './heatmap.js';
 
 // kind: 'signed' (diverging colours) or 'weights' (sequential, 0 to 1).
 // scale (signed, optional; an update may change it): the |value| drawn at full
@@ -160,23 +160,19 @@ function tableView(opts, rows, cols) {
       const td = cellOf(event.target);
       if (td) select(td, false);
     });
+    // roving tabindex: the last focused cell (by the keys, a tap or a click) is the one Tab comes back to
+    const roving = rovingGrid(cells);
     table.addEventListener('focusin', (event) => {
       const td = cellOf(event.target);
       if (!td) return;
-      // roving tabindex: the last focused cell is the one Tab comes back to
-      for (const row of cells) for (const cell of row) cell.tabIndex = -1;
-      td.tabIndex = 0;
+      roving.take(td);
       select(td, true);
     });
     table.addEventListener('keydown', (event) => {
       const td = cellOf(event.target);
-      const move = td && arrowMove(event.key);
-      if (!move) return;
+      if (!td || !roving.moveFocus(Number(td.dataset.r), Number(td.dataset.c), event.key)) return;
       event.preventDefault();
       event.stopPropagation();
-      const r = clampIndex(Number(td.dataset.r) + move[0], rows);
-      const c = clampIndex(Number(td.dataset.c) + move[1], cols);
-      cells[r][c].focus();
     });
   }
 
