@@ -34,7 +34,9 @@ import { sameInputs } from '../state/history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
 import { dimLabels } from '../ui/labels.js';
-import { el, setDisabled, setText, setAttr, nextTask } from '../ui/dom.js';
+import { setDisabled, setText, setAttr, nextTask } from '../ui/dom.js';
+import { fillHeadTabs } from './headtabs.js';
+import { isPlain } from '../views/steps.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
@@ -174,9 +176,6 @@ export function applyStrings(root, lang) {
 
 // Two states the draft reads the same (the goal of "How it learns" is not in the draft).
 const sameDraft = (a, b) => sameInputs({ ...a, learn: undefined }, { ...b, learn: undefined });
-
-const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
-  && options.scale && !options.pe && !options.cross;
 
 export class Editor {
   constructor(host) {
@@ -323,31 +322,13 @@ export class Editor {
   // The head buttons above the matrices: they choose the head in view (the
   // store's view.head) whose W_Q, W_K, W_V are edited. A head with a bad cell is marked.
   renderHeadTabs() {
-    const container = this.$('edit-heads');
-    const lang = this.host.lang();
-    const h = this.model.options.heads;
-    container.hidden = h === 1;
-    const key = `${lang}|${h}`;
-    if (container.dataset.key !== key) {
-      container.dataset.key = key;
-      const label = container.querySelector('.head-tabs-label');
-      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => {
-        const button = el('button', 'head-tab', String(i + 1));
-        button.type = 'button';
-        button.dataset.head = i;
-        button.setAttribute('aria-label', translate(lang, 'headN', { n: i + 1 }));
-        button.addEventListener('click', () => {
-          this.store.dispatch('view', { head: i });
-          this.render();
-          button.focus();
-        });
-        return button;
-      }));
-    }
-    const head = this.head();
-    container.querySelectorAll('.head-tab').forEach((button, i) => {
-      setAttr(button, 'aria-pressed', i === head ? 'true' : 'false');
-      button.classList.toggle('has-error', HEAD_EDITORS.some((base) => this.errors[headField(base, i)]));
+    fillHeadTabs(this.$('edit-heads'), {
+      lang: this.host.lang(), count: this.model.options.heads, current: this.head(), errors: this.errors, focusIds: false,
+      onChoose: (h, tab) => {
+        this.store.dispatch('view', { head: h });
+        this.render();
+        tab.focus();
+      },
     });
   }
 

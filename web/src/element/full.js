@@ -13,11 +13,12 @@
 import { translate, describeLoadFailure } from '../ui/i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
-import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
+import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
 import { applyStrings } from '../edit/editor.js';
-import { headField } from '../state/model.js';
 import { readState } from '../state/share.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
+import { fillHeadTabs } from '../edit/headtabs.js';
+import { stepMove } from './keys.js';
 
 // Whether this bundle is the visualizer's own page (index.html, whose main.js imports
 // page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
@@ -26,7 +27,6 @@ import { COALESCE_CELLS } from '../engine/updates.js';
 export const FULL_MODE = { allowed: false };
 
 const PLAY_INTERVAL_MS = 3000;
-const HEAD_EDITORS = ['wq', 'wk', 'wv'];
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
 const EXAMPLE_TOKENS = 24;
 
@@ -237,18 +237,13 @@ export class FullView {
   renderHeadTabs() {
     const container = this.$('view-heads');
     const { lang } = this.view();
-    const h = this.av._resultState ? this.av._resultState.heads.length : 1;
-    container.hidden = h === 1;
-    const key = `${lang}|${h}`;
-    if (container.dataset.key !== key) {
-      container.dataset.key = key;
-      const label = container.querySelector('.head-tabs-label');
-      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => headTab(lang, i, (tab) => {
-        this.av._setView({ head: i });
+    fillHeadTabs(container, {
+      lang, count: this.av._resultState ? this.av._resultState.heads.length : 1, current: this.view().head, errors: this.av._editor.errors,
+      onChoose: (h, tab) => {
+        this.av._setView({ head: h });
         tab.focus();
-      })));
-    }
-    container.querySelectorAll('.head-tab').forEach((tab, i) => markHeadTab(tab, i, this.view().head, this.av._editor.errors));
+      },
+    });
   }
 
   // A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
@@ -357,13 +352,11 @@ export class FullView {
 
   // Left/Right walk the steps unless the key belongs to a field or a matrix.
   onKeydown(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this.overview()) return;
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const target = event.target;
-    if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
+    const move = stepMove(event);
+    if (!move || this.overview()) return;
     event.preventDefault();
     this.stopPlay();
-    this.goTo(this.currentIndex(this.steps()) + (event.key === 'ArrowRight' ? 1 : -1));
+    this.goTo(this.currentIndex(this.steps()) + move);
   }
 }
 
@@ -401,21 +394,6 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
   }
   if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
-}
-
-// The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.
-export function headTab(lang, h, onChoose) {
-  const tab = button(String(h + 1), () => onChoose(tab), 'head-tab');
-  tab.dataset.head = h;
-  tab.dataset.focusId = `head-${h}`;
-  tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
-  return tab;
-}
-
-// Whether head h is the one in view, and marked when the editor holds a bad cell of it.
-export function markHeadTab(tab, h, current, errors) {
-  setAttr(tab, 'aria-pressed', h === current ? 'true' : 'false');
-  tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, h)]));
 }
 
 // Why the engine did not load, on the page: its own script named when it is

@@ -60,6 +60,12 @@ const WO = {
 // The six steps of plain attention, as before any option.
 export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 
+// Options that leave attention plain (these six steps): one head, no W_O, no mask, scaled by
+// √d_k, no positional encoding, no second sentence, at any temperature (a preset is still
+// itself at another; where T = 1 matters too, the caller asks: the tutorial's printed values).
+export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
+  && options.scale && !options.pe && !options.cross;
+
 export function stepsFor({ pe, heads, usesWo }) {
   return [
     INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
