@@ -752,7 +752,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // example) replaces the work on screen: event `replace` first (the page keeps
   // the work it replaces: main.js), then the state.
   _replace(state) {
-    this.dispatchEvent(new CustomEvent('replace', { detail: { state: copyState(state) } }));
+    this._emit('replace', { state: copyState(state) });
     this._apply(state);
   }
 
@@ -762,8 +762,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else this._notifyChange();
   }
 
+  // Every event of the element (ready, change, computed, replace): a CustomEvent with its
+  // detail that bubbles and is composed, as `change` always was (types/attention-visualizer.d.ts),
+  // so that a listener on a host page's ancestor or beyond a shadow root hears each alike.
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
   _notifyChange() {
-    this.dispatchEvent(new CustomEvent('change', { detail: this._stateDetail(), bubbles: true, composed: true }));
+    this._emit('change', this._stateDetail());
   }
 
   // Undo and redo (editable: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z, Ctrl+Y): the inputs
@@ -873,9 +880,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (!this._readySent && this._engine) {
       this._readySent = true;
       this._settleReady.resolve(this);
-      this.dispatchEvent(new CustomEvent('ready', { detail: this._stateDetail() }));
+      this._emit('ready', this._stateDetail());
     }
-    this.dispatchEvent(new CustomEvent('computed', { detail: this._stateDetail() }));
+    this._emit('computed', this._stateDetail());
   }
 
   _config() {
