@@ -1,7 +1,8 @@
 // <attention-visualizer>: the steps of the page as a custom element for
 // tutorial authors. One classic script (dist/attention-visualizer.js, the
 // engine included); every element on a page shares the one engine that
-// createAttentionEngine() caches. Shadow DOM with adopted stylesheets, so
+// createAttentionEngine() caches, and each is drawn and computed only once near the viewport
+// or asked for by a script (visibility.js). Shadow DOM with adopted stylesheets, so
 // the host page's CSS neither breaks it nor is touched by it.
 //
 // Attributes (docs/authoring.md): state, sentence, tokenize,
@@ -52,6 +53,7 @@ import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLe
 import { HostTheme } from './theme.js';
 import { stepMove, keepKeys } from './keys.js';
 import { takeDrops } from './drop.js';
+import { whenNear, wake, withEngine } from './visibility.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -411,6 +413,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
         this._giveBack(engine);
       },
     });
+    this._started = false; // drawn and computed: once near the viewport or asked for (visibility.js)
     this._engine = null;
     this._engineError = null;
     this._attributeErrors = new Map(); // the attributes that do not read: group → descriptor
@@ -474,7 +477,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     } else {
       this.attachShadow({ mode: 'open' });
       this.shadowRoot.adoptedStyleSheets = styleSheets();
-      this._root = el('div', 'av');
+      this._root = el('div', 'av av-far'); // (an empty frame until started: _render() names its classes)
       this._root.setAttribute('role', 'group');
       this.shadowRoot.append(this._root);
       keepKeys(this.shadowRoot);
@@ -493,24 +496,29 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._mount();
       if (!this._full) this._readAttributes();
     }
-    if (!this._engine && !this._engineError) {
-      const create = globalThis.createAttentionEngine;
-      // missing: a page or bundle with the element's code but without the engine's
-      const missing = Object.assign(new Error('createAttentionEngine is missing'), { code: 'missing' });
-      const loading = typeof create === 'function' ? create() : Promise.reject(missing);
-      loading.then(
-        (engine) => {
-          this._engine = engine;
-          if (this._state) this._updates.update();
-        },
-        (error) => {
-          this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
-          this._settleReady.reject(Object.assign(new Error(describeLoadFailure('en', this._engineError)), { code: this._engineError.code }));
-          this._computed(); // nothing will be computed
-        },
-      );
+    if (!this._started) {
+      if (this._full) this._start();
+      else whenNear(this, () => this._start());
     }
     this._render();
+  }
+
+  // Near the viewport, asked for by a script or printed (visibility.js): the engine loaded
+  // (at once when another element loaded it), the state computed and drawn.
+  _start() {
+    this._started = true;
+    withEngine(
+      (engine) => {
+        this._engine = engine;
+        if (this._state) this._updates.update();
+      },
+      (error) => {
+        this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
+        this._settleReady.reject(Object.assign(new Error(describeLoadFailure('en', this._engineError)), { code: this._engineError.code }));
+        this._computed(); // nothing will be computed
+      },
+    );
+    if (!this._engine) this._render(); // (else rendered with its result)
   }
 
   disconnectedCallback() {
@@ -562,6 +570,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // A whole state or some of its fields (merged into the current one); key
   // padding not given is kept only while the number of keys stays.
   set state(value) {
+    wake(this);
     if (typeof value === 'string') {
       this.state = stateOfText(value); // a share link's hash, or a state's JSON text (React 19 sets the property)
       return;
@@ -585,6 +594,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // keys) on, each row is a Float64Array instead (masks' rows and fullyMasked
   // Uint8Array, 1 = masked): arrays of 2^25 numbers would hold the page for seconds.
   get result() {
+    wake(this);
     if (!this._result) return null;
     const { heads } = this._result;
     return heads.length * heads[0].weights.length * heads[0].weights[0].length >= WORKER_CELLS
@@ -599,6 +609,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // message over the steps (a descriptor, as i18n.js describe() reads it) until
   // the next whole state, or null.
   load(state) {
+    wake(this);
     if (!this._full) {
       const checked = validateState(state);
       if (!checked.ok) throw refusal(checked.message);
@@ -636,18 +647,21 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   }
 
   get computing() {
+    wake(this);
     return this._waiting;
   }
 
   // A Promise resolved with the element once its first result is on screen (as
   // document.fonts.ready): unlike the `ready` event, never missed by a late listener.
   get ready() {
+    wake(this);
     return this._ready;
   }
 
   // The engine's refusal of the newest edit (an overflow, say), in both
   // languages, while the steps show the last result it computed; else null.
   get error() {
+    wake(this);
     const d = this._engineErrorMessage;
     return d ? { zh: describe('zh', d), en: describe('en', d) } : null;
   }
@@ -919,6 +933,10 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // counts it in <html data-render-count> (for tests and the page-latency benchmark).
   _render({ counted = false } = {}) {
     if (!this._state || !this._root) return;
+    if (!this._started) {
+      this._root.classList.toggle('dark', this._isDark(this._config().theme)); // far: an empty frame of its theme
+      return;
+    }
     if (this._full) {
       if (!this._editor) this._makeEditor();
       this._fullView.render();
