@@ -420,6 +420,23 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._propertyBase = null; // a state set by property before the element was first connected
     this._engineErrorMessage = null;
     this._selections = {};
+    // What the views (full.js, and the compact render's steps: showSteps) read of the element and
+    // ask of it: no view reads the element's private fields.
+    this._viewHost = {
+      state: () => this._state,
+      result: () => this._result,
+      resultState: () => this._resultState,
+      editor: () => this._editor,
+      holding: () => this._holding,
+      running: () => Boolean(this._updates.running),
+      ctx: (lang) => this._ctx(lang),
+      statusMessages: (lang) => this._statusMessages(lang),
+      setView: (view) => this._setView(view),
+    };
+    Object.defineProperties(this._viewHost, {
+      selections: { get: () => this._selections }, // each step's selected cell, by step id
+      tools: { get: () => this._tools },
+    });
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
     this._urgent = false; // a whole state loaded: computed at once
     // The before/after comparison (full mode): the compared options (scale,
@@ -471,7 +488,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     let drops;
     if (this._full) {
       this._root = this;
-      this._fullView = new FullView(this, this);
+      this._fullView = new FullView(this._viewHost, this);
       keys = document;
       drops = document;
     } else {
@@ -1139,7 +1156,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     const left = this._shownStep;
     const arrival = current !== 'all' && left && left !== 'all' && left !== current ? { from: shownCell(list.querySelector(':scope > .step')) } : null;
     this._shownStep = current;
-    showSteps(list, this, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
+    showSteps(list, this._viewHost, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
     return list;
   }
 
