@@ -146,10 +146,11 @@ export interface AttentionVisualizerEventDetail {
   state: AttentionVisualizerState;
 }
 
+/** Every event of the element bubbles and is composed (it crosses shadow roots). */
 export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   /** Once, when the first result is on screen (a listener added late misses it: see `ready`). */
   ready: CustomEvent<AttentionVisualizerEventDetail>;
-  /** After every edit and step change (bubbles, composed). */
+  /** After every edit and step change. */
   change: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each edit, once its result (or the engine's refusal of it) is on screen. */
   computed: CustomEvent<AttentionVisualizerEventDetail>;

@@ -127,3 +127,36 @@ test('events: once per edit, drag, undo, redo, import, preset and step change, w
     await context.close();
   }
 });
+
+// Issue 34: ready, computed and replace did not bubble (change did, as documented), so a listener
+// on the host page's document heard one event of four from an element inside a shadow root.
+test('every event of the element (ready, change, computed, replace) bubbles out of a shadow root to the document', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(local.at('embed.html?lang=en'));
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
+    await page.evaluate((types) => {
+      const host = document.body.appendChild(document.createElement('div'));
+      const element = document.createElement('attention-visualizer');
+      element.setAttribute('editable', '');
+      element.setAttribute('lang', 'en');
+      window.heard = [];
+      // bubble phase, on the document: only events that bubble and cross the shadow root arrive
+      for (const type of types) document.addEventListener(type, (event) => { if (event.composedPath()[0] === element) window.heard.push(type); });
+      host.attachShadow({ mode: 'open' }).append(element);
+      window.inner = element;
+    }, TYPES);
+    await page.waitForFunction(() => window.inner.result && window.heard.includes('ready'));
+    await page.evaluate(() => window.inner.shadowRoot.querySelector('[data-preset="english"]').click());
+    await page.waitForFunction(() => window.inner.state.tokens[0] === 'I' && !window.inner.computing && window.heard.includes('change'));
+    await page.waitForFunction(() => window.heard.filter((type) => type === 'computed').length >= 2);
+    const heard = await page.evaluate(() => window.heard);
+    for (const type of TYPES) assert.ok(heard.includes(type), `${type} reaches the document (${heard})`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -27,12 +27,13 @@ function stateOf(k, head) {
   };
 }
 
-// The panel's matrix names → numpy's matrix, for the head in view.
+// The panel's matrix names → numpy's matrix, for the head in view: every matrix of its
+// steps (views/catalog.js), the positional encoding too.
 function numpyMatrices(k, head) {
   const h = k.result.heads[head];
   const many = k.options.heads > 1 || k.options.usesWo;
   return {
-    X: k.x, ...(k.c ? { C: k.c } : {}), ...(k.options.pe ? { 'X+PE': k.result.xWithPe } : {}),
+    X: k.x, ...(k.c ? { C: k.c } : {}), ...(k.options.pe ? { PE: k.result.pe, 'X+PE': k.result.xWithPe } : {}),
     W_Q: k.heads[head].wq, W_K: k.heads[head].wk, W_V: k.heads[head].wv,
     Q: h.q, K: h.k, V: h.v, Scores: h.scores, Scaled: inf(h.scaled), Weights: h.weights,
     [many ? `head_${head + 1}` : 'Output']: h.output,

@@ -8,11 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { TEXT_PARTS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/io/export.js';
+import { MATRIX_FORMATS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/io/export.js';
 import { tutorialState } from '../../web/src/state/share.js';
 import { parseMatrixText } from '../../web/src/io/parse.js';
 import { rowViews } from '../../web/src/engine/rows.js';
 import { REFERENCE } from './fixtures.mjs'; // tests/REFERENCE.md's true values
+
+const partsOf = (id) => MATRIX_FORMATS.find((f) => f.id === id).parts;
 
 const EXPORTS = new URL('../fixtures/exports/', import.meta.url);
 const fixture = (name) => readFileSync(new URL(name, EXPORTS), 'utf8');
@@ -149,8 +151,8 @@ test('CSV and JSON built in slices of rows (large exports) join to the same text
   const json = '[[0.5,null],[0.3333333333333333,0],[-2,1e-300],[7,0.30000000000000004],[-0.25,4]]\n';
   for (const step of [1, 2, 3, 5]) {
     const sliced = (rows) => Array.from({ length: Math.ceil(data.length / step) }, (_, i) => rows(data, i * step, Math.min(data.length, (i + 1) * step))).join('');
-    assert.equal(sliced(TEXT_PARTS.csv), csv, `csv, ${step} rows a slice`);
-    assert.equal(sliced(TEXT_PARTS.json), json, `json, ${step} rows a slice`);
+    assert.equal(sliced(partsOf('csv')), csv, `csv, ${step} rows a slice`);
+    assert.equal(sliced(partsOf('json')), json, `json, ${step} rows a slice`);
   }
   assert.equal(toCsv(data), csv);
   assert.equal(toJson(data), json);

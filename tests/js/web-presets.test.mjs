@@ -10,7 +10,7 @@ import { PRESETS, presetOf } from '../../web/src/state/presets.js';
 import { tokenize } from '../../web/src/io/tokenize.js';
 import { STRINGS } from '../../web/src/ui/i18n.js';
 import { PRESET_KEYS } from '../../web/src/edit/editor.js';
-import { nearUniform, NEAR_UNIFORM_RATIO } from '../../web/src/views/steps.js';
+import { nearUniform, NEAR_UNIFORM_RATIO } from '../../web/src/views/extras.js';
 import { createAttentionEngine, maxAbsDiff, TUTORIAL_EXPECTED } from './fixtures.mjs';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/preset_cases.json', import.meta.url), 'utf8'));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedCode, importTargets, withMatrix, shareLink, siblingPath } from '../../web/src/views/tools.js';
+import { embedCode, importTargets, withMatrix, shareLink, siblingPath, exportables } from '../../web/src/views/tools.js';
+import { stepsFor } from '../../web/src/views/steps.js';
 import { tutorialState, decodeHash } from '../../web/src/state/share.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
@@ -104,6 +105,30 @@ test('import targets name every matrix; a matrix replaces only its own', () => {
   assert.deepEqual(next.heads[1].wk, [[9, 9], [9, 9]]);
   assert.deepEqual(next.heads[0].wk, state.heads[0].wk);
   assert.deepEqual(state.heads[1].wk, tutorialState().heads[0].wk); // the original is untouched
+});
+
+// Issue 34: the export list was a second catalog that had lost the positional encodings
+// (PE, and the context's PE_C and C+PE_C); it now reads the steps' catalog (views/catalog.js).
+test('the export panel offers every matrix the steps of the head in view show, the positional encodings too', () => {
+  const m = [[1, 0], [0, 1]];
+  const head = { q: m, k: m, v: m, scores: m, scaled: m, weights: m, output: m };
+  const variants = [
+    { heads: 1, usesWo: false, cross: true, pe: true },
+    { heads: 1, usesWo: false, cross: false, pe: true },
+    { heads: 2, usesWo: true, cross: true, pe: false },
+  ];
+  for (const options of variants) {
+    const ctx = {
+      lang: 'en', tokens: ['a', 'b'], keyTokens: ['c', 'd'], head: 1 % options.heads, options: { ...options, scale: true, temperature: 1, causal: false, keyPadding: [] },
+      inputs: { x: m, c: m, wq: m, wk: m, wv: m, wo: m }, result: head,
+      full: { heads: Array.from({ length: options.heads }, () => head), concat: m, output: m, masked: null, pe: m, xWithPe: m, contextPe: m, contextWithPe: m },
+    };
+    const offered = Object.keys(exportables(ctx));
+    const shown = stepsFor(ctx.options).flatMap((step) => step.groups(ctx).flat());
+    const ownHeads = (name) => !/^head_\d+$/.test(name) || name === `head_${ctx.head + 1}`;
+    for (const name of shown.filter(ownHeads)) assert.ok(offered.includes(name), `${name} of ${JSON.stringify(options)} is offered (${offered})`);
+    assert.equal(exportables(ctx).Weights.data, m);
+  }
 });
 
 test('a share link opens the full page, or embed.html for several heads without W_O', () => {

@@ -33,8 +33,10 @@ import { isMadeUp } from '../state/vectors.js';
 import { sameInputs } from '../state/history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
 import { setUpTemperatureSlider, showTemperature, temperatureAt, holdWhilePressed } from './scrub.js';
-import { dimLabel } from '../views/work.js';
-import { el, setDisabled, setText, setAttr, nextTask } from '../ui/dom.js';
+import { dimLabels } from '../ui/labels.js';
+import { setDisabled, setText, setAttr, nextTask } from '../ui/dom.js';
+import { fillHeadTabs } from './headtabs.js';
+import { isPlain } from '../views/steps.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
@@ -174,9 +176,6 @@ export function applyStrings(root, lang) {
 
 // Two states the draft reads the same (the goal of "How it learns" is not in the draft).
 const sameDraft = (a, b) => sameInputs({ ...a, learn: undefined }, { ...b, learn: undefined });
-
-const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
-  && options.scale && !options.pe && !options.cross;
 
 export class Editor {
   constructor(host) {
@@ -323,31 +322,13 @@ export class Editor {
   // The head buttons above the matrices: they choose the head in view (the
   // store's view.head) whose W_Q, W_K, W_V are edited. A head with a bad cell is marked.
   renderHeadTabs() {
-    const container = this.$('edit-heads');
-    const lang = this.host.lang();
-    const h = this.model.options.heads;
-    container.hidden = h === 1;
-    const key = `${lang}|${h}`;
-    if (container.dataset.key !== key) {
-      container.dataset.key = key;
-      const label = container.querySelector('.head-tabs-label');
-      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => {
-        const button = el('button', 'head-tab', String(i + 1));
-        button.type = 'button';
-        button.dataset.head = i;
-        button.setAttribute('aria-label', translate(lang, 'headN', { n: i + 1 }));
-        button.addEventListener('click', () => {
-          this.store.dispatch('view', { head: i });
-          this.render();
-          button.focus();
-        });
-        return button;
-      }));
-    }
-    const head = this.head();
-    container.querySelectorAll('.head-tab').forEach((button, i) => {
-      setAttr(button, 'aria-pressed', i === head ? 'true' : 'false');
-      button.classList.toggle('has-error', HEAD_EDITORS.some((base) => this.errors[headField(base, i)]));
+    fillHeadTabs(this.$('edit-heads'), {
+      lang: this.host.lang(), count: this.model.options.heads, current: this.head(), errors: this.errors, focusIds: false,
+      onChoose: (h, tab) => {
+        this.store.dispatch('view', { head: h });
+        this.render();
+        tab.focus();
+      },
     });
   }
 
@@ -373,8 +354,8 @@ export class Editor {
     const error = this.errors[field];
     renderMatrixEditor(container, {
       field, id: base, name: fieldName(field), lang,
-      rowLabels: rowTokens || labels(rows),
-      colLabels: labels(cols),
+      rowLabels: rowTokens || dimLabels(rows),
+      colLabels: dimLabels(cols),
       // a getter: large matrices need their texts only while their text box is
       // open; rows of the shape are the stored ones, not copies (the editor reads them)
       get texts() {
@@ -740,8 +721,6 @@ export class Editor {
 
 const FILL_ROWS = 256;
 const FILL_SLICE_MS = 12;
-
-const labels = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 
 function setInvalid(input, invalid) {
   if (invalid) setAttr(input, 'aria-invalid', 'true');

@@ -4,7 +4,7 @@
 
 import { translate } from '../ui/i18n.js';
 import { el, headerRow, labelNode, setText, setAttr, skippableOnceLaidOut, LABEL_CHARS } from '../ui/dom.js';
-import { TABLE_LIMIT } from '../views/view.js';
+import { TABLE_LIMIT } from '../ui/limits.js';
 import { isBlock } from '../io/parse.js';
 import { makeScrubbable } from './scrub.js';
 

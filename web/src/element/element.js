@@ -27,7 +27,7 @@
 import PAGE_CSS from '../../style.css';
 import ELEMENT_CSS from '../../element.css';
 import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from '../ui/i18n.js';
-import { stepsFor, shownCell } from '../views/steps.js';
+import { stepsFor, shownCell, isPlain } from '../views/steps.js';
 import { createPipeline, revealCurrent } from '../views/pipeline.js';
 import { engineInput, optionChanges, COMPARED } from '../engine/variant.js';
 import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from '../engine/updates.js';
@@ -47,8 +47,12 @@ import { Editor } from '../edit/editor.js';
 import { undoKey, sameInputs } from '../state/history.js';
 import { learnedState } from '../state/learned.js';
 import { Tools, embedCode } from '../views/tools.js';
-import { FullView, FULL_MODE, showSteps, loadFailure, headTab, markHeadTab } from './full.js';
+import { FullView, FULL_MODE, showSteps, loadFailure } from './full.js';
+import { headTab, markHeadTab } from '../edit/headtabs.js';
 import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLevel } from './attributes.js';
+import { HostTheme } from './theme.js';
+import { stepMove, keepKeys } from './keys.js';
+import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
@@ -348,28 +352,6 @@ function refusal(descriptor) {
   return error;
 }
 
-const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
-  && options.scale && options.temperature === 1 && !options.pe && !options.cross;
-
-// ---- the host page's colours ----
-
-let probe = null;
-// [r, g, b, alpha] (0–255) of any CSS colour (rgb(), oklch(), color(display-p3 …)): painted on a
-// one-pixel canvas and read back.
-function rgba(color) {
-  if (!probe) probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  probe.clearRect(0, 0, 1, 1);
-  probe.fillStyle = color;
-  probe.fillRect(0, 0, 1, 1);
-  return probe.getImageData(0, 0, 1, 1).data;
-}
-
-// WCAG relative luminance of an sRGB colour (0–255 channels).
-function luminance(r, g, b) {
-  const linear = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
-}
-
 // ---- the element ----
 
 // Without a DOM (node) the class exists, for imports, over a plain base; it is never defined there.
@@ -438,6 +420,23 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._propertyBase = null; // a state set by property before the element was first connected
     this._engineErrorMessage = null;
     this._selections = {};
+    // What the views (full.js, and the compact render's steps: showSteps) read of the element and
+    // ask of it: no view reads the element's private fields.
+    this._viewHost = {
+      state: () => this._state,
+      result: () => this._result,
+      resultState: () => this._resultState,
+      editor: () => this._editor,
+      holding: () => this._holding,
+      running: () => Boolean(this._updates.running),
+      ctx: (lang) => this._ctx(lang),
+      statusMessages: (lang) => this._statusMessages(lang),
+      setView: (view) => this._setView(view),
+    };
+    Object.defineProperties(this._viewHost, {
+      selections: { get: () => this._selections }, // each step's selected cell, by step id
+      tools: { get: () => this._tools },
+    });
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
     this._urgent = false; // a whole state loaded: computed at once
     // The before/after comparison (full mode): the compared options (scale,
@@ -473,11 +472,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       setSettings: (learn) => this._apply({ ...this._state, learn }),
       loadLearned: (name) => this._replace(learnedState(name, { lang: this._state.view.lang, decimals: this._state.view.decimals })),
     });
-    this._keptKeys = new Set(); // codes of keys whose keydown stayed inside: their keyup stays too
-    this._dark = window.matchMedia('(prefers-color-scheme: dark)');
-    this._onScheme = () => this._render();
-    // a host page that switches its own theme does it on <html> or <body>
-    this._hostTheme = new MutationObserver(() => {
+    // the system's scheme, or a host page that switches its own theme on <html> or <body>
+    this._theme = new HostTheme(this, () => {
       if (this._state && !this._full && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
     });
   }
@@ -492,7 +488,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     let drops;
     if (this._full) {
       this._root = this;
-      this._fullView = new FullView(this, this);
+      this._fullView = new FullView(this._viewHost, this);
       keys = document;
       drops = document;
     } else {
@@ -501,32 +497,16 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._root = el('div', 'av av-far'); // (an empty frame until started: _render() names its classes)
       this._root.setAttribute('role', 'group');
       this.shadowRoot.append(this._root);
-      for (const type of ['keydown', 'keypress', 'keyup']) this.shadowRoot.addEventListener(type, (event) => this._keepKey(event));
+      keepKeys(this.shadowRoot);
       keys = this._root;
       drops = this._root;
     }
     keys.addEventListener('keydown', (event) => this._onKeydown(event));
-    for (const type of ['dragenter', 'dragover']) {
-      drops.addEventListener(type, (event) => {
-        if (!this._editable() || !event.dataTransfer || !event.dataTransfer.types.includes('Files')) return;
-        event.preventDefault();
-        this._root.classList.add('dragging');
-      });
-    }
-    drops.addEventListener('dragleave', (event) => {
-      if (!this._root.contains(event.relatedTarget)) this._root.classList.remove('dragging');
-    });
-    drops.addEventListener('drop', (event) => {
-      this._root.classList.remove('dragging');
-      if (!this._editable() || !event.dataTransfer || event.dataTransfer.files.length === 0) return;
-      event.preventDefault();
-      this._tools.importFiles([...event.dataTransfer.files]);
-    });
+    takeDrops(drops, this._root, { editable: () => this._editable(), importFiles: (files) => this._tools.importFiles(files) });
   }
 
   connectedCallback() {
-    this._dark.addEventListener('change', this._onScheme);
-    for (const node of [document.documentElement, document.body]) if (node) this._hostTheme.observe(node, { attributes: true });
+    this._theme.connect();
     // The attributes are read when first connected (in full mode the page that is the element
     // loads the state: load()); moved or re-attached, the element keeps its state.
     if (!this._root) {
@@ -559,8 +539,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   }
 
   disconnectedCallback() {
-    this._dark.removeEventListener('change', this._onScheme);
-    this._hostTheme.disconnect();
+    this._theme.disconnect();
     forget(this); // not started yet: waits again once connected again
   }
 
@@ -805,7 +784,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // example) replaces the work on screen: event `replace` first (the page keeps
   // the work it replaces: main.js), then the state.
   _replace(state) {
-    this.dispatchEvent(new CustomEvent('replace', { detail: { state: copyState(state) } }));
+    this._emit('replace', { state: copyState(state) });
     this._apply(state);
   }
 
@@ -815,8 +794,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else this._notifyChange();
   }
 
+  // Every event of the element (ready, change, computed, replace): a CustomEvent with its
+  // detail that bubbles and is composed, as `change` always was (types/attention-visualizer.d.ts),
+  // so that a listener on a host page's ancestor or beyond a shadow root hears each alike.
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
   _notifyChange() {
-    this.dispatchEvent(new CustomEvent('change', { detail: this._stateDetail(), bubbles: true, composed: true }));
+    this._emit('change', this._stateDetail());
   }
 
   // Undo and redo (editable: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z, Ctrl+Y): the inputs
@@ -926,9 +912,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (!this._readySent && this._engine) {
       this._readySent = true;
       this._settleReady.resolve(this);
-      this.dispatchEvent(new CustomEvent('ready', { detail: this._stateDetail() }));
+      this._emit('ready', this._stateDetail());
     }
-    this.dispatchEvent(new CustomEvent('computed', { detail: this._stateDetail() }));
+    this._emit('computed', this._stateDetail());
   }
 
   _config() {
@@ -1037,34 +1023,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else this._render();
   }
 
-  // theme="auto" follows what the element sits on: the nearest ancestor background that is
-  // not transparent, else the page's color-scheme ("dark" alone, or "light dark" in a dark
-  // system theme). A page that declares no scheme is drawn light whatever the system's theme.
+  // theme="auto" follows what the element sits on (theme.js)
   _isDark(theme) {
-    if (theme === 'dark' || theme === 'light') return theme === 'dark';
-    for (let node = this.parentElement || this.getRootNode().host; node; node = node.parentElement || node.getRootNode().host) {
-      const background = getComputedStyle(node).backgroundColor;
-      if (background === 'rgba(0, 0, 0, 0)' || background === 'transparent') continue;
-      const [r, g, b, alpha] = rgba(background);
-      if (alpha >= 128) return luminance(r, g, b) < 0.179; // the grey as far from white as from black
-    }
-    const own = this.parentElement ? getComputedStyle(this.parentElement).colorScheme : 'normal';
-    const meta = document.querySelector('meta[name="color-scheme"]');
-    const words = (own === 'normal' && meta ? meta.content : own).split(/\s+/);
-    return words.includes('dark') && (!words.includes('light') || this._dark.matches);
-  }
-
-  // Key events that start in the element's fields, or that it handles (←/→, a table's arrows,
-  // a button's Enter or Space), end at its shadow root: a host page's own shortcuts (a slide
-  // deck's keys, a site's search) never see them, and the element keeps working.
-  _keepKey(event) {
-    const target = event.composedPath()[0];
-    const field = target instanceof Element && (target.isContentEditable || target.closest('input, textarea, select') !== null);
-    const activates = target instanceof Element && target.closest('button') !== null && (event.key === 'Enter' || event.key === ' ');
-    const kept = field || activates || event.defaultPrevented || (event.type !== 'keydown' && this._keptKeys.has(event.code));
-    if (event.type === 'keydown' && kept) this._keptKeys.add(event.code);
-    if (event.type === 'keyup') this._keptKeys.delete(event.code);
-    if (kept) event.stopPropagation();
+    return this._theme.isDark(theme);
   }
 
   _currentIndex(steps) {
@@ -1162,7 +1123,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return {
       ...view,
       result: this._result.heads[head], full: this._result,
-      tutorial: isPlain(options) && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
+      // the tutorial's printed values are of temperature 1
+      tutorial: isPlain(options) && options.temperature === 1 && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
       // the preset whose numbers these are (head 0's, on its own tokens), whatever the options:
       // its note says what the weights on screen now show (hints.js)
       preset: !options.cross && head === 0 ? presetOf(tokens, matrices) : null,
@@ -1195,7 +1157,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     const left = this._shownStep;
     const arrival = current !== 'all' && left && left !== 'all' && left !== current ? { from: shownCell(list.querySelector(':scope > .step')) } : null;
     this._shownStep = current;
-    showSteps(list, this, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
+    showSteps(list, this._viewHost, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
     return list;
   }
 
@@ -1247,12 +1209,10 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._fullView.onKeydown(event);
       return;
     }
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this._state.view.step === 'all') return;
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const target = event.composedPath()[0];
-    if (target instanceof Element && target.closest('input, textarea, select, .matrix-view, .lines-view, table')) return;
+    const move = stepMove(event);
+    if (!move || this._state.view.step === 'all') return;
     const steps = this._visibleSteps();
-    const i = this._currentIndex(steps) + (event.key === 'ArrowRight' ? 1 : -1);
+    const i = this._currentIndex(steps) + move;
     if (i < 0 || i >= steps.length) return;
     event.preventDefault();
     this._setView({ step: steps[i].id });

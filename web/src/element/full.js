@@ -7,17 +7,18 @@
 // tabs, the colour legend, the status, the steps (with the before/after
 // comparison and "How it learns") and the share tools.
 //
-// The element computes and holds the state; this view reads it (av._state,
-// av._result, av._ctx()) and changes the view through av._setView().
+// The element computes and holds the state; this view reads it through the element's
+// view host (av.state(), av.result(), av.ctx()) and changes the view through av.setView().
 
 import { translate, describeLoadFailure } from '../ui/i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
-import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
+import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
 import { applyStrings } from '../edit/editor.js';
-import { headField } from '../state/model.js';
 import { readState } from '../state/share.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
+import { fillHeadTabs } from '../edit/headtabs.js';
+import { stepMove } from './keys.js';
 
 // Whether this bundle is the visualizer's own page (index.html, whose main.js imports
 // page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
@@ -26,7 +27,6 @@ import { COALESCE_CELLS } from '../engine/updates.js';
 export const FULL_MODE = { allowed: false };
 
 const PLAY_INTERVAL_MS = 3000;
-const HEAD_EDITORS = ['wq', 'wk', 'wv'];
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
 const EXAMPLE_TOKENS = 24;
 
@@ -88,7 +88,9 @@ function layout() {
 }
 
 export class FullView {
-  // av: the element; host: where the layout goes (the element itself).
+  // av: what the view reads of the element and asks of it (element.js _viewHost: its state,
+  // result, ctx(lang), setView(view), …; never its private fields); host: the element itself,
+  // where the layout goes.
   constructor(av, host) {
     this.av = av;
     this.host = host;
@@ -103,14 +105,14 @@ export class FullView {
 
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
     // a drag let go (its one change event): the steps out of view get what it left
-    av.addEventListener('change', () => settleSteps($('steps')));
+    host.addEventListener('change', () => settleSteps($('steps')));
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
     $('play').addEventListener('click', () => this.togglePlay());
     $('overview').addEventListener('click', () => {
       this.stopPlay();
       const steps = this.steps();
-      this.av._setView({ step: this.overview() ? steps[this.currentIndex(steps)].id : 'all' });
+      this.av.setView({ step: this.overview() ? steps[this.currentIndex(steps)].id : 'all' });
     });
     // Whatever is scrolled to (a step, a focused cell) stops below the sticky toolbar;
     // a narrower toolbar (the edit panel opened beside it) keeps the lit stage in sight.
@@ -126,7 +128,7 @@ export class FullView {
   }
 
   view() {
-    return this.av._state.view;
+    return this.av.state().view;
   }
 
   overview() {
@@ -135,7 +137,7 @@ export class FullView {
 
   // The steps of the result on screen (the six plain ones before any).
   steps() {
-    return stepsFor(readState(this.av._resultState || this.av._state).options);
+    return stepsFor(readState(this.av.resultState() || this.av.state()).options);
   }
 
   currentIndex(steps) {
@@ -146,7 +148,7 @@ export class FullView {
   // The state with the step on screen (the step in view may be one the last
   // computed inputs do not have: the one shown instead).
   shownState() {
-    const current = this.av._state;
+    const current = this.av.state();
     const steps = this.steps();
     const step = this.overview() ? 'all' : steps[this.currentIndex(steps)].id;
     return step === current.view.step ? current : { ...current, view: { ...current.view, step } };
@@ -162,7 +164,7 @@ export class FullView {
       applyStrings(this.host, lang);
       this.$('steps').dataset.staleLabel = translate(lang, 'staleLabel');
     }
-    this.av._editor.render();
+    this.av.editor().render();
     this.renderExample();
     this.renderStatus();
     this.renderNav();
@@ -171,12 +173,12 @@ export class FullView {
 
   // While a computation runs: the edit and the status (the steps keep the last result, marked).
   renderWaiting() {
-    this.av._editor.render();
+    this.av.editor().render();
     this.renderStatus();
   }
 
   renderExample() {
-    const { tokens, context, view: { lang } } = this.av._state;
+    const { tokens, context, view: { lang } } = this.av.state();
     showTokens(this.$('example-tokens'), tokens, lang);
     this.$('example-context-line').hidden = !context;
     if (context) showTokens(this.$('example-context'), context.tokens, lang);
@@ -192,12 +194,12 @@ export class FullView {
   }
 
   renderStatus() {
-    const messages = this.av._statusMessages(this.view().lang);
+    const messages = this.av.statusMessages(this.view().lang);
     const box = this.$('status');
     // (a live region: messages unchanged are left alone, not announced again)
     const same = box.children.length === messages.length && messages.every(([kind, text], i) => box.children[i].className === `status-${kind}` && box.children[i].textContent === text);
     if (!same) box.replaceChildren(...messages.map(([kind, text]) => el('p', `status-${kind}`, text)));
-    const running = Boolean(this.av._updates.running);
+    const running = Boolean(this.av.running());
     this.$('steps').classList.toggle('stale', messages.some(([kind]) => kind === 'stale') || running);
     document.documentElement.toggleAttribute('data-computing', running); // for tests and the bench
   }
@@ -223,13 +225,13 @@ export class FullView {
   // The diagram of the last computed variant, its current step lit (none in the overview).
   renderPipeline() {
     const box = this.$('pipeline');
-    if (!this.av._result) {
+    if (!this.av.result()) {
       box.replaceChildren();
       return;
     }
     const steps = this.steps();
     const current = this.overview() ? null : steps[this.currentIndex(steps)].id;
-    revealCurrent(showPipeline(box, this.av._ctx(this.view().lang), { current, onOpen: (id) => this.openStep(id) }));
+    revealCurrent(showPipeline(box, this.av.ctx(this.view().lang), { current, onOpen: (id) => this.openStep(id) }));
   }
 
   // The head buttons above the steps; they choose the head in view (as the
@@ -237,18 +239,13 @@ export class FullView {
   renderHeadTabs() {
     const container = this.$('view-heads');
     const { lang } = this.view();
-    const h = this.av._resultState ? this.av._resultState.heads.length : 1;
-    container.hidden = h === 1;
-    const key = `${lang}|${h}`;
-    if (container.dataset.key !== key) {
-      container.dataset.key = key;
-      const label = container.querySelector('.head-tabs-label');
-      container.replaceChildren(label, ...Array.from({ length: h }, (_, i) => headTab(lang, i, (tab) => {
-        this.av._setView({ head: i });
+    fillHeadTabs(container, {
+      lang, count: this.av.resultState() ? this.av.resultState().heads.length : 1, current: this.view().head, errors: this.av.editor().errors,
+      onChoose: (h, tab) => {
+        this.av.setView({ head: h });
         tab.focus();
-      })));
-    }
-    container.querySelectorAll('.head-tab').forEach((tab, i) => markHeadTab(tab, i, this.view().head, this.av._editor.errors));
+      },
+    });
   }
 
   // A stage chosen in the diagram: its step alone, or in the overview the step scrolled to.
@@ -272,7 +269,7 @@ export class FullView {
   renderSteps(arrival) {
     const av = this.av;
     const container = this.$('steps');
-    if (!av._result) {
+    if (!av.result()) {
       container.replaceChildren();
       this.renderTools();
       return;
@@ -280,9 +277,9 @@ export class FullView {
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
-    const ctx = av._ctx(this.view().lang);
+    const ctx = av.ctx(this.view().lang);
     // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
-    const defer = av._holding || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
+    const defer = av.holding() || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
     showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
     this.renderTools();
   }
@@ -297,25 +294,25 @@ export class FullView {
   // when its lists (matrices to export, import targets) or language change.
   renderTools(force = false) {
     const panel = this.$('share-tools');
-    if (!this.av._result) {
+    if (!this.av.result()) {
       this.toolsKey = '';
       panel.replaceChildren();
       return;
     }
-    const { heads, usesWo, cross, pe } = readState(this.av._resultState).options;
+    const { heads, usesWo, cross, pe } = readState(this.av.resultState()).options;
     const { lang, head } = this.view();
     const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
     if (key === this.toolsKey && !force) return;
     this.toolsKey = key;
     const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;
-    panel.replaceChildren(this.av._tools.render(lang));
+    panel.replaceChildren(this.av.tools.render(lang));
     if (focused) panel.querySelector(`[data-focus-id="${focused}"]`)?.focus();
   }
 
   // A head of the "all heads" grid: its steps, from its weights.
   openHead(h) {
     this.stepIndex = this.steps().findIndex((step) => step.id === 'softmax');
-    this.av._setView({ head: h, step: 'softmax' });
+    this.av.setView({ head: h, step: 'softmax' });
     this.scrollUnder(this.$('steps').querySelector('[data-step="softmax"]'));
     this.$('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
   }
@@ -330,7 +327,7 @@ export class FullView {
     const from = this.overview() ? null : shownCell(this.$('steps').firstElementChild);
     this.stepIndex = Math.min(steps.length - 1, Math.max(0, i));
     this.arrival = { from };
-    this.av._setView({ step: steps[this.stepIndex].id });
+    this.av.setView({ step: steps[this.stepIndex].id });
     this.scrollUnder(this.$('steps'), true); // deep in a long step, the next one starts at its top
   }
 
@@ -357,19 +354,17 @@ export class FullView {
 
   // Left/Right walk the steps unless the key belongs to a field or a matrix.
   onKeydown(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || this.overview()) return;
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const target = event.target;
-    if (target instanceof Element && target.closest('input, textarea, select, [contenteditable], .matrix-view, .lines-view')) return;
+    const move = stepMove(event);
+    if (!move || this.overview()) return;
     event.preventDefault();
     this.stopPlay();
-    this.goTo(this.currentIndex(this.steps()) + (event.key === 'ArrowRight' ? 1 : -1));
+    this.goTo(this.currentIndex(this.steps()) + move);
   }
 }
 
 // The steps `indices` of `steps` (a compact element may offer some of them)
 // in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
-// offered), for the element av (its selections); arrival: {from} when the one
+// offered), for the view host av (its selections, holding()); arrival: {from} when the one
 // step shown is reached from another (steps.js renderStep). Steps of the same
 // layout as those on screen get the new numbers in place (defer: those out of
 // view may get them later, steps.js updateStep, then settleSteps). Full and compact alike.
@@ -378,8 +373,8 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
   const nodes = indices.map((i, k) => {
     const id = steps[i].id;
     const options = {
-      selection: av._selections[id] || null,
-      onSelection: (selection) => { av._selections[id] = selection; },
+      selection: av.selections[id] || null,
+      onSelection: (selection) => { av.selections[id] = selection; },
       defer,
     };
     const n = all.indexOf(steps[i]);
@@ -400,22 +395,7 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
     skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
   }
-  if (!av._holding) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
-}
-
-// The button of head h (0-based), full and compact alike; onChoose(tab) when clicked.
-export function headTab(lang, h, onChoose) {
-  const tab = button(String(h + 1), () => onChoose(tab), 'head-tab');
-  tab.dataset.head = h;
-  tab.dataset.focusId = `head-${h}`;
-  tab.setAttribute('aria-label', translate(lang, 'headN', { n: h + 1 }));
-  return tab;
-}
-
-// Whether head h is the one in view, and marked when the editor holds a bad cell of it.
-export function markHeadTab(tab, h, current, errors) {
-  setAttr(tab, 'aria-pressed', h === current ? 'true' : 'false');
-  tab.classList.toggle('has-error', HEAD_EDITORS.some((base) => errors[headField(base, h)]));
+  if (!av.holding()) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
 
 // Why the engine did not load, on the page: its own script named when it is

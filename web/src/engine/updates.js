@@ -15,7 +15,7 @@
 
 import { normalizeResult } from './variant.js';
 import { resultRowViews, isHeld } from './rows.js';
-import { HEATMAP_PIXELS } from '../views/view.js';
+import { HEATMAP_PIXELS } from '../ui/limits.js';
 import { afterFrame } from '../ui/dom.js';
 
 export const COALESCE_CELLS = 128 * 128;
@@ -35,7 +35,7 @@ export const rowsOf = (typed) => resultRowViews(normalizeResult(typed));
 // written again only when it is not `live` (the caller's: the result on
 // screen, the comparison's Before, a result about to be) and no export is
 // reading them (holdRows). A result with a side over HEATMAP_PIXELS keeps its
-// arrays: its heatmaps are painted in slices, over tasks (view.js).
+// arrays: its heatmaps are painted in slices, over tasks (views/heatmap.js).
 const KEPT = 4; // results remembered: a result and its Before on screen, two to write again
 
 export class ResultArrays {

@@ -47,7 +47,6 @@ const jsonRows = (data, from, to) => {
   }
   return to === data.length ? `${text}]\n` : text;
 };
-export const TEXT_PARTS = { csv: csvRows, json: jsonRows };
 
 // A long text given in pieces (add), as Blobs of its UTF-8 of at most `size` bytes each
 // (blobs, once done): each piece encoded into one buffer as it comes, a Blob made when the
@@ -171,6 +170,42 @@ export function linesSvg({ title, tokens, keyTokens, weights }) {
   keyTokens.forEach((t, j) => body.push(`<text x="${left + span + 8}" y="${top + (j + 0.5) * row + 4.5}" fill="#1c2330">${xml(t)}</text>`));
   return svgDocument(width, height, body);
 }
+
+// ---- the formats of a matrix ----
+
+// How large an export gets. A heatmap SVG (and its PNG) writes every value:
+// up to 64 × 64 cells (at n = 2048 it would be 4 million cells, ~2 GB while
+// made); beyond that the PNG is the heatmap as on screen (tools.js). LaTeX and
+// Markdown are for reading: up to 256 × 256 cells. CSV and JSON hold every
+// number at any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
+const SVG_CELL_LIMIT = 64 * 64;
+const TEXT_CELL_LIMIT = 256 * 256;
+
+// The export panel's formats of a matrix, in its order: id, the label's string
+// key, the file's extension and type, the most cells it writes (tooLarge: the
+// message beyond), and its writer: parts(data, from, to), the text of rows
+// [from, to), for the formats written in slices (tools.js); or write(spec,
+// {title, decimals}), the whole text (a PNG: its SVG, drawn by tools.js).
+export const MATRIX_FORMATS = [
+  { id: 'csv', key: 'formatCsv', ext: 'csv', type: 'text/csv', limit: Infinity, parts: csvRows },
+  { id: 'json', key: 'formatJson', ext: 'json', type: 'application/json', limit: Infinity, parts: jsonRows },
+  {
+    id: 'latex', key: 'formatLatex', ext: 'tex', type: 'text/x-tex', limit: TEXT_CELL_LIMIT, tooLarge: 'errExportTextLarge',
+    write: (spec, { decimals }) => toLatex(spec.data, decimals),
+  },
+  {
+    id: 'markdown', key: 'formatMarkdown', ext: 'md', type: 'text/markdown', limit: TEXT_CELL_LIMIT, tooLarge: 'errExportTextLarge',
+    write: (spec, { decimals }) => toMarkdown(spec.data, spec, decimals),
+  },
+  {
+    id: 'svg', key: 'formatSvg', ext: 'svg', type: 'image/svg+xml', limit: SVG_CELL_LIMIT, tooLarge: 'errExportSvgLarge',
+    write: (spec, { title, decimals }) => heatmapSvg({ title, ...spec, decimals }),
+  },
+  {
+    id: 'png', key: 'formatPng', ext: 'png', type: 'image/png', limit: SVG_CELL_LIMIT, tooLarge: 'errExportSvgLarge',
+    write: (spec, { title, decimals }) => heatmapSvg({ title, ...spec, decimals }),
+  },
+];
 
 // ---- Python/numpy ----
 

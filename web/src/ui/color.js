@@ -36,7 +36,8 @@ export function diverging(t) {
   return interpolate(RDBU, (clamp(t, -1, 1) + 1) / 2);
 }
 
-function relativeLuminance([r, g, b]) {
+// WCAG relative luminance of an sRGB colour ([r, g, b], 0–255 channels).
+export function relativeLuminance([r, g, b]) {
   const linear = (channel) => {
     const s = channel / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

@@ -56,6 +56,11 @@ export function headerRow(colLabels, { corner = '', className = '' } = {}) {
   return row;
 }
 
+// A matrix's caption (a table's <caption>, a heatmap's line above it): its name, label and shape.
+export function matrixCaption(name, label, rows, cols) {
+  return [el('span', 'matrix-name', name), el('span', 'matrix-label', label || ''), el('span', 'matrix-shape', `${rows} × ${cols}`)];
+}
+
 export function button(text, onClick, className = '') {
   const node = el('button', className, text);
   node.type = 'button';
@@ -210,4 +215,30 @@ export function watchMore(box) {
     }
   });
   sized.observe(box);
+}
+
+// The arrow keys as a move of [rows, cols] in a grid: a heatmap's cells (walkCells) and a
+// table's (rovingGrid).
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+export const arrowMove = (key) => ARROWS[key];
+export const clampIndex = (i, count) => Math.min(count - 1, Math.max(0, i));
+
+// Roving focus in a grid of cells (rows of them, cells[r][c]): one cell is the one Tab comes
+// back to (tabindex 0, the others -1). take(cell) makes `cell` that one; moveFocus(r, c, key)
+// takes and focuses the cell an arrow key leads to from r, c (within the grid) and returns
+// whether `key` was an arrow.
+export function rovingGrid(cells) {
+  const take = (cell) => {
+    for (const row of cells) for (const other of row) other.tabIndex = -1;
+    cell.tabIndex = 0;
+  };
+  const moveFocus = (r, c, key) => {
+    const move = arrowMove(key);
+    if (!move) return false;
+    const cell = cells[clampIndex(r + move[0], cells.length)][clampIndex(c + move[1], cells[0].length)];
+    take(cell);
+    cell.focus();
+    return true;
+  };
+  return { take, moveFocus };
 }

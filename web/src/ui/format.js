@@ -3,6 +3,9 @@
 // 0.5000×0.2000), and the shortest round-trip text (like Python's repr) for
 // the full value.
 
+// A count and its English noun: 1 token, 2 tokens (the strings' tables, i18n.js).
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
 export const DEFAULT_DECIMALS = 4;
 export const MIN_DECIMALS = 1;
 export const MAX_DECIMALS = 8;

@@ -21,19 +21,21 @@
 
 import { translate } from '../ui/i18n.js';
 import { formatNumber, formatCompact } from '../ui/format.js';
-import { cellColor, rgbCss, textColorFor, largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from '../ui/color.js';
-import { el, svg, button, headerRow, labelNode, watchMore, flowArrow } from '../ui/dom.js';
+import { largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from '../ui/color.js';
+import { el, svg, button, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
 import { createLinesView, updateLinesView } from './lines.js';
-import { dimLabel } from './work.js';
+import { dimLabels } from '../ui/labels.js';
 import { engineInput } from '../engine/variant.js';
 import { sameNumbers } from '../state/model.js';
 import {
-  availableGoals, goalTarget, pickCell, addWeight, clearRow, scoreDivisor, LEARNING_RATES, DEFAULT_LR,
-  goalFloor, stopReason, unreachableReason, STOP_RULE,
+  availableGoals, goalTarget, scoreDivisor, LEARNING_RATES, DEFAULT_LR, goalFloor, stopReason, unreachableReason,
 } from '../state/learnmath.js';
 import { LEARNED_NAMES, learnedOf } from '../state/learned.js';
-import { legend, revealWork } from './steps.js';
+import { revealWork } from './steps.js';
+import { legend } from './extras.js';
+import { goalGrid } from './goalgrid.js';
+import { verdictText, magnitudeText, GRAD_NAMES, firstSelection, explain } from './learntext.js';
 
 // Training here is for inputs a person paints a goal for: up to this many
 // tokens a side (the goal grid has one cell per query and key).
@@ -47,7 +49,6 @@ const REDUCED_STEPS = 30; // with reduced motion: this many steps per redraw ...
 const REDUCED_MS = 500; // ... and a redraw at most this often
 const LINES_EVERY = 12; // frames between redraws of the lines view while training
 
-const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export function defaultSettings(goals) {
@@ -303,7 +304,7 @@ export function createLearner(host) {
     }
     goalBox.append(goalChoices, el('p', 'hint', t('learnGridHint')));
     const grids = el('div', 'learn-grids');
-    refs.grid = goalGrid(refs);
+    refs.grid = goalGrid(ctx, refs, { settings, changeSettings });
     refs.weights = createMatrixView({
       lang, name: 'Weights', label: t('learnWeightsNow'), data: ctx.result.weights, rowLabels: ctx.tokens, colLabels: ctx.keyTokens,
       corner: t('queryKeyCorner'), kind: 'weights', masked: ctx.full.masked, decimals: ctx.decimals, interactive: false,
@@ -350,7 +351,7 @@ export function createLearner(host) {
       const data = ctx.inputs[key];
       const group = el('div', 'step-group');
       const view = (nm, label) => createMatrixView({
-        lang, name: nm, label, data, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
+        lang, name: nm, label, data, rowLabels: dimLabels(data.length), colLabels: dimLabels(data[0].length), kind: 'signed', decimals: ctx.decimals, interactive: false,
         format: magnitudeText,
       });
       refs.mats[key] = { now: view(name, t('learnNow')), change: view(`Δ${name}`, t('learnChange')) };
@@ -369,7 +370,7 @@ export function createLearner(host) {
     const d = ctx.inputs.wq[0].length;
     const shapes = {
       dWeights: [ctx.tokens, ctx.keyTokens], dScaled: [ctx.tokens, ctx.keyTokens], dScores: [ctx.tokens, ctx.keyTokens],
-      dQ: [ctx.tokens, dims(d)], dK: [ctx.keyTokens, dims(d)], dWq: [dims(ctx.inputs.wq.length), dims(d)], dWk: [dims(ctx.inputs.wk.length), dims(d)],
+      dQ: [ctx.tokens, dimLabels(d)], dK: [ctx.keyTokens, dimLabels(d)], dWq: [dimLabels(ctx.inputs.wq.length), dimLabels(d)], dWk: [dimLabels(ctx.inputs.wk.length), dimLabels(d)],
     };
     for (const group of [['dWeights', 'dScaled', 'dScores'], ['dQ', 'dK'], ['dWq', 'dWk']]) {
       const groupNode = el('div', 'step-group');
@@ -394,111 +395,6 @@ export function createLearner(host) {
     back.append(gradBody, refs.gradLegend, refs.work);
     node.append(back);
     return { node, refs };
-  }
-
-  // The goal on a grid: one row per query, one column per key, each row a
-  // distribution (or free). A click or Enter/Space makes the cell its row's
-  // target; Shift+click or + adds weight to it; Delete clears the row;
-  // dragging paints one cell per row; the arrow keys move.
-  function goalGrid(refs) {
-    const t = (key, params) => translate(ctx.lang, key, params);
-    const table = el('table', 'matrix weights goal-grid');
-    table.setAttribute('role', 'grid');
-    table.setAttribute('aria-label', t('learnGridLabel'));
-    const caption = el('caption');
-    caption.append(el('span', 'matrix-name', t('learnGoalName')), el('span', 'matrix-label', t('learnGridCaption')));
-    const head = el('thead');
-    head.append(headerRow(ctx.keyTokens, { corner: t('queryKeyCorner'), className: 'col-label' }));
-    const body = el('tbody');
-    const cells = ctx.tokens.map((token, r) => {
-      const tr = el('tr');
-      const th = labelNode('th', 'row-label', token);
-      th.scope = 'row';
-      tr.append(th);
-      const row = ctx.keyTokens.map((_, c) => {
-        const td = el('td', 'num goal-cell');
-        td.setAttribute('role', 'gridcell');
-        td.dataset.r = r;
-        td.dataset.c = c;
-        td.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        tr.append(td);
-        return td;
-      });
-      body.append(tr);
-      return row;
-    });
-    table.append(caption, head, body);
-    const paint = (r, c, add) => {
-      const s = settings();
-      changeSettings({ goal: 'custom', target: add ? addWeight(s.target, r, c) : pickCell(s.target, r, c) });
-    };
-    const cellOf = (target) => (target instanceof Element ? target.closest('td[data-r]') : null);
-    let dragging = false;
-    table.addEventListener('pointerdown', (event) => {
-      const td = cellOf(event.target);
-      if (!td) return;
-      event.preventDefault();
-      dragging = !event.shiftKey;
-      td.focus();
-      paint(Number(td.dataset.r), Number(td.dataset.c), event.shiftKey);
-    });
-    table.addEventListener('pointerover', (event) => {
-      const td = cellOf(event.target);
-      if (!dragging || !td || !(event.buttons & 1)) return;
-      const r = Number(td.dataset.r);
-      const c = Number(td.dataset.c);
-      if (settings().target[r][c] !== 1) paint(r, c, false);
-    });
-    const endDrag = () => { dragging = false; };
-    table.addEventListener('pointerup', endDrag);
-    table.addEventListener('pointerleave', endDrag);
-    table.addEventListener('keydown', (event) => {
-      const td = cellOf(event.target);
-      if (!td) return;
-      const r = Number(td.dataset.r);
-      const c = Number(td.dataset.c);
-      const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (moves[event.key]) {
-        const nr = Math.min(cells.length - 1, Math.max(0, r + moves[event.key][0]));
-        const nc = Math.min(cells[0].length - 1, Math.max(0, c + moves[event.key][1]));
-        for (const row of cells) for (const cell of row) cell.tabIndex = -1;
-        cells[nr][nc].tabIndex = 0;
-        cells[nr][nc].focus();
-      } else if (event.key === 'Enter' || event.key === ' ') {
-        paint(r, c, false);
-      } else if (event.key === '+' || event.key === '=') {
-        paint(r, c, true);
-      } else if (event.key === 'Delete' || event.key === 'Backspace') {
-        changeSettings({ goal: 'custom', target: clearRow(settings().target, r) });
-      } else {
-        return;
-      }
-      event.preventDefault();
-      event.stopPropagation();
-    });
-    let filled = null; // the target the cells show, as JSON
-    const fill = (target) => {
-      const key = JSON.stringify(target);
-      if (key === filled) return;
-      filled = key;
-      target.forEach((row, r) => {
-        const free = row.every((v) => v === 0);
-        row.forEach((v, c) => {
-          const td = cells[r][c];
-          const text = free ? '·' : v === 0 ? '' : formatCompact(v, 2);
-          if (td.textContent !== text) td.textContent = text;
-          const color = !free && v > 0 ? cellColor('weights', v, 1) : null;
-          td.style.backgroundColor = color ? rgbCss(color) : '';
-          td.style.color = color ? textColorFor(color) : '';
-          td.classList.toggle('free', free);
-          td.setAttribute('aria-label', t(free ? 'learnCellFree' : 'learnCell', {
-            query: ctx.tokens[r], key: ctx.keyTokens[c], value: formatCompact(v, 4),
-          }));
-        });
-      });
-    };
-    refs.fillGrid = fill;
-    return { element: scrollBox(table, t('learnGridLabel')) };
   }
 
   // cell: the <td> tapped, clicked or reached with the keys, kept in view with its work
@@ -601,54 +497,6 @@ export function createLearner(host) {
   return { view };
 }
 
-// The words under the status: why the run stopped and the verdict on the goal;
-// before a run (X not trained), the reason the goal cannot be reached, when the inputs have one.
-function verdictText(t, lang, { stopped, steps, floor, reason, trainX, tokens, keyTokens }) {
-  const join = (a, b) => (lang === 'zh' ? `${a}${b}` : `${a} ${b}`); // Chinese sentences run on without a space
-  const why = () => {
-    if (!reason) return '';
-    // a token that is there twice is named with its place: the (1), the (4)
-    const name = (list, i) => (list.filter((token) => token === list[i]).length > 1 ? `${list[i]} (${i + 1})` : list[i]);
-    const names = { key: name(keyTokens, reason.key), p: name(keyTokens, reason.p), q: name(keyTokens, reason.q), query: name(tokens, reason.row) };
-    const text = reason.p === reason.q ? t('learnReasonSame', names)
-      : Math.abs(reason.a - 0.5) < 1e-9 ? t('learnReasonMean', names)
-        : t('learnReasonMix', { ...names, a: formatCompact(reason.a, 3), b: formatCompact(1 - reason.a, 3) });
-    return trainX ? text : join(text, t('learnReasonTrainX'));
-  };
-  const shown = { n: steps, floor: formatNumber(floor, 4), window: STOP_RULE.window, gap: STOP_RULE.gap };
-  if (stopped === 'converged') return t('learnStopConverged', shown);
-  if (stopped === 'cap') return t('learnStopCap', shown);
-  if (stopped === 'plateau') return join(t('learnStopPlateau', shown), reason ? why() : t(trainX ? 'learnNoCauseX' : 'learnNoCause'));
-  return trainX ? '' : why();
-}
-
-// A gradient's (or a change's) number: as the matrices write numbers, or, when
-// it would read 0.0000 and is not 0, in scientific notation (1.2e-6).
-function magnitudeText(value, decimals) {
-  return value !== 0 && Math.abs(value) < 0.5 * 10 ** -decimals ? value.toExponential(1) : formatNumber(value, decimals);
-}
-
-const GRAD_NAMES = {
-  dWeights: '∂L/∂Weights', dScaled: '∂L/∂Scaled', dScores: '∂L/∂Scores', dQ: '∂L/∂Q', dK: '∂L/∂K', dWq: '∂L/∂W_Q', dWk: '∂L/∂W_K',
-};
-
-function firstSelection(target) {
-  for (let r = 0; r < target.length; r++) {
-    const c = target[r].indexOf(Math.max(...target[r]));
-    if (target[r][c] > 0) return { key: 'dScaled', r, c };
-  }
-  return { key: 'dScaled', r: 0, c: 0 };
-}
-
-function scrollBox(table, label) {
-  const box = el('div', 'matrix-view matrix-scroll');
-  box.setAttribute('role', 'group'); // as view.js's matrices: no landmark
-  box.setAttribute('aria-label', label);
-  box.append(table);
-  watchMore(box);
-  return box;
-}
-
 // The losses as a line, the first at the left and the newest at the right,
 // 0 at the bottom and the largest loss at the top.
 function drawCurve(node, losses, t) {
@@ -678,49 +526,4 @@ function drawCurve(node, losses, t) {
     label('0', { x: pad.l - 4, y: H - pad.b, 'text-anchor': 'end', class: 'learn-tick' }),
     label(t('learnSteps', { n: losses.length - 1 }), { x: W - pad.r, y: H - 4, 'text-anchor': 'end', class: 'learn-tick' }),
   );
-}
-
-// The arithmetic of one cell of the backward pass, as lines of text: the
-// formula, then the formula with the user's numbers. Cells are named as the
-// forward pass names them (Q[爱, d2]: a token's row, a dimension's column).
-function explain({ key, r, c }, g) {
-  const { f, s, lang, decimals, tokens, keyTokens } = g;
-  const t = (k, params) => translate(lang, k, params);
-  const fmt = (v) => magnitudeText(v, decimals);
-  const factor = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v)); // a negative factor in brackets
-  const w = f.result.weights;
-  const n = w.length;
-  const sum = (terms) => (terms.length <= 8 ? terms.map(([a, b]) => `${factor(a)} × ${factor(b)}`).join(' + ') : t('backTerms', { n: terms.length }));
-  const pair = `[${tokens[r]}, ${keyTokens[c]}]`; // a query's row, a key's column
-  if (key === 'dWeights') {
-    const target = s.target[r][c];
-    if (target === 0 || (f.masked && f.masked[r][c])) return [`∂L/∂Weights${pair} = 0`, t('backFree')];
-    return [`∂L/∂Weights${pair} = −target / (Weights${pair} · n_q)`, `= −${fmt(target)} / (${fmt(w[r][c])} × ${n}) = ${fmt(g.dWeights[r][c])}`];
-  }
-  if (key === 'dScaled') {
-    const terms = w[r].map((v, k) => [v, g.dWeights[r][k]]);
-    const dot = terms.reduce((a, [p, q]) => a + p * q, 0);
-    const row = tokens[r];
-    return [
-      `∂L/∂Scaled${pair} = Weights${pair} · (∂L/∂Weights${pair} − Σ_k Weights[${row}, k] · ∂L/∂Weights[${row}, k])`,
-      `Σ_k = ${sum(terms)} = ${fmt(dot)}`,
-      `= ${fmt(w[r][c])} × (${fmt(g.dWeights[r][c])} − ${factor(dot)}) = ${fmt(g.dScaled[r][c])}`,
-      t('backJacobian'),
-    ];
-  }
-  if (key === 'dScores') {
-    return [`∂L/∂Scores${pair} = ∂L/∂Scaled${pair} ÷ ${t('backDivisor')}`, `= ${fmt(g.dScaled[r][c])} ÷ ${fmt(g.divisor)} = ${fmt(g.dScores[r][c])}`];
-  }
-  const dim = dimLabel(c);
-  if (key === 'dQ') {
-    const terms = f.result.k.map((row, j) => [g.dScores[r][j], row[c]]);
-    return [`∂L/∂Q[${tokens[r]}, ${dim}] = Σ_j ∂L/∂Scores[${tokens[r]}, j] · K[j, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dQ[r][c])}`];
-  }
-  if (key === 'dK') {
-    const terms = f.result.q.map((row, i) => [g.dScores[i][r], row[c]]);
-    return [`∂L/∂K[${keyTokens[r]}, ${dim}] = Σ_i ∂L/∂Scores[i, ${keyTokens[r]}] · Q[i, ${dim}]`, `= ${sum(terms)} = ${fmt(g.dK[r][c])}`];
-  }
-  const [x, d, name, dname, source] = key === 'dWq' ? [g.xq, g.dQ, 'W_Q', 'Q', g.qName] : [g.xk, g.dK, 'W_K', 'K', g.kName];
-  const terms = x.map((row, k) => [row[r], d[k][c]]);
-  return [`∂L/∂${name}[${dimLabel(r)}, ${dim}] = Σ_t ${source}[t, ${dimLabel(r)}] · ∂L/∂${dname}[t, ${dim}]`, `= ${sum(terms)} = ${fmt(g[key][r][c])}`, t('backUpdate')];
 }

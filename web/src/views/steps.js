@@ -2,7 +2,8 @@
 // (operands then result); the page renders one step at a time or all of them.
 // stepsFor(options) lists the steps of a variant: the six steps of one head,
 // plus positional encoding, all heads, concat and W_O when they apply. A new
-// step is one more entry, and a new matrix one more entry in matrixCatalog.
+// step is one more entry, and a new matrix one more entry in matrixCatalog
+// (catalog.js).
 // ctx = {lang, decimals, tokens, keyTokens, inputs, result, full, options,
 // head, tutorial, preset, compare, onCloseCompare, onOpenHead, learn,
 // learnSettings} (see work.js); preset is the name of the preset on screen
@@ -12,16 +13,14 @@
 
 import { translate } from '../ui/i18n.js';
 import { formatNumber, formatCompact } from '../ui/format.js';
-import { VIRIDIS_STOPS, DIVERGING_STOPS, gradientCss } from '../ui/color.js';
-import { el, headerRow, setText, flowArrow } from '../ui/dom.js';
-import { createMatrixView, paintOnce, walkCells } from './view.js';
-import { createLinesView, updateLinesView } from './lines.js';
-import { explainCell, explainable, dimLabel, headName, headOutputName, sources } from './work.js';
-import { TUTORIAL_PRINTED } from '../state/presets.js';
-import { quotedTokens } from '../ui/quote.js';
-import { whenRead } from '../engine/rows.js';
+import { el, setText, flowArrow } from '../ui/dom.js';
+import { createMatrixView } from './view.js';
+import { explainCell, explainable, headOutputName, sources } from './work.js';
+import { matrixCatalog } from './catalog.js';
+import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
-import { presetHint, temperatureNote } from './hints.js';
+import { temperatureNote } from './hints.js';
+import { kept, note, colourKeysOf, presetNote, nearUniformNote, headsGrid, linesView, misprint } from './extras.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -61,59 +60,17 @@ const WO = {
 // The six steps of plain attention, as before any option.
 export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 
+// Options that leave attention plain (these six steps): one head, no W_O, no mask, scaled by
+// √d_k, no positional encoding, no second sentence, at any temperature (a preset is still
+// itself at another; where T = 1 matters too, the caller asks: the tutorial's printed values).
+export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
+  && options.scale && !options.pe && !options.cross;
+
 export function stepsFor({ pe, heads, usesWo }) {
   return [
     INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
     ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
-}
-
-const dims = (count) => Array.from({ length: count }, (_, i) => dimLabel(i));
-
-// Every matrix a step may show: data, labels and colour kind.
-function matrixCatalog(ctx) {
-  const { tokens, inputs, result, full, lang, options } = ctx;
-  const keyTokens = ctx.keyTokens || tokens;
-  const t = (key, params) => translate(lang, key, params);
-  const headLabel = options.heads > 1 ? t('headN', { n: ctx.head + 1 }) : '';
-  const withHead = (label) => [label, headLabel].filter(Boolean).join(' · ');
-  const rows = (labels) => (data, label) => ({ data, label, rowLabels: labels, colLabels: dims(data[0].length), kind: 'signed' });
-  const byToken = rows(tokens);
-  const byKey = rows(keyTokens);
-  const byDim = (data, label = '') => ({ data, label, rowLabels: dims(data.length), colLabels: dims(data[0].length), kind: 'signed' });
-  const square = (data, kind = 'signed', masked = null) => ({
-    data, label: headLabel, rowLabels: tokens, colLabels: keyTokens, corner: t('queryKeyCorner'), kind, masked,
-  });
-  // each entry made when first read: a step reads a few (at n = 4096 making the
-  // row views of every matrix of a head cost a head switch ~10 ms; rows.js)
-  const catalog = {};
-  const entry = (name, make) => whenRead(catalog, name, make);
-  entry('X', () => byToken(inputs.x, t('labelX')));
-  entry('W_Q', () => byDim(inputs.wq, headLabel));
-  entry('W_K', () => byDim(inputs.wk, headLabel));
-  entry('W_V', () => byDim(inputs.wv, headLabel));
-  entry('Q', () => byToken(result.q, withHead(t('labelQ'))));
-  entry('K', () => byKey(result.k, withHead(t('labelK'))));
-  entry('V', () => byKey(result.v, withHead(t('labelV'))));
-  entry('Scores', () => square(result.scores));
-  entry('Scaled', () => square(result.scaled, 'signed', full.masked));
-  entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
-  entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
-  if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
-  if (options.pe) {
-    entry('PE', () => byToken(full.pe, t('labelPe')));
-    entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
-    if (options.cross) {
-      entry('PE_C', () => byKey(full.contextPe, t('labelPe')));
-      entry('C+PE_C', () => byKey(full.contextWithPe, t('labelXPe')));
-    }
-  }
-  if (options.usesWo) {
-    entry('W_O', () => byDim(inputs.wo));
-    full.heads.forEach((head, h) => entry(headName(h), () => byToken(head.output, t('headN', { n: h + 1 }))));
-  }
-  if (options.heads > 1) entry('Concat', () => byToken(full.concat, t('labelConcat')));
-  return catalog;
 }
 
 function groupItem(symbol) {
@@ -507,19 +464,6 @@ function formulaOf(step, ctx) {
   return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
 }
 
-// A note of text only, built again on each update: the one on the page stays
-// when it reads the same (a drag's every move would otherwise lay it out again).
-function kept(make) {
-  return (ctx, previous) => {
-    const node = make(ctx);
-    return previous && node && previous.isEqualNode(node) ? previous : node;
-  };
-}
-
-function note(ctx, key, params) {
-  return el('p', 'step-note', translate(ctx.lang, key, params));
-}
-
 function scaleNote(ctx) {
   const dk = ctx.inputs.wq[0].length;
   const { scale, temperature } = ctx.options;
@@ -562,107 +506,6 @@ function fullyMaskedNote(ctx) {
 
 function peNote(ctx) {
   return note(ctx, 'peNote', { n: ctx.inputs.x[0].length });
-}
-
-// A colour scale: its ends, the gradient and what it means (steps, and learn.js's heatmaps).
-export function legend(lang, stops, ends, key, params = {}) {
-  const node = el('div', 'legend');
-  const bar = el('span', 'legend-bar');
-  bar.style.backgroundImage = gradientCss(stops);
-  bar.setAttribute('aria-hidden', 'true');
-  node.append(el('span', 'legend-end', ends[0]), bar, el('span', 'legend-end', ends[1]), el('span', 'legend-text', translate(lang, key, params)));
-  return node;
-}
-
-// The colour keys of a step's matrices, right under them: one for each way of
-// colouring (signed: blue–white–red, each matrix to its own largest; the
-// weights: viridis on 0–1), naming the matrices it colours. One extra per step
-// (its identity kept across renders, as place() in renderStep needs).
-const colourKeys = new WeakMap(); // step → its extra
-function colourKeysOf(step) {
-  if (!colourKeys.has(step)) {
-    colourKeys.set(step, kept((ctx) => {
-      const catalog = matrixCatalog(ctx);
-      const names = [...new Set(step.groups(ctx).flat())];
-      const of = (kind) => names.filter((name) => catalog[name].kind === kind);
-      const [signed, weights] = [of('signed'), of('weights')];
-      if (signed.length + weights.length === 0) return null;
-      const box = el('div', 'step-legends');
-      if (signed.length) box.append(legend(ctx.lang, DIVERGING_STOPS, ['−', '+'], 'legendSignedFor', { names: signed.join(', ') }));
-      if (weights.length) box.append(legend(ctx.lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeightsFor', { names: weights.join(', ') }));
-      return box;
-    }));
-  }
-  return colourKeys.get(step);
-}
-
-// On a preset: what its weights on screen show (hints.js).
-function presetNote(ctx) {
-  const hint = presetHint(ctx);
-  if (!hint) return null;
-  const node = el('p', 'step-note preset-note');
-  node.append(el('strong', '', translate(ctx.lang, 'presetNoteTitle')), ' ', hint);
-  return node;
-}
-
-// Below this ratio of a row's largest weight to its smallest (≈ a spread of
-// 0.4 in the scaled scores) a row reads as one colour on the 0–1 scale.
-export const NEAR_UNIFORM_RATIO = 1.5;
-
-// Row r's least and largest weight over the keys not masked, and how many those are.
-function rowSpread(weights, masked, r) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  let count = 0;
-  for (let c = 0; c < weights[r].length; c++) {
-    if (masked && masked[r][c]) continue;
-    lo = Math.min(lo, weights[r][c]);
-    hi = Math.max(hi, weights[r][c]);
-    count++;
-  }
-  return { lo, hi, count };
-}
-
-// True when every row with two or more keys not masked is that even, and
-// one at least is not exactly even: a lower temperature then spreads them.
-export function nearUniform(weights, masked) {
-  let some = false;
-  let uneven = false;
-  for (let r = 0; r < weights.length; r++) {
-    const { lo, hi, count } = rowSpread(weights, masked, r);
-    if (count < 2) continue;
-    if (hi >= NEAR_UNIFORM_RATIO * lo) return false;
-    some = true;
-    uneven ||= hi > lo;
-  }
-  return some && uneven;
-}
-
-// The rows (of two or more keys not masked) whose weights are exactly even,
-// while no row is spread (each that even): their scores are all equal, which
-// no temperature changes. Null when some row is spread.
-export function evenRows(weights, masked) {
-  const even = [];
-  for (let r = 0; r < weights.length; r++) {
-    const { lo, hi, count } = rowSpread(weights, masked, r);
-    if (count < 2) continue;
-    if (hi >= NEAR_UNIFORM_RATIO * lo) return null;
-    if (hi === lo) even.push(r);
-  }
-  return even;
-}
-
-// Weights all close to even: a lower temperature spreads scores that are close,
-// never scores that are equal; those rows are named with what is wrong.
-function nearUniformNote(ctx) {
-  const { weights } = ctx.result;
-  const even = evenRows(weights, ctx.full.masked);
-  let node;
-  if (even && even.length > 0) node = note(ctx, 'evenRowsHint', quotedTokens([...new Set(even.map((r) => ctx.tokens[r]))]));
-  else if (nearUniform(weights, ctx.full.masked)) node = note(ctx, 'nearUniformHint');
-  else return null;
-  node.classList.add('near-uniform');
-  return node;
 }
 
 // Before and after a change of scaling, temperature or a mask, and after − before.
@@ -717,124 +560,4 @@ function describeChange(lang, { option, before, after }, tokens, keyTokens) {
     return t('changePadding', { from: list(before), to: list(after) });
   }
   return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
-}
-
-// Up to this many tokens a side, a head's tile names them along its heatmap.
-const TILE_LABELS = 12;
-
-// All heads' weights side by side (BertViz's model view). Each tile: the
-// heatmap with the query tokens down its side and the key tokens across its
-// top, the weight under the pointer, a tap or the arrow keys read out below
-// it, and a button that opens the head in the steps.
-function headsGrid(ctx) {
-  const { lang, full, tokens, decimals } = ctx;
-  const keyTokens = ctx.keyTokens || tokens;
-  const t = (key, params) => translate(lang, key, params);
-  const grid = el('div', 'heads-grid');
-  const n = full.heads[0].weights.length;
-  const m = full.heads[0].weights[0].length;
-  const cell = Math.max(1, Math.min(32, Math.floor(160 / Math.max(n, m))));
-  const labelled = Math.max(n, m) <= TILE_LABELS;
-  const tokenList = (className, list) => {
-    const ol = el('ol', className);
-    ol.setAttribute('aria-hidden', 'true'); // the readout names the tokens
-    for (const token of list) ol.append(el('li', '', token));
-    return ol;
-  };
-  full.heads.forEach((head, h) => {
-    const name = t('headN', { n: h + 1 });
-    const tile = el('div', 'head-tile');
-    tile.dataset.head = h;
-    const open = el('button', 'button-small head-open', t('openHead', { n: h + 1 }));
-    open.type = 'button';
-    open.dataset.head = h;
-    if (h === ctx.head) {
-      open.setAttribute('aria-current', 'true');
-      tile.classList.add('current');
-    }
-    open.addEventListener('click', () => ctx.onOpenHead(h));
-    const top = el('div', 'head-tile-top');
-    top.append(el('span', 'head-tile-name', name), open);
-
-    const canvas = el('canvas', 'head-canvas');
-    paintOnce(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
-    canvas.setAttribute('aria-hidden', 'true');
-    canvas.style.width = `${m * cell}px`;
-    canvas.style.height = `${n * cell}px`;
-    const mark = el('div', 'heat-mark mark-selected');
-    mark.hidden = true;
-    const box = el('div', 'head-box');
-    box.append(canvas, mark);
-    const readout = el('p', 'head-readout');
-    readout.setAttribute('aria-live', 'polite');
-    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
-      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
-      mark.hidden = false;
-      readout.textContent = t('headTileReadout', {
-        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
-      });
-    });
-
-    const map = el('div', 'head-map');
-    map.style.setProperty('--cell', `${cell}px`);
-    // key tokens of one character stand upright, longer ones are turned to run up the column
-    const keysClass = keyTokens.every((token) => Array.from(token).length === 1) ? 'head-keys' : 'head-keys turned';
-    if (labelled) map.append(el('span', 'head-corner'), tokenList(keysClass, keyTokens), tokenList('head-queries', tokens));
-    else map.classList.add('unlabelled');
-    map.append(box);
-    tile.append(top, map, readout);
-    grid.append(tile);
-  });
-  const box = el('div', 'heads-view');
-  box.append(grid, legend(lang, VIRIDIS_STOPS, ['0', '1'], 'legendWeights'));
-  return box;
-}
-
-function linesView(ctx, previous) {
-  if (previous && updateLinesView(previous, ctx.result.weights)) return previous;
-  return createLinesView({
-    lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
-  });
-}
-
-// On the tutorial's inputs: its printed eight-digit values beside the true
-// ones, folded into one line at the end of the step.
-function misprint(resultKey, name) {
-  return (ctx) => {
-    if (!ctx.tutorial) return null;
-    const printed = TUTORIAL_PRINTED[resultKey];
-    const actual = ctx.result[resultKey];
-    const box = el('details', 'misprint');
-    box.append(el('summary', 'misprint-summary', translate(ctx.lang, 'misprintSummary')));
-    box.append(el('p', 'misprint-text', translate(ctx.lang, `misprint_${resultKey}`)));
-    const table = el('table', 'misprint-table');
-    const caption = el('caption', '', translate(ctx.lang, 'misprintCaption', { name }));
-    const headRow = headerRow(resultKey === 'output' ? dims(actual[0].length) : ctx.tokens);
-    const head = el('thead');
-    head.append(headRow);
-    const body = el('tbody');
-    printed.forEach((row, r) => {
-      const tr = el('tr');
-      const th = el('th', '', ctx.tokens[r]);
-      th.scope = 'row';
-      tr.append(th);
-      row.forEach((value, c) => {
-        const td = el('td', 'num');
-        const trueText = actual[r][c].toFixed(8);
-        if (value.toFixed(8) === trueText) {
-          td.append(el('span', '', trueText));
-        } else {
-          td.classList.add('wrong');
-          td.append(el('del', '', value.toFixed(8)), el('ins', '', trueText));
-        }
-        tr.append(td);
-      });
-      body.append(tr);
-    });
-    table.append(caption, head, body);
-    const scroll = el('div', 'matrix-scroll');
-    scroll.append(table);
-    box.append(scroll);
-    return box;
-  };
 }

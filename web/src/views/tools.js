@@ -8,32 +8,20 @@
 
 import { translate, describe } from '../ui/i18n.js';
 import { el, button, download, nextTask } from '../ui/dom.js';
-import { dimLabel, headName } from './work.js';
+import { headName } from '../ui/labels.js';
+import { matrixCatalog, INPUT_MATRICES } from './catalog.js';
 import { parseMatrixText } from '../io/parse.js';
 import { validateState, encodeHash, parseStateJson, stateToJson } from '../state/share.js';
-import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../io/export.js';
+import { MATRIX_FORMATS, TextBlobs, linesSvg, numpyScript } from '../io/export.js';
 import { parseNpy } from '../io/npy.js';
-import { paintHeatmap, heatmapBin } from './view.js';
+import { paintHeatmap } from './heatmap.js';
+import { heatmapBin } from '../ui/limits.js';
 import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
 import { excerpt } from '../ui/quote.js';
 import { ATTRIBUTES } from '../element/attributes.js';
 
-const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
-const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
-const TEXT_FORMATS = {
-  csv: { ext: 'csv', type: 'text/csv' }, json: { ext: 'json', type: 'application/json' },
-  latex: { ext: 'tex', type: 'text/x-tex' }, markdown: { ext: 'md', type: 'text/markdown' },
-};
-
-// How large an export gets. A heatmap SVG (and its PNG) writes every value:
-// up to 64 × 64 cells (at n = 2048 it would be 4 million cells, ~2 GB while
-// made); beyond that the PNG is the heatmap as on screen. LaTeX and Markdown
-// are for reading: up to 256 × 256 cells. CSV and JSON hold every number at
-// any size (n = 2048: ~50 MB, ~6 s on a loaded machine).
-const SVG_CELL_LIMIT = 64 * 64;
-const TEXT_CELL_LIMIT = 256 * 256;
 // CSV and JSON are built in slices of about SLICE_MS, the page free between
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
 // task froze the page for ~15 s), the panel saying how far it got every
@@ -74,7 +62,7 @@ async function svgToPng(svgText) {
 }
 
 // PNG of a matrix too large to write its values: the heatmap as on screen
-// (view.js: a pixel a cell, or the mean of a block of cells beyond 512),
+// (heatmap.js: a pixel a cell, or the mean of a block of cells beyond 512),
 // scaled up by whole pixels to about HEATMAP_PNG_SIDE.
 function heatmapPng({ data, kind, masked }) {
   const [binRows, binCols] = heatmapBin(data.length, data[0].length);
@@ -95,17 +83,18 @@ function heatmapPng({ data, kind, masked }) {
 
 const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
 
-// Import targets: X, each head's W_Q, W_K, W_V, then W_O and C when present.
+// Import targets: the catalog's inputs (catalog.js) the state has: X, each head's
+// W_Q, W_K, W_V, then W_O and C when present.
 export function importTargets(state) {
-  const targets = [{ id: 'x', label: 'X' }];
-  state.heads.forEach((_, h) => {
-    for (const w of ['wq', 'wk', 'wv']) {
-      targets.push({ id: h === 0 ? w : `${w}.${h + 1}`, label: `${w === 'wq' ? 'W_Q' : w === 'wk' ? 'W_K' : 'W_V'}${state.heads.length > 1 ? ` · ${h + 1}` : ''}`, head: h, w });
-    }
+  const several = state.heads.length > 1;
+  const present = INPUT_MATRICES.filter(({ id }) => (id !== 'wo' || state.wo) && (id !== 'c' || state.context));
+  const perHead = present.filter((m) => m.perHead);
+  // a head's inputs together, head by head, where the first of them stands
+  return present.flatMap((m) => {
+    if (!m.perHead) return [{ id: m.id, label: m.name }];
+    if (m !== perHead[0]) return [];
+    return state.heads.flatMap((_, h) => perHead.map(({ name, id }) => ({ id: h === 0 ? id : `${id}.${h + 1}`, label: `${name}${several ? ` · ${h + 1}` : ''}`, head: h, w: id })));
   });
-  if (state.wo) targets.push({ id: 'wo', label: 'W_O' });
-  if (state.context) targets.push({ id: 'c', label: 'C' });
-  return targets;
 }
 
 // A matrix as text (a file, a paste, the text box) that parse.js could not read, as a message.
@@ -126,40 +115,18 @@ export function withMatrix(state, target, rows) {
   return next;
 }
 
-// Every matrix of the current head that can be exported, by name. ctx: the
-// steps' context (steps.js): tokens, keyTokens, inputs, result, full, options, head.
+// Every matrix the panel exports, by name: the catalog's (catalog.js), a head's
+// output only for the head in view; a query × key square greyed where the masks
+// remove a key, the scores too (numpy's fixtures, tests/make_export_fixtures.py).
 export function exportables(ctx) {
-  const { tokens, keyTokens, inputs, result, full } = ctx;
-  // Array.from: m[0] may be a typed row (the page's results), whose map would make numbers of the labels
-  const dims = (m) => Array.from(m[0], (_, c) => dimLabel(c));
-  const byToken = (data, labels = tokens) => ({ data, rowLabels: labels, colLabels: dims(data), kind: 'signed' });
-  const byDim = (data) => ({ data, rowLabels: data.map((_, r) => dimLabel(r)), colLabels: dims(data), kind: 'signed' });
-  const square = (data, kind) => ({ data, rowLabels: tokens, colLabels: keyTokens, kind, masked: full.masked, corner: translate(ctx.lang, 'queryKeyCorner') });
-  // each made when first read: the panel lists the names, an export reads one
-  // (at n = 4096 making every matrix's row views cost a head switch ~10 ms; rows.js)
+  const catalog = matrixCatalog(ctx);
   const list = {};
-  const entry = (name, make) => whenRead(list, name, make);
-  entry('X', () => byToken(inputs.x));
-  if (inputs.c) entry('C', () => byToken(inputs.c, keyTokens));
-  if (ctx.options.pe) entry('X+PE', () => byToken(full.xWithPe));
-  entry('W_Q', () => byDim(inputs.wq));
-  entry('W_K', () => byDim(inputs.wk));
-  entry('W_V', () => byDim(inputs.wv));
-  entry('Q', () => byToken(result.q));
-  entry('K', () => byToken(result.k, keyTokens));
-  entry('V', () => byToken(result.v, keyTokens));
-  entry('Scores', () => square(result.scores, 'signed'));
-  entry('Scaled', () => square(result.scaled, 'signed'));
-  entry('Weights', () => square(result.weights, 'weights'));
-  entry(ctx.options.usesWo || ctx.options.heads > 1 ? headName(ctx.head) : 'Output', () => byToken(result.output));
-  if (ctx.options.heads > 1) entry('Concat', () => byToken(full.concat));
-  if (ctx.options.usesWo) {
-    entry('W_O', () => byDim(inputs.wo));
-    entry('Output', () => byToken(full.output));
+  for (const name of Object.keys(catalog)) {
+    if (/^head_\d+$/.test(name) && name !== headName(ctx.head)) continue;
+    whenRead(list, name, () => (catalog[name].keyMask ? { ...catalog[name], masked: catalog[name].keyMask } : catalog[name]));
   }
   return list;
 }
-
 
 // The address the embed code gives a file next to the script (attention-visualizer.js,
 // embed.html): the path from the page the code is copied on (pageUrl) to it, so that the
@@ -283,7 +250,7 @@ export class Tools {
     const format = el('select');
     format.setAttribute('aria-label', translate(lang, 'formatLabel'));
     format.dataset.focusId = 'export-format';
-    for (const f of FORMATS) format.append(Object.assign(el('option', '', translate(lang, FORMAT_KEYS[f])), { value: f }));
+    for (const f of MATRIX_FORMATS) format.append(Object.assign(el('option', '', translate(lang, f.key)), { value: f.id }));
     format.value = this.exportFormat || 'csv';
     format.addEventListener('change', () => { this.exportFormat = format.value; });
     // the current numbers when clicked (the page does not rebuild this panel on every edit)
@@ -368,37 +335,26 @@ export class Tools {
     }
   }
 
-  exportMatrix(spec, name, format, copy) {
+  // format: an id of MATRIX_FORMATS (export.js), whose size limit, writer and file it follows.
+  exportMatrix(spec, name, id, copy) {
+    const format = MATRIX_FORMATS.find((f) => f.id === id);
     const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
     const rows = spec.data.length;
     const cols = spec.data[0].length;
-    const ext = format === 'svg' || format === 'png' ? format : TEXT_FORMATS[format].ext;
+    const { ext } = format;
     return this.attempt(`${file}.${ext}`, async () => {
       const decimals = this.host.state().view.decimals;
-      const tooLarge = (key, limit) => {
-        if (rows * cols <= limit) return false;
-        this.showMessage({ key, params: { name, rows, cols, max: limit } }, true);
-        return true;
-      };
-      if (format === 'png' && !copy && rows * cols > SVG_CELL_LIMIT) {
+      if (id === 'png' && !copy && rows * cols > format.limit) {
         download(`${file}.png`, await heatmapPng(spec));
         const [binRows, binCols] = heatmapBin(rows, cols);
         this.showMessage({ key: binRows * binCols > 1 ? 'downloadedHeatmapBinned' : 'downloadedHeatmap', params: { name: `${file}.png`, rows: binRows, cols: binCols } });
         return;
       }
-      if (format === 'svg' || format === 'png') {
-        if (tooLarge('errExportSvgLarge', SVG_CELL_LIMIT)) return;
-        const svg = heatmapSvg({ title: name, ...spec, decimals });
-        if (copy) this.copy(svg);
-        else if (format === 'svg') this.save(`${file}.svg`, svg, 'image/svg+xml');
-        else {
-          download(`${file}.png`, await svgToPng(svg));
-          this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
-        }
+      if (rows * cols > format.limit) {
+        this.showMessage({ key: format.tooLarge, params: { name, rows, cols, max: format.limit } }, true);
         return;
       }
-      if ((format === 'latex' || format === 'markdown') && tooLarge('errExportTextLarge', TEXT_CELL_LIMIT)) return;
-      if (format === 'csv' || format === 'json') {
+      if (format.parts) {
         // each slice's text encoded to UTF-8 in its own slice (as one Blob of strings, 300 MB at
         // n = 4096 took a second in one task; joining them to copy, as long) into one buffer,
         // made a Blob when full (BLOB_BYTES): making a Blob waits for the browser's process (a
@@ -408,7 +364,7 @@ export class Tools {
         const release = holdRows(spec.data);
         const blobs = new TextBlobs(BLOB_BYTES);
         try {
-          await this.textInSlices(TEXT_PARTS[format], spec.data, `${file}.${ext}`, (text) => blobs.add(text));
+          await this.textInSlices(format.parts, spec.data, `${file}.${ext}`, (text) => blobs.add(text));
         } finally {
           release();
         }
@@ -417,15 +373,19 @@ export class Tools {
         // the browser's process (a synchronous call) while it still takes in the slices' Blobs,
         // 20–60 ms each in traces at n = 4096, and in the last slice's task they made it 90–117 ms
         await nextTask();
-        const blob = new Blob(parts, { type: copy ? 'text/plain' : `${TEXT_FORMATS[format].type};charset=utf-8` });
+        const blob = new Blob(parts, { type: copy ? 'text/plain' : `${format.type};charset=utf-8` });
         await nextTask();
         if (copy) this.copy(blob);
         else this.save(`${file}.${ext}`, blob);
         return;
       }
-      const text = format === 'latex' ? toLatex(spec.data, decimals) : toMarkdown(spec.data, spec, decimals);
+      // a PNG is its SVG drawn; copied, either is the SVG's text
+      const text = format.write(spec, { title: name, decimals });
       if (copy) this.copy(text);
-      else this.save(`${file}.${ext}`, text, TEXT_FORMATS[format].type);
+      else if (id === 'png') {
+        download(`${file}.png`, await svgToPng(text));
+        this.showMessage({ key: 'downloaded', params: { name: `${file}.png` } });
+      } else this.save(`${file}.${ext}`, text, format.type);
     });
   }
 

@@ -11,12 +11,11 @@
 import { translate } from '../ui/i18n.js';
 import { formatCompact } from '../ui/format.js';
 import { peTerms, maskReason } from '../engine/variant.js';
+import { dimLabel, headName } from '../ui/labels.js';
 
 const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
 export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
 
-export const dimLabel = (c) => `d${c + 1}`;
-export const headName = (h) => `head_${h + 1}`;
 
 const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
 
@@ -62,16 +61,10 @@ const PROJECTIONS = {
   V: { key: 'v', weights: 'wv', weightsName: 'W_V', source: 'kv' },
 };
 
-export function explainCell(name, r, c, ctx) {
-  const { lang, decimals, tokens, inputs, result } = ctx;
-  const keyTokens = ctx.keyTokens || tokens;
-  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
-  const full = ctx.full || {};
-  const masked = full.masked || null;
-  const t = (key, params) => translate(lang, key, params);
-  const f = (v) => formatCompact(v, decimals);
-
-  if (PROJECTIONS[name]) {
+// The arithmetic of a cell, by the kind of matrix it is in (kindOf): each is given the
+// cell (name, r, c) and what explainCell writes it with, and returns {lines, marks}.
+const EXPLAIN = {
+  projection({ name, r, c, ctx, tokens, keyTokens, inputs, result, decimals, t, f }) {
     const { key, weights, weightsName, source } = PROJECTIONS[name];
     const src = sources(ctx)[source];
     const rowTokens = source === 'q' ? tokens : keyTokens;
@@ -83,8 +76,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: src.name, r }, { m: weightsName, c }],
     };
-  }
-  if (name === 'Scores') {
+  },
+  Scores({ r, c, tokens, keyTokens, result, decimals, t, f }) {
     return {
       lines: [
         `Scores[${tokens[r]}, ${keyTokens[c]}] = ${dotProduct(result.q[r], result.k[c], decimals)} = ${f(result.scores[r][c])}`,
@@ -92,10 +85,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: 'Q', r }, { m: 'K', r: c }],
     };
-  }
-  const reason = masked && masked[r][c] ? maskReason(r, c, options) : null;
-  const maskLine = () => t(`workMask_${reason}`, { query: tokens[r], key: keyTokens[c] });
-  if (name === 'Scaled') {
+  },
+  Scaled({ r, c, tokens, keyTokens, result, options, decimals, t, f, reason, maskLine }) {
     if (reason) {
       return {
         lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = −∞`, maskLine(), t('workMinusInfinity')],
@@ -115,8 +106,8 @@ export function explainCell(name, r, c, ctx) {
       lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
       marks: [{ m: 'Scores', r, c }],
     };
-  }
-  if (name === 'Weights') {
+  },
+  Weights({ r, c, tokens, keyTokens, result, full, t, f, reason, maskLine }) {
     const row = result.scaled[r];
     const head = `Weights[${tokens[r]}, ${keyTokens[c]}]`;
     if (full.fullyMasked && full.fullyMasked[r]) {
@@ -138,9 +129,9 @@ export function explainCell(name, r, c, ctx) {
     if (reason) lines.push(maskLine());
     lines.push(t(reason ? 'workWeightMasked' : 'workWeights', { query: tokens[r], key: keyTokens[c] }));
     return { lines, marks: [{ m: 'Scaled', r }, { m: 'Scaled', r, c: argmax, kind: 'max' }] };
-  }
+  },
+  headOutput({ name, r, c, tokens, result, full, decimals, t, f }) {
   const headMatch = /^head_(\d+)$/.exec(name);
-  if (headMatch || (name === 'Output' && !options.usesWo)) {
     const h = headMatch ? Number(headMatch[1]) - 1 : 0;
     const own = headMatch && full.heads ? full.heads[h] : result;
     return {
@@ -150,8 +141,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: 'Weights', r }, { m: 'V', c }],
     };
-  }
-  if (name === 'Output') {
+  },
+  Output({ r, c, tokens, inputs, full, options, decimals, t, f }) {
     const concatName = options.heads > 1 ? 'Concat' : headName(0);
     const concatRow = options.heads > 1 ? full.concat[r] : full.heads[0].output[r];
     return {
@@ -161,8 +152,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: concatName, r }, { m: 'W_O', c }],
     };
-  }
-  if (name === 'Concat') {
+  },
+  Concat({ r, c, tokens, full, t, f }) {
     const dv = full.heads[0].output[0].length;
     const h = Math.floor(c / dv);
     const inner = c % dv;
@@ -173,8 +164,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: headName(h), r, c: inner }],
     };
-  }
-  if (name === 'PE' || name === 'PE_C') {
+  },
+  PE({ name, r, c, tokens, keyTokens, full, t, f }) {
     const data = name === 'PE' ? full.pe : full.contextPe;
     const rowTokens = name === 'PE' ? tokens : keyTokens;
     const d = data[0].length;
@@ -186,8 +177,8 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [],
     };
-  }
-  if (name === 'X+PE' || name === 'C+PE_C') {
+  },
+  addPe({ name, r, c, tokens, keyTokens, inputs, full, decimals, t, f }) {
     const [base, pe, sum, raw, rowTokens] = name === 'X+PE'
       ? ['X', 'PE', full.xWithPe, inputs.x, tokens]
       : ['C', 'PE_C', full.contextWithPe, inputs.c, keyTokens];
@@ -199,6 +190,30 @@ export function explainCell(name, r, c, ctx) {
       ],
       marks: [{ m: base, r, c }, { m: pe, r, c }],
     };
-  }
-  throw new Error(`No arithmetic for ${name}`);
+  },
+};
+
+// The kind of matrix a name is: a head's output (the page's Output only for one head
+// without W_O), else its own, the projections and the two PEs alike.
+const KINDS = { Q: 'projection', K: 'projection', V: 'projection', PE_C: 'PE', 'X+PE': 'addPe', 'C+PE_C': 'addPe' };
+function kindOf(name, options) {
+  if (/^head_\d+$/.test(name) || (name === 'Output' && !options.usesWo)) return 'headOutput';
+  return KINDS[name] || name;
+}
+
+export function explainCell(name, r, c, ctx) {
+  const { lang, decimals, tokens, inputs, result } = ctx;
+  const keyTokens = ctx.keyTokens || tokens;
+  const options = { ...DEFAULT_OPTIONS, ...ctx.options };
+  const full = ctx.full || {};
+  const masked = full.masked || null;
+  const t = (key, params) => translate(lang, key, params);
+  const f = (v) => formatCompact(v, decimals);
+  const kind = kindOf(name, options);
+  if (!Object.hasOwn(EXPLAIN, kind)) throw new Error(`No arithmetic for ${name}`);
+  // why a query × key cell is masked (r, c of another matrix may lie outside the mask)
+  const square = kind === 'Scaled' || kind === 'Weights';
+  const reason = square && masked && masked[r][c] ? maskReason(r, c, options) : null;
+  const maskLine = () => t(`workMask_${reason}`, { query: tokens[r], key: keyTokens[c] });
+  return EXPLAIN[kind]({ name, r, c, ctx, tokens, keyTokens, inputs, result, full, options, decimals, t, f, reason, maskLine });
 }
