@@ -436,6 +436,8 @@ test('page: a click types in a cell; Alt+↑/↓ step its number; a cell that is
 
 test('element with editable: the slider and a dragged number update live, one change event a drag', async () => {
   const { context, page, problems } = await open(EXAMPLE);
+  // far down the tutorial, the playground is drawn once the reader scrolls near it
+  await page.locator('#playground').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.getElementById('playground').shadowRoot.querySelector('table.matrix[data-matrix="Weights"]'));
   await page.evaluate(() => {
     globalThis.changes = 0;

@@ -7,7 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { heatmapSvg, linesSvg, toMarkdown, toLatex, TEXT_PARTS, TextBlobs, toCsv, toJson } from '../../web/src/io/export.js';
+import { heatmapSvg, linesSvg, toMarkdown, toLatex, MATRIX_FORMATS, TextBlobs, toCsv, toJson } from '../../web/src/io/export.js';
+
+// the writers of the formats written in slices (rows [from, to)), as the export table declares them
+const TEXT_PARTS = Object.fromEntries(MATRIX_FORMATS.filter((f) => f.parts).map((f) => [f.id, f.parts]));
 
 const CASES = JSON.parse(readFileSync(new URL('../fixtures/see_cases.json', import.meta.url), 'utf8'));
 const attrs = (text) => Object.fromEntries([...text.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
