@@ -81,7 +81,7 @@ def case(tokens, x, heads, wo=None, context=None, causal=False, key_padding=None
     out = {
         "tokens": tokens, "keyTokens": context_tokens, "x": listed(x),
         "heads": [{key: listed(h[key]) for key in ["wq", "wk", "wv"]} for h in heads],
-        "options": {"scale": scale, "temperature": temperature, "causal": causal, "keyPadding": key_padding, "pe": pe,
+        "options": {"scaleBySqrtDk": scale, "temperature": temperature, "causal": causal, "keyPadding": key_padding, "positionalEncoding": pe,
                     "cross": c is not None, "usesWo": wo is not None, "heads": len(heads)},
         "result": {
             "heads": [{key: listed(val) for key, val in r.items()} for r in results],

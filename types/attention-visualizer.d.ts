@@ -47,12 +47,12 @@ export interface AttentionVisualizerAttributes {
   context?: string;
   /** The tokens of context, JSON array · 交叉注意力第二个句子的词元 */
   'context-tokens'?: string;
+  /** "false" to leave out the division by √d_k · 设为 false 则不除以 √d_k */
+  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
   /** A causal mask (present = on; ="false" = off) · 因果掩码 */
   causal?: boolean | '' | 'true' | 'false';
   /** One flag per key: "0,0,1" or "false,false,true" · 每个键一个填充标记 */
   'key-padding'?: string;
-  /** "false" to leave out the division by √d_k · 设为 false 则不除以 √d_k */
-  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
   /** A number above 0, with a decimal point · 大于 0 的数（用小数点） */
   temperature?: number | string;
   /** Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码 */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { TEXT_PARTS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/io/export.js';
-import { tutorialState } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { parseMatrixText } from '../../web/src/io/parse.js';
 import { rowViews } from '../../web/src/engine/rows.js';
 import { REFERENCE } from './fixtures.mjs'; // tests/REFERENCE.md's true values

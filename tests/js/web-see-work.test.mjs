@@ -110,7 +110,7 @@ test('a scaled cell: the score, √d_k and T it is divided by (each when it appl
   for (const name of ['long', 'masked', 'cross', 'unscaled', 'unscaled1']) {
     const ctx = contextOf(name);
     const { scores, scaled, q } = ctx.result;
-    const { temperature, scale } = ctx.options;
+    const { temperature, scaleBySqrtDk: scale } = ctx.options;
     const dk = q[0].length;
     each(scaled, (r, c) => {
       const { lines } = explainCell('Scaled', r, c, ctx);

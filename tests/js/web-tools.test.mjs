@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embedCode, importTargets, withMatrix, shareLink, siblingPath } from '../../web/src/views/tools.js';
-import { tutorialState, decodeHash } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
+import { decodeHash } from '../../web/src/state/link.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
 const PAGE = 'https://example.org/tutorials/lesson-1.html'; // the page the code is copied on

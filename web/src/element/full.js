@@ -15,8 +15,7 @@ import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, h
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
 import { el, button, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
 import { applyStrings } from '../edit/editor.js';
-import { headField } from '../state/model.js';
-import { readState } from '../state/share.js';
+import { headField, readState } from '../state/model.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
 
 // Whether this bundle is the visualizer's own page (index.html, whose main.js imports
@@ -302,7 +301,7 @@ export class FullView {
       panel.replaceChildren();
       return;
     }
-    const { heads, usesWo, cross, pe } = readState(this.av._resultState).options;
+    const { heads, usesWo, cross, positionalEncoding: pe } = readState(this.av._resultState).options;
     const { lang, head } = this.view();
     const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
     if (key === this.toolsKey && !force) return;

@@ -3,6 +3,7 @@
 // changed between two settings (for the before/after comparison).
 
 import { headField } from '../state/model.js';
+import { OPTIONS, COMPARED, isDefault } from '../state/options.js';
 import { flatData, rowViews } from './rows.js';
 
 const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
@@ -20,11 +21,8 @@ export function engineInput(matrices, options) {
     if (options.usesWo) input.wo = matrices.wo;
   }
   if (options.cross) input.context = matrices.c;
-  if (options.causal) input.causal = true;
-  if (options.keyPadding.some(Boolean)) input.keyPadding = options.keyPadding;
-  if (!options.scale) input.scaleBySqrtDk = false;
-  if (options.temperature !== 1) input.temperature = options.temperature;
-  if (options.pe) input.positionalEncoding = true;
+  // each option under its own name, left out at its default
+  for (const { key } of OPTIONS) if (!isDefault(key, options[key])) input[key] = options[key];
   return input;
 }
 
@@ -39,10 +37,8 @@ export function normalizeResult(result) {
   };
 }
 
-// The options a comparison is about: scaling, temperature and the masks.
-export const COMPARED = ['scale', 'temperature', 'causal', 'keyPadding'];
-
-// [{option, before, after}] for each compared option that differs.
+// [{option, before, after}] for each compared option (options.js) that differs, in the
+// pipeline's order.
 export function optionChanges(before, after) {
   const changes = [];
   for (const option of COMPARED) {

@@ -1,7 +1,7 @@
 // Everything the page can export, as text: a matrix as CSV, JSON, a LaTeX
 // bmatrix or a Markdown table; a heatmap or the lines view as SVG (PNG is
 // this SVG rasterised, or for a large matrix the on-screen heatmap, see
-// tools.js); and a Python/numpy script that recomputes a state (share.js)
+// tools.js); and a Python/numpy script that recomputes a state (state/schema.js)
 // and prints every step.
 // CSV and JSON keep full float64 precision (shortest round-trip); LaTeX and
 // Markdown are for reading and use the decimals on screen. A masked score

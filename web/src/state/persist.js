@@ -42,7 +42,7 @@
 // length together). A value without the mark line (saved before marks) reads as
 // a state of an unknown writer.
 
-import { parseStateJson } from './share.js';
+import { parseStateJson } from './json.js';
 import { translate, describe } from '../ui/i18n.js';
 import { sameInputs } from './history.js';
 import { el, button, download } from '../ui/dom.js';

@@ -22,6 +22,7 @@ import { quotedTokens } from '../ui/quote.js';
 import { whenRead } from '../engine/rows.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 import { presetHint, temperatureNote } from './hints.js';
+import { optionByKey } from '../state/options.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -61,9 +62,9 @@ const WO = {
 // The six steps of plain attention, as before any option.
 export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 
-export function stepsFor({ pe, heads, usesWo }) {
+export function stepsFor({ positionalEncoding, heads, usesWo }) {
   return [
-    INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
+    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
     ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
 }
@@ -100,7 +101,7 @@ function matrixCatalog(ctx) {
   entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
   entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
   if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
-  if (options.pe) {
+  if (options.positionalEncoding) {
     entry('PE', () => byToken(full.pe, t('labelPe')));
     entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
     if (options.cross) {
@@ -488,7 +489,7 @@ function ghostText(step, ctx, { r, c }) {
   if (step.id === 'softmax') return (text) => `exp(${text})`;
   if (step.id !== 'scale') return (text) => text;
   if (ctx.full.masked && ctx.full.masked[r][c]) return (text) => `${text} → −∞`;
-  const { scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature } = ctx.options;
   const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [formatCompact(temperature, 8)] : [])];
   return (text) => [text, ...divisors].join(' ÷ ');
 }
@@ -501,7 +502,7 @@ function formulaOf(step, ctx) {
     return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
   }
   if (step.id !== 'scale') return t(`${step.key}Formula`);
-  const { scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
   const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
   return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
@@ -522,7 +523,7 @@ function note(ctx, key, params) {
 
 function scaleNote(ctx) {
   const dk = ctx.inputs.wq[0].length;
-  const { scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature } = ctx.options;
   const nodes = [];
   if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
   else nodes.push(note(ctx, 'unscaledNote', { dk }));
@@ -716,7 +717,7 @@ function describeChange(lang, { option, before, after }, tokens, keyTokens) {
     const list = (pads) => pads.map((p, j) => (p ? keyTokens[j] : null)).filter((v) => v !== null).join(', ') || t('none');
     return t('changePadding', { from: list(before), to: list(after) });
   }
-  return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
+  return t(optionByKey(option).labels.change, { from: onOff(before), to: onOff(after) });
 }
 
 // Up to this many tokens a side, a head's tile names them along its heatmap.

@@ -10,7 +10,9 @@ import { translate, describe } from '../ui/i18n.js';
 import { el, button, download, nextTask } from '../ui/dom.js';
 import { dimLabel, headName } from './work.js';
 import { parseMatrixText } from '../io/parse.js';
-import { validateState, encodeHash, parseStateJson, stateToJson } from '../state/share.js';
+import { validateState } from '../state/schema.js';
+import { encodeHash } from '../state/link.js';
+import { parseStateJson, stateToJson } from '../state/json.js';
 import { TEXT_PARTS, TextBlobs, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../io/export.js';
 import { parseNpy } from '../io/npy.js';
 import { paintHeatmap, heatmapBin } from './view.js';
@@ -18,7 +20,7 @@ import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
 import { excerpt } from '../ui/quote.js';
-import { ATTRIBUTES } from '../element/attributes.js';
+import { SWITCHES, optionAttributes } from '../state/options.js';
 
 const FORMATS = ['csv', 'json', 'latex', 'markdown', 'svg', 'png'];
 const FORMAT_KEYS = { csv: 'formatCsv', json: 'formatJson', latex: 'formatLatex', markdown: 'formatMarkdown', svg: 'formatSvg', png: 'formatPng' };
@@ -141,7 +143,7 @@ export function exportables(ctx) {
   const entry = (name, make) => whenRead(list, name, make);
   entry('X', () => byToken(inputs.x));
   if (inputs.c) entry('C', () => byToken(inputs.c, keyTokens));
-  if (ctx.options.pe) entry('X+PE', () => byToken(full.xWithPe));
+  if (ctx.options.positionalEncoding) entry('X+PE', () => byToken(full.xWithPe));
   entry('W_Q', () => byDim(inputs.wq));
   entry('W_K', () => byDim(inputs.wk));
   entry('W_V', () => byDim(inputs.wv));
@@ -192,11 +194,7 @@ function embedAttributes(state, config) {
   else attrs.push(json('heads', state.heads));
   if (state.wo) attrs.push(json('wo', state.wo));
   if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
-  if (state.causal) attrs.push(['causal', '']);
-  if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
-  if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
-  if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
-  if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
+  attrs.push(...optionAttributes(state));
   attrs.push(['lang', state.view.lang], ['step', state.view.step]);
   if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
   attrs.push(['decimals', String(state.view.decimals)], ...config);
@@ -213,7 +211,8 @@ function hugoParameter([name, value, json]) {
 
 // A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
 // (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
-const FLAGS = ATTRIBUTES.filter((a) => a.values === 'boolean' || String(a.values) === 'true,false').map((a) => a.name);
+// (editable: the one boolean display attribute)
+const FLAGS = [...SWITCHES.map((o) => o.attribute), 'editable'];
 function pythonKeyword([name, value, json]) {
   const keyword = name.replace(/-/g, '_');
   if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on

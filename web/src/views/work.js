@@ -11,6 +11,7 @@
 import { translate } from '../ui/i18n.js';
 import { formatCompact } from '../ui/format.js';
 import { peTerms, maskReason } from '../engine/variant.js';
+import { OPTION_DEFAULTS } from '../state/options.js';
 
 const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
 export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
@@ -18,7 +19,7 @@ export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(n
 export const dimLabel = (c) => `d${c + 1}`;
 export const headName = (h) => `head_${h + 1}`;
 
-const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
+const DEFAULT_OPTIONS = { ...OPTION_DEFAULTS, cross: false, usesWo: false, heads: 1 };
 
 // Long sums keep their first and last terms: d and n go up to 64 and 4096.
 // term(i) is term i's text, made only for the terms shown (at n = 4096 writing
@@ -44,9 +45,9 @@ const column = (matrix, c) => matrix.map((row) => row[c]);
 export function sources(ctx) {
   const options = { ...DEFAULT_OPTIONS, ...ctx.options };
   const full = ctx.full || {};
-  const q = options.pe ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
+  const q = options.positionalEncoding ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
   let kv = q;
-  if (options.cross) kv = options.pe ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
+  if (options.cross) kv = options.positionalEncoding ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
   return { q, kv };
 }
 
@@ -105,11 +106,11 @@ export function explainCell(name, r, c, ctx) {
     const dk = result.q[0].length;
     const s = number(result.scores[r][c], decimals);
     const temp = options.temperature === 1 ? [] : [number(options.temperature, decimals)];
-    const symbolic = [s, ...(options.scale ? [`√${dk}`] : []), ...temp].join(' / ');
-    const numeric = [s, ...(options.scale ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    const symbolic = [s, ...(options.scaleBySqrtDk ? [`√${dk}`] : []), ...temp].join(' / ');
+    const numeric = [s, ...(options.scaleBySqrtDk ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
     const steps = symbolic === numeric ? symbolic : `${symbolic} = ${numeric}`;
     let explanation = t('workScaled', { dk });
-    if (!options.scale) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
+    if (!options.scaleBySqrtDk) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
     else if (temp.length) explanation = t('workScaledTemperature', { dk, n: f(options.temperature) });
     return {
       lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
