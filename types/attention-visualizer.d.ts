@@ -10,7 +10,7 @@ export type {
 
 // ---- generated: StepId … AttentionVisualizerAttributes (scripts/make-element-data.mjs) ----
 /** Step ids, in the order the element shows them (which ones appear depends on the options). */
-export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo' | 'learn';
+export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'bias' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo' | 'learn';
 export type PanelName = 'nav' | 'formula' | 'explanation' | 'work' | 'lines' | 'legend' | 'notes' | 'tools';
 export type Language = 'zh' | 'en';
 export type Theme = 'auto' | 'light' | 'dark';
@@ -57,6 +57,8 @@ export interface AttentionVisualizerAttributes {
   temperature?: number | string;
   /** Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码 */
   'positional-encoding'?: boolean | '' | 'true' | 'false';
+  /** ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置 */
+  alibi?: boolean | '' | 'true' | 'false';
   /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
   lang?: Language | string;
   /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
@@ -65,7 +67,7 @@ export interface AttentionVisualizerAttributes {
   head?: number | string;
   /** Decimal places shown, 1–8 (default 4) · 小数位数 */
   decimals?: number | string;
-  /** Which steps to offer, by id: input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn (default all) · 显示哪些步骤 */
+  /** Which steps to offer, by id: input, pe, project, scores, bias, scale, softmax, output, heads, concat, wo, learn (default all) · 显示哪些步骤 */
   steps?: string;
   /** Which parts to show: nav, formula, explanation, work, lines, legend, notes, tools (default all) · 显示哪些部分 */
   panels?: string;

@@ -7,8 +7,8 @@
  *   const r = engine.compute({ x, wq, wk, wv });  // arrays of rows of numbers
  *   r.q, r.k, r.v, r.scores, r.scaled, r.weights, r.output  // arrays of rows
  *   const m = engine.compute({ x, heads: [{ wq, wk, wv }, ...], wo, context, causal,
- *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding });
- *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe
+ *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding, alibi });
+ *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe, m.heads[h].bias
  *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
  *   engine.compute(input, { typed: true, reuse: true })  // the same, views of the engine's
  *                                           // buffers, valid until the engine's next call
@@ -38,10 +38,10 @@
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
-const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding'];
+const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding', 'alibi'];
 const KNOWN_KEYS = [
   'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding',
+  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding', 'alibi',
 ];
 // train()'s options, and the matrices it can train (in the order of its moments)
 const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
@@ -140,6 +140,7 @@ function packOptions(input) {
     scaleBySqrtDk: true,
     temperature: 1,
     positionalEncoding: false,
+    alibi: false,
   };
   for (const name of BOOLEAN_OPTIONS) {
     if (input[name] === undefined) continue;
@@ -723,8 +724,9 @@ function makeEngine(raw) {
       // asked for): the typed form hands them over as is
       const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
-      const out = input.heads === undefined ? unpackHead(result.heads[0], unpack) : {
-        heads: result.heads.map((head) => unpackHead(head, unpack)),
+      const names = packed.alibi ? [...RESULTS, 'bias'] : RESULTS; // ALiBi's bias, per head
+      const out = input.heads === undefined ? unpackHead(result.heads[0], unpack, names) : {
+        heads: result.heads.map((head) => unpackHead(head, unpack, names)),
         concat: unpack(result.concat),
         output: unpack(result.output),
       };

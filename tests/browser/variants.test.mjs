@@ -303,6 +303,22 @@ test('positional encoding: its own step with PE and X + PE, and the arithmetic o
   assert.match(await page.locator('#step-3 .work p').nth(1).textContent(), /Row 我 of X\+PE/);
 });
 
+test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|) and the diagram\'s +B; Scaled and Weights are numpy\'s', async () => {
+  await reset();
+  await page.check('#alibi');
+  const c = CASES.tutorial_alibi;
+  assert.equal(await page.getAttribute('#step-4', 'data-step'), 'bias');
+  assert.equal(await page.locator('#pipeline [data-stage="bias"]').count(), 1);
+  assertClose(await readMatrix('Bias'), c['h0.bias'], 'Bias');
+  assertClose(await readMatrix('Scaled'), c['h0.scaled'], 'Scaled');
+  assertClose(await readMatrix('Weights'), c['h0.weights'], 'Weights');
+  assertClose(await readMatrix('Output'), c.output, 'Output');
+  assert.match(await page.textContent('#steps .compare-changes'), /ALiBi bias: off → on/);
+  await page.hover('#step-4 table[data-matrix="Bias"] td[data-r="0"][data-c="2"]');
+  assert.match(await page.locator('#step-4 .work-main').textContent(), /^Bias\[我, 你\] = −0\.0039 × \|0 − 2\| = [-−]0\.0078$/);
+  assert.match(await page.textContent('#step-5 .formula'), /Scaled = Scores \/ √d_k \+ Bias/);
+});
+
 test('heads: each with its own grids (new ones filled from the seed), W_O, the heads grid, concat and W_O steps', async () => {
   await reset();
   await page.fill('#heads', '2');

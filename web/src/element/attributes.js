@@ -11,7 +11,7 @@ import { LANGUAGES } from '../ui/i18n.js';
 import { optionAttributeDeclarations } from '../state/options.js';
 
 // every step id, in the order shown (the options that add steps all on)
-export const STEP_IDS = stepsFor({ positionalEncoding: true, heads: 2, usesWo: true }).map((step) => step.id);
+export const STEP_IDS = stepsFor({ positionalEncoding: true, alibi: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 export const THEMES = ['auto', 'light', 'dark'];
 const BOOLEAN = "boolean | '' | 'true' | 'false'";

@@ -6,7 +6,7 @@ import { headField } from '../state/model.js';
 import { OPTIONS, COMPARED, isDefault } from '../state/options.js';
 import { flatData, rowViews } from './rows.js';
 
-const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output', 'bias'];
 
 // matrices: by field (readModel); options: readModel's parsed options.
 // One head without W_O is the single-head call, exactly as without options.
@@ -26,10 +26,11 @@ export function engineInput(matrices, options) {
   return input;
 }
 
-// {heads: [{q, k, v, scores, scaled, weights, output}], concat, output,
+// {heads: [{q, k, v, scores, scaled, weights, output, bias?}], concat, output,
 //  masked, fullyMasked, pe, xWithPe, contextPe, contextWithPe}; absent parts null.
 export function normalizeResult(result) {
-  const heads = result.heads || [Object.fromEntries(HEAD_STEPS.map((key) => [key, result[key]]))];
+  // (bias: ALiBi's, with the option only)
+  const heads = result.heads || [Object.fromEntries(HEAD_STEPS.filter((key) => result[key] !== undefined).map((key) => [key, result[key]]))];
   const pick = (key) => result[key] || null;
   return {
     heads, concat: pick('concat'), output: result.output, masked: pick('masked'), fullyMasked: pick('fullyMasked'),

@@ -96,6 +96,12 @@ export const OPTIONS = [
     labels: { control: 'peLabel' }, compared: false, stage: 'pe',
     description: 'Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码',
   },
+  {
+    // Press et al. 2022: head h of H adds −m_h·|i − j| to its scaled scores, m_h = 2^(−8(h+1)/H)
+    key: 'alibi', attribute: 'alibi', type: 'boolean', default: false,
+    labels: { control: 'alibiLabel', change: 'change_alibi' }, compared: true, stage: 'bias',
+    description: 'ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置',
+  },
 ];
 
 export const OPTION_KEYS = OPTIONS.map((o) => o.key);
@@ -109,7 +115,7 @@ const kind = (option) => TYPES[option.type];
 export const SWITCHES = OPTIONS.filter((o) => o.type === 'boolean');
 
 // The stages in the pipeline's order: the comparison names its changes in this order.
-const STAGES = ['pe', 'scale', 'mask'];
+const STAGES = ['pe', 'bias', 'scale', 'mask'];
 export const COMPARED = OPTIONS.filter((o) => o.compared)
   .sort((a, b) => STAGES.indexOf(a.stage) - STAGES.indexOf(b.stage)).map((o) => o.key);
 
@@ -133,7 +139,8 @@ export const filledOptions = (input, keys) => Object.fromEntries(OPTIONS.map((o)
 export const atDefaults = (options, except = []) => OPTIONS.every((o) => except.includes(o.key) || isDefault(o.key, options[o.key]));
 
 // Whether an option's value is its default (a link leaves it out; the engine is not told).
-export const isDefault = (key, value) => kind(BY_KEY.get(key)).isDefault(value, BY_KEY.get(key));
+// (undefined, an option not given, is its default too)
+export const isDefault = (key, value) => value === undefined || kind(BY_KEY.get(key)).isDefault(value, BY_KEY.get(key));
 
 // An option's value in the editor's model (temperature: the text of its field).
 export const editedValue = (key, value) => kind(BY_KEY.get(key)).edited(value);

@@ -48,6 +48,7 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
     add([s, [last]]);
     last = s.id;
   };
+  if (options.alibi) chain(stage('bias', 'bias', '+B', [n, m], true));
   chain(scaleStage(t, options, [n, m]));
   if (options.causal || options.keyPadding.some(Boolean)) chain(stage('mask', 'scale', t('stageText_mask'), [n, m], true));
   chain(stage('softmax', 'softmax', 'softmax', [n, m]));

@@ -39,6 +39,7 @@ const PROJECT = {
   },
 };
 const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
+const BIAS = { id: 'bias', key: 'stepBias', groups: () => [['Bias']], extras: [kept(biasNote)] };
 const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [kept(scaleNote), kept(maskNote), misprint('scaled', 'Scaled')] };
 const SOFTMAX = {
   id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
@@ -62,9 +63,9 @@ const WO = {
 // The six steps of plain attention, as before any option.
 export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 
-export function stepsFor({ positionalEncoding, heads, usesWo }) {
+export function stepsFor({ positionalEncoding, alibi, heads, usesWo }) {
   return [
-    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
+    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, ...(alibi ? [BIAS] : []), SCALE, SOFTMAX, OUTPUT,
     ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
 }
@@ -101,6 +102,7 @@ function matrixCatalog(ctx) {
   entry('Weights', () => ({ ...square(result.weights, 'weights', full.masked), rowSums: true }));
   entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
   if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
+  if (options.alibi) entry('Bias', () => square(result.bias));
   if (options.positionalEncoding) {
     entry('PE', () => byToken(full.pe, t('labelPe')));
     entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
@@ -489,8 +491,13 @@ function ghostText(step, ctx, { r, c }) {
   if (step.id === 'softmax') return (text) => `exp(${text})`;
   if (step.id !== 'scale') return (text) => text;
   if (ctx.full.masked && ctx.full.masked[r][c]) return (text) => `${text} → −∞`;
-  const { scaleBySqrtDk: scale, temperature } = ctx.options;
-  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [formatCompact(temperature, 8)] : [])];
+  const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
+  const shownT = formatCompact(temperature, 8);
+  if (alibi) { // (s ÷ √d_k + b) ÷ T
+    const sum = (text) => `${[text, ...(scale ? [`√${ctx.result.q[0].length}`] : [])].join(' ÷ ')} + ${formatCompact(ctx.result.bias[r][c], 8)}`;
+    return temperature !== 1 ? (text) => `(${sum(text)}) ÷ ${shownT}` : sum;
+  }
+  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [shownT] : [])];
   return (text) => [text, ...divisors].join(' ÷ ');
 }
 
@@ -502,9 +509,13 @@ function formulaOf(step, ctx) {
     return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
   }
   if (step.id !== 'scale') return t(`${step.key}Formula`);
-  const { scaleBySqrtDk: scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
-  const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  let formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  if (alibi) { // the bias joins before the temperature: (Scores / √d_k + Bias) / T
+    const sum = `${scale ? 'Scores / √d_k' : 'Scores'} + Bias`;
+    formula = temperature !== 1 ? `Scaled = (${sum}) / T` : `Scaled = ${sum}`;
+  }
   return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
 }
 
@@ -519,6 +530,14 @@ function kept(make) {
 
 function note(ctx, key, params) {
   return el('p', 'step-note', translate(ctx.lang, key, params));
+}
+
+// ALiBi's slope of the head on screen, said with its formula.
+function biasNote(ctx) {
+  const total = ctx.options.heads;
+  const n = (ctx.head || 0) + 1;
+  const m = formatNumber(2 ** ((-8 * n) / total), ctx.decimals);
+  return note(ctx, ctx.options.cross ? 'biasNoteCross' : 'biasNote', { n, total, m });
 }
 
 function scaleNote(ctx) {

@@ -13,7 +13,7 @@ import { formatCompact } from '../ui/format.js';
 import { peTerms, maskReason } from '../engine/variant.js';
 import { OPTION_DEFAULTS } from '../state/options.js';
 
-const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
+const FIXED = ['Q', 'K', 'V', 'Scores', 'Bias', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
 export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
 
 export const dimLabel = (c) => `d${c + 1}`;
@@ -96,6 +96,16 @@ export function explainCell(name, r, c, ctx) {
   }
   const reason = masked && masked[r][c] ? maskReason(r, c, options) : null;
   const maskLine = () => t(`workMask_${reason}`, { query: tokens[r], key: keyTokens[c] });
+  if (name === 'Bias') { // ALiBi: −m·|i − j|, m = 2^(−8h/H) for head h (from 1) of H
+    const m = 2 ** ((-8 * ((ctx.head || 0) + 1)) / options.heads);
+    return {
+      lines: [
+        `Bias[${tokens[r]}, ${keyTokens[c]}] = −${number(m, decimals)} × |${r} − ${c}| = ${f(result.bias[r][c])}`,
+        t('workBias', { i: r, j: c, d: Math.abs(r - c), m: f(m) }),
+      ],
+      marks: [],
+    };
+  }
   if (name === 'Scaled') {
     if (reason) {
       return {
@@ -106,15 +116,21 @@ export function explainCell(name, r, c, ctx) {
     const dk = result.q[0].length;
     const s = number(result.scores[r][c], decimals);
     const temp = options.temperature === 1 ? [] : [number(options.temperature, decimals)];
-    const symbolic = [s, ...(options.scaleBySqrtDk ? [`√${dk}`] : []), ...temp].join(' / ');
-    const numeric = [s, ...(options.scaleBySqrtDk ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    let symbolic = [s, ...(options.scaleBySqrtDk ? [`√${dk}`] : []), ...temp].join(' / ');
+    let numeric = [s, ...(options.scaleBySqrtDk ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    if (options.alibi) { // (s / √d_k + b) / T: the bias joins before the temperature
+      const b = number(result.bias[r][c], decimals);
+      const sum = (root) => `${[s, ...(options.scaleBySqrtDk ? [root] : [])].join(' / ')} + ${b}`;
+      [symbolic, numeric] = [`√${dk}`, f(Math.sqrt(dk))].map((root) => (temp.length ? `(${sum(root)}) / ${temp[0]}` : sum(root)));
+    }
     const steps = symbolic === numeric ? symbolic : `${symbolic} = ${numeric}`;
     let explanation = t('workScaled', { dk });
     if (!options.scaleBySqrtDk) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
     else if (temp.length) explanation = t('workScaledTemperature', { dk, n: f(options.temperature) });
+    const bias = options.alibi ? [t('workScaledBias', { query: tokens[r], key: keyTokens[c], b: f(result.bias[r][c]) })] : [];
     return {
-      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
-      marks: [{ m: 'Scores', r, c }],
+      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation, ...bias],
+      marks: [{ m: 'Scores', r, c }, ...(options.alibi ? [{ m: 'Bias', r, c }] : [])],
     };
   }
   if (name === 'Weights') {
