@@ -314,7 +314,7 @@ test('invalid steps, panels, theme, tokenize, mode and head values say so inside
     await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
     const errors = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent).join(' | ')));
     assert.deepEqual(errors, [
-      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn.',
+      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, bias, scale, softmax, output, heads, concat, wo, learn.',
       'Attribute panels is not valid: “panels” has “formulas”, which is not one of nav, formula, explanation, work, lines, legend, notes, tools.',
       'Attribute theme is not valid: “theme” must be one of auto, light, dark.',
       'Attribute tokenize is not valid: “tokenize” must be one of char, space, word.',
