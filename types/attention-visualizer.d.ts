@@ -95,6 +95,8 @@ export interface AttentionVisualizerState {
   scaleBySqrtDk: boolean;
   temperature: number;
   positionalEncoding: boolean;
+  /** ALiBi's linear position bias (docs/api.md `alibi`). */
+  alibi: boolean;
   /**
    * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
    * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and
