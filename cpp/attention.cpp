@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -304,6 +305,14 @@ void build_mask(int n_q, int n_k, const AttentionOptions& options, Mask* mask) {
   }
 }
 
+void alibi_bias(int h, int n_heads, int n_q, int n_k, Matrix* bias) {
+  const double slope = std::pow(2.0, -8.0 * (h + 1) / n_heads);
+  bias->resize(n_q, n_k);
+  for (int i = 0; i < n_q; i++) {
+    for (int j = 0; j < n_k; j++) bias->at(i, j) = -slope * std::abs(i - j);
+  }
+}
+
 Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
   Error err = check_multi_head(in);
   if (!err.ok()) return err;
@@ -355,12 +364,23 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     if (!w.bv.empty()) add_to_rows(w.bv, &r.v);
     matmul_transposed(r.q, r.k, &r.scores, s);  // (n_q, n_k)
 
-    // Scaled = Scores / √d_k / temperature. Divide (not multiply by 1/√d_k) so the digits
-    // match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact (a copy).
-    if (opt.scale_by_sqrt_dk) {
+    // Scaled = (Scores / √d_k [+ Bias]) / temperature. Divide (not multiply by 1/√d_k) so
+    // the digits match numpy's `scores / np.sqrt(d_k)`; dividing by temperature 1 is exact.
+    if (opt.alibi) {
+      alibi_bias(h, n_heads, n_q, n_k, &r.bias);  // a constant: the backward pass ignores it
+      if (opt.scale_by_sqrt_dk) {
+        divide(r.scores, sqrt_dk, &r.scaled);
+        add(r.scaled, r.bias, &r.scaled);
+      } else {
+        add(r.scores, r.bias, &r.scaled);
+      }
+      if (opt.temperature != 1.0) divide(r.scaled, opt.temperature, &r.scaled);
+    } else if (opt.scale_by_sqrt_dk) {
+      r.bias = Matrix{};
       divide(r.scores, sqrt_dk, &r.scaled);
       if (opt.temperature != 1.0) divide(r.scaled, opt.temperature, &r.scaled);
     } else {
+      r.bias = Matrix{};
       divide(r.scores, opt.temperature, &r.scaled);
     }
     if (has_mask(opt)) apply_mask(out->mask, &r.scaled);  // -Infinity where i may not see j

@@ -10,7 +10,8 @@
 //
 // multi_head_attention() generalises it the way transformers use it (see below): h heads,
 // W_O, causal and padding masks, temperature, no √d_k scaling, sinusoidal positional
-// encoding and cross-attention (keys and values from a second sequence).
+// encoding, ALiBi's linear position bias and cross-attention (keys and values from a second
+// sequence).
 //
 // Every matrix is row-major. The core reports bad input as an Error value (no
 // exceptions), so it runs the same natively and in WebAssembly.
@@ -54,6 +55,7 @@ struct AttentionResult {
   Matrix v;        // (n, d_v)
   Matrix scores;   // (n, n)   Q·Kᵀ
   Matrix scaled;   // (n, n)   Scores / √d_k
+  Matrix bias;     // (n_q, n_k) ALiBi's −m_h·|i − j| with options.alibi, else 0 rows
   Matrix weights;  // (n, n)   softmax per row; each row sums to 1
   Matrix output;   // (n, d_v) Weights·V
 };
@@ -73,7 +75,9 @@ Error self_attention(const AttentionInput& in, AttentionResult* out);
 //   for each head h (+ b_Q[h], b_K[h], b_V[h] on every row where the head has biases):
 //     Q_h = X·W_Q[h]  (n_q, d_k)    K_h = C·W_K[h]  (n_k, d_k)    V_h = C·W_V[h]  (n_k, d_v)
 //     Scores_h  = Q_h·K_hᵀ                                   (n_q, n_k)
-//     Scaled_h  = Scores_h / √d_k / temperature, −∞ where masked
+//     Bias_h    = −m_h·|i − j| with alibi (query position i, key position j, 0-based; each
+//                 sequence numbered from 0), m_h = 2^(−8(h+1)/H) for head h of H
+//     Scaled_h  = (Scores_h / √d_k [+ Bias_h]) / temperature, −∞ where masked
 //     Weights_h = softmax per row (masked keys get exactly 0; a fully masked row is all 0)
 //     Output_h  = Weights_h·V_h                              (n_q, d_v)
 //   Concat = [Output_0 | Output_1 | …]                       (n_q, h·d_v)
@@ -98,6 +102,7 @@ struct AttentionOptions {
   bool scale_by_sqrt_dk = true;      // false: scaled = scores / temperature
   double temperature = 1.0;          // finite, > 0
   bool positional_encoding = false;  // add sinusoidal PE to X (and to the context)
+  bool alibi = false;                // add ALiBi's linear position bias (Press et al. 2022)
 };
 
 struct MultiHeadInput {
@@ -135,6 +140,11 @@ struct MultiHeadResult {
 
 // Checks shapes of every head, W_O, the context, the padding mask and the options.
 Error check_multi_head(const MultiHeadInput& in);
+
+// ALiBi's bias of head h of n_heads (n_q, n_k): −m·|i − j|, m = 2^(−8(h+1)/n_heads). The
+// paper's slopes for H = 8: 1/2, 1/4, …, 1/256; for H not a power of 2 this formula as is
+// (a geometric sequence from 2^(−8/H) down to 2^(−8)), not the paper's interleaving.
+void alibi_bias(int h, int n_heads, int n_q, int n_k, Matrix* bias);
 
 // Builds the mask for n_q queries and n_k keys from the causal and padding options.
 void build_mask(int n_q, int n_k, const AttentionOptions& options, Mask* mask);

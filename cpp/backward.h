@@ -11,6 +11,8 @@
 //   dV_h       = Weights_hᵀ·dOutput_h                                  (n_k, d_v)
 //   dScaled_h  = Weights_h ⊙ (dWeights_h − rowsum(Weights_h ⊙ dWeights_h)), exactly 0 where masked
 //   dScores_h  = dScaled_h / √d_k / temperature (no √d_k when scale_by_sqrt_dk is false)
+//                (ALiBi's Bias_h is a constant of the positions, added before the division by
+//                 temperature: dScores_h is the same, Scaled_h in dtemperature includes it)
 //   dQ_h = dScores_h·K_h (n_q, d_k)          dK_h = dScores_hᵀ·Q_h (n_k, d_k)
 //   dW_Q[h] = Xᵀ·dQ_h    dW_K[h] = Cᵀ·dK_h    dW_V[h] = Cᵀ·dV_h
 //   db_Q[h], db_K[h], db_V[h] = the column sums of dQ_h, dK_h, dV_h (for a head with biases)

@@ -11,7 +11,7 @@ The attention is written the way tests/make_fixtures.py writes it (our layout x 
 "Conventions against PyTorch"), in torch so that autograd differentiates it:
     X' = X (+ PE), C' = C (+ PE) or X'
     Q, K, V = X' @ W_Q, C' @ W_K, C' @ W_V
-    scores = Q @ K.T;  scaled = scores / sqrt(d_k) / temperature, -inf where masked
+    scores = Q @ K.T;  scaled = (scores / sqrt(d_k) [+ ALiBi's bias]) / temperature, -inf where masked
     weights = softmax(scaled) per row, a fully masked row all 0;  out_h = weights @ V
     concat = [out_0 | out_1 | ...];  output = concat @ W_O, or concat
 
@@ -87,6 +87,10 @@ def forward(p, opts, keep):
         q, k, v = keep(f"h{h}.q", x @ wq), keep(f"h{h}.k", source @ wk), keep(f"h{h}.v", source @ wv)
         scores = keep(f"h{h}.scores", q @ k.T)
         pre = scores / math.sqrt(wq.shape[1]) if opts["scale"] else scores
+        if opts["alibi"]:  # a constant: -m |i - j|, m = 2^(-8 (h+1) / H); no gradient flows into it
+            slope = 2.0 ** (-8.0 * (h + 1) / len(p["heads"]))
+            pre = pre - slope * torch.abs(torch.arange(x.shape[0], dtype=torch.float64)[:, None]
+                                          - torch.arange(source.shape[0], dtype=torch.float64)[None, :])
         scaled = keep(f"h{h}.scaled", (pre / p["temperature"]).masked_fill(~allowed, -math.inf))
         # a fully masked row: softmax of zeros, then replaced by 0 (PyTorch alone gives NaN)
         safe = torch.where(fully, torch.zeros_like(scaled), scaled)
@@ -113,7 +117,7 @@ def leaves(inputs, opts, requires_grad):
 
 
 def full_options(options, inputs):
-    opts = dict(causal=False, scale=True, temperature=1.0, pe=False)
+    opts = dict(causal=False, scale=True, temperature=1.0, pe=False, alibi=False)
     opts.update(options)
     opts["key_padding"] = inputs.get("key_padding")
     return opts
@@ -131,6 +135,8 @@ def write_case_head(f, name, inputs, opts):
     f.write(f"option causal {int(opts['causal'])}\noption scale {int(opts['scale'])}\n")
     f.write(f"option temperature {float(opts['temperature'])!r}\n")
     f.write(f"option pe {int(opts['pe'])}\noption heads {len(inputs['heads'])}\n")
+    if opts["alibi"]:
+        f.write("option alibi 1\n")
     write_matrix(f, "x", inputs["x"])
     if inputs.get("context") is not None:
         write_matrix(f, "context", inputs["context"])
@@ -207,6 +213,12 @@ def backward_cases():
            dict(x=normal(5, 8), context=normal(9, 6), heads=heads(4, 8, 2, 3, d_ctx=6),
                 wo=normal(12, 8), key_padding=[0, 0, 1, 0, 0, 0, 1, 0, 1]),
            dict(causal=True, scale=False, temperature=1.7, pe=True))
+    # ALiBi: its bias is a constant, the gradients those of the biased scores (d.temperature too)
+    yield ("alibi_heads3_causal_wo_temperature0.7",
+           dict(x=normal(5, 4), heads=heads(3, 4, 2, 2), wo=normal(6, 4)), dict(alibi=True, causal=True, temperature=0.7))
+    yield ("alibi_cross_nq3_nk5_heads2_unscaled_padding",
+           dict(x=normal(3, 4), context=normal(5, 3), heads=heads(2, 4, 3, 2, d_ctx=3),
+                key_padding=[0, 1, 0, 0, 0]), dict(alibi=True, scale=False))
 
 def retained_forward(inputs, options):
     """The forward pass with every input a leaf that takes a gradient and every intermediate

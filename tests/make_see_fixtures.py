@@ -54,7 +54,8 @@ def listed(m):
     return [[None if v == -np.inf else float(v) for v in row] for row in np.atleast_2d(m)]
 
 
-def case(tokens, x, heads, wo=None, context=None, causal=False, key_padding=None, scale=True, temperature=1.0, pe=False):
+def case(tokens, x, heads, wo=None, context=None, causal=False, key_padding=None, scale=True, temperature=1.0, pe=False,
+         alibi=False):
     context_tokens, c = context if context else (tokens, None)
     n_q, n_k = len(tokens), len(context_tokens)
     key_padding = key_padding or [False] * n_k
@@ -64,10 +65,14 @@ def case(tokens, x, heads, wo=None, context=None, causal=False, key_padding=None
     masked = np.triu(np.ones((n_q, n_k), dtype=bool), k=1) if causal else np.zeros((n_q, n_k), dtype=bool)
     masked |= np.array(key_padding)[np.newaxis, :]
     results = []
-    for h in heads:
+    for index, h in enumerate(heads):
         q, k, v = xq @ h["wq"], xkv @ h["wk"], xkv @ h["wv"]
         scores = q @ k.T
-        scaled = scores / (np.sqrt(q.shape[1]) if scale else 1.0) / temperature
+        # ALiBi (Press et al. 2022): head h of H adds -m |i - j|, m = 2^(-8 (h+1) / H), before T
+        m = 2.0 ** (-8.0 * (index + 1) / len(heads))
+        bias = -m * np.abs(np.arange(n_q)[:, None] - np.arange(n_k)[None, :])
+        scaled = scores / (np.sqrt(q.shape[1]) if scale else 1.0)
+        scaled = (scaled + bias if alibi else scaled) / temperature
         scaled = np.where(masked, -np.inf, scaled)
         weights = np.zeros_like(scores)
         for i in range(n_q):
@@ -75,14 +80,15 @@ def case(tokens, x, heads, wo=None, context=None, causal=False, key_padding=None
             if keep.any():
                 e = np.exp(scaled[i, keep] - scaled[i, keep].max())
                 weights[i, keep] = e / e.sum()
-        results.append(dict(q=q, k=k, v=v, scores=scores, scaled=scaled, weights=weights, output=weights @ v))
+        results.append(dict(q=q, k=k, v=v, scores=scores, scaled=scaled, weights=weights, output=weights @ v,
+                            **({"bias": bias} if alibi else {})))
     concat = np.concatenate([r["output"] for r in results], axis=1)
     output = concat @ wo if wo is not None else concat
     out = {
         "tokens": tokens, "keyTokens": context_tokens, "x": listed(x),
         "heads": [{key: listed(h[key]) for key in ["wq", "wk", "wv"]} for h in heads],
-        "options": {"scale": scale, "temperature": temperature, "causal": causal, "keyPadding": key_padding, "pe": pe,
-                    "cross": c is not None, "usesWo": wo is not None, "heads": len(heads)},
+        "options": {"scaleBySqrtDk": scale, "temperature": temperature, "causal": causal, "keyPadding": key_padding, "positionalEncoding": pe,
+                    "alibi": alibi, "cross": c is not None, "usesWo": wo is not None, "heads": len(heads)},
         "result": {
             "heads": [{key: listed(val) for key, val in r.items()} for r in results],
             "concat": listed(concat), "output": listed(output), "masked": masked.tolist(),
@@ -117,6 +123,8 @@ def main():
                           context=(["I", "love", "you", "so", "much"], distinct(rng, (5, 2))), key_padding=[False, False, False, True, False])
     cases["unscaled"] = case(["a", "b", "c"], distinct(rng, (3, 2)), [head(rng, 2, 2, 2)], scale=False, temperature=2.0)
     cases["unscaled1"] = case(["a", "b", "c"], distinct(rng, (3, 2)), [head(rng, 2, 2, 2)], scale=False)
+    cases["alibi"] = case(["a", "b", "c", "d", "e"], distinct(rng, (5, 3)), [head(rng, 3, 2, 2) for _ in range(3)],
+                          wo=distinct(rng, (6, 3)), causal=True, temperature=0.5, alibi=True)
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "see_cases.json"), "w", encoding="utf-8", newline="\n") as f:
         json.dump(cases, f, ensure_ascii=False)

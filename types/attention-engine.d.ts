@@ -40,6 +40,8 @@ export interface ComputeOptions {
   temperature?: number;
   /** Adds the sinusoidal positional encoding to x (and to context). Default false. */
   positionalEncoding?: boolean;
+  /** ALiBi: head h of H adds −m_h·|i − j| (m_h = 2^(−8(h+1)/H)) to its scaled scores, before the temperature. Default false. */
+  alibi?: boolean;
 }
 
 /** One head: X·W_Q, X·W_K, X·W_V and the steps after them. */
@@ -64,10 +66,12 @@ export interface HeadResult<M = Rows> {
   k: M;
   v: M;
   scores: M;
-  /** scores / √d_k / temperature; -Infinity where masked. */
+  /** (scores / √d_k [+ bias]) / temperature; -Infinity where masked. */
   scaled: M;
   weights: M;
   output: M;
+  /** With `alibi`: ALiBi's bias −m_h·|i − j| (n_q × n_k), never masked. */
+  bias?: M;
 }
 
 /** Present with `causal` or `keyPadding` (masked, fullyMasked) and `positionalEncoding` (the rest). */

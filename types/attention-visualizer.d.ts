@@ -10,7 +10,7 @@ export type {
 
 // ---- generated: StepId … AttentionVisualizerAttributes (scripts/make-element-data.mjs) ----
 /** Step ids, in the order the element shows them (which ones appear depends on the options). */
-export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo' | 'learn';
+export type StepId = 'input' | 'pe' | 'project' | 'scores' | 'bias' | 'scale' | 'softmax' | 'output' | 'heads' | 'concat' | 'wo' | 'learn';
 export type PanelName = 'nav' | 'formula' | 'explanation' | 'work' | 'lines' | 'legend' | 'notes' | 'tools';
 export type Language = 'zh' | 'en';
 export type Theme = 'auto' | 'light' | 'dark';
@@ -47,16 +47,18 @@ export interface AttentionVisualizerAttributes {
   context?: string;
   /** The tokens of context, JSON array · 交叉注意力第二个句子的词元 */
   'context-tokens'?: string;
+  /** "false" to leave out the division by √d_k · 设为 false 则不除以 √d_k */
+  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
   /** A causal mask (present = on; ="false" = off) · 因果掩码 */
   causal?: boolean | '' | 'true' | 'false';
   /** One flag per key: "0,0,1" or "false,false,true" · 每个键一个填充标记 */
   'key-padding'?: string;
-  /** "false" to leave out the division by √d_k · 设为 false 则不除以 √d_k */
-  'scale-by-sqrt-dk'?: boolean | 'true' | 'false';
   /** A number above 0, with a decimal point · 大于 0 的数（用小数点） */
   temperature?: number | string;
   /** Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码 */
   'positional-encoding'?: boolean | '' | 'true' | 'false';
+  /** ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置 */
+  alibi?: boolean | '' | 'true' | 'false';
   /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
   lang?: Language | string;
   /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
@@ -65,7 +67,7 @@ export interface AttentionVisualizerAttributes {
   head?: number | string;
   /** Decimal places shown, 1–8 (default 4) · 小数位数 */
   decimals?: number | string;
-  /** Which steps to offer, by id: input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn (default all) · 显示哪些步骤 */
+  /** Which steps to offer, by id: input, pe, project, scores, bias, scale, softmax, output, heads, concat, wo, learn (default all) · 显示哪些步骤 */
   steps?: string;
   /** Which parts to show: nav, formula, explanation, work, lines, legend, notes, tools (default all) · 显示哪些部分 */
   panels?: string;
@@ -93,6 +95,8 @@ export interface AttentionVisualizerState {
   scaleBySqrtDk: boolean;
   temperature: number;
   positionalEncoding: boolean;
+  /** ALiBi's linear position bias (docs/api.md `alibi`). */
+  alibi: boolean;
   /**
    * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
    * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and

@@ -77,7 +77,7 @@ attn::Workspace& workspace() {
 
 // operands (built by validate.js packInput, every field present):
 //   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, causal,
-//    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding}
+//    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding, alibi}
 // matrices packed as above.
 attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
   in->single_head_names = operands["singleHeadNames"].as<bool>();
@@ -112,6 +112,7 @@ attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
   in->options.scale_by_sqrt_dk = operands["scaleBySqrtDk"].as<bool>();
   in->options.temperature = operands["temperature"].as<double>();
   in->options.positional_encoding = operands["positionalEncoding"].as<bool>();
+  in->options.alibi = operands["alibi"].as<bool>();
   return attn::Error{};
 }
 
@@ -135,7 +136,7 @@ val input_to_js(const attn::Matrix& x, const attn::Matrix& context,
   return out;
 }
 
-// Each head's {q, k, v, scores, scaled, weights, output}; copies unless `live` (to_js).
+// Each head's {q, k, v, scores, scaled, weights, output, bias?}; copies unless `live` (to_js).
 val heads_to_js(const std::vector<attn::AttentionResult>& heads, bool live = false) {
   val out = val::array();
   for (const attn::AttentionResult& h : heads) {
@@ -147,6 +148,7 @@ val heads_to_js(const std::vector<attn::AttentionResult>& heads, bool live = fal
     head.set("scaled", to_js(h.scaled, live));
     head.set("weights", to_js(h.weights, live));
     head.set("output", to_js(h.output, live));
+    if (h.bias.rows > 0) head.set("bias", to_js(h.bias, live));  // with alibi
     out.call<void>("push", head);
   }
   return out;

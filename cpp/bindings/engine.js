@@ -134,8 +134,9 @@ function makeEngine(raw) {
       // asked for): the typed form hands them over as is
       const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
-      const out = input.heads === undefined ? unpackHead(result.heads[0], unpack) : {
-        heads: result.heads.map((head) => unpackHead(head, unpack)),
+      const names = packed.alibi ? [...RESULTS, 'bias'] : RESULTS; // ALiBi's bias, per head
+      const out = input.heads === undefined ? unpackHead(result.heads[0], unpack, names) : {
+        heads: result.heads.map((head) => unpackHead(head, unpack, names)),
         concat: unpack(result.concat),
         output: unpack(result.output),
       };

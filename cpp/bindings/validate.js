@@ -8,10 +8,10 @@
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
-const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding'];
+const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding', 'alibi'];
 const KNOWN_KEYS = [
   'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding',
+  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding', 'alibi',
 ];
 // train()'s options, and the matrices it can train (in the order of its moments)
 const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
@@ -97,6 +97,7 @@ function packOptions(input) {
     scaleBySqrtDk: true,
     temperature: 1,
     positionalEncoding: false,
+    alibi: false,
   };
   for (const name of BOOLEAN_OPTIONS) {
     if (input[name] === undefined) continue;

@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor } from './ui.mjs';
 

@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { tokenVector } from '../../web/src/state/vectors.js';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { HOST_CSP, TUTORIAL, WORKED_ATTRIBUTES, OUTPUT_00, assertWorkedExample, openHost, pageFolder } from './host-pages.mjs';
 
 const DIR = pageFolder('authoring', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'index.html', 'style.css', 'app.js']);
@@ -313,7 +314,7 @@ test('invalid steps, panels, theme, tokenize, mode and head values say so inside
     await p.waitForFunction(() => [...document.querySelectorAll('attention-visualizer')].every((v) => v.result));
     const errors = await p.evaluate(() => [...document.querySelectorAll('attention-visualizer')].map((v) => [...v.shadowRoot.querySelectorAll('.status-error')].map((e) => e.textContent).join(' | ')));
     assert.deepEqual(errors, [
-      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, scale, softmax, output, heads, concat, wo, learn.',
+      'Attribute steps is not valid: “steps” has “sofmax”, which is not one of input, pe, project, scores, bias, scale, softmax, output, heads, concat, wo, learn.',
       'Attribute panels is not valid: “panels” has “formulas”, which is not one of nav, formula, explanation, work, lines, legend, notes, tools.',
       'Attribute theme is not valid: “theme” must be one of auto, light, dark.',
       'Attribute tokenize is not valid: “tokenize” must be one of char, space, word.',

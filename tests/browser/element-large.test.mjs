@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { encodeHash } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
 import { mulberry32 } from '../../web/src/io/random.js';
 import { browserAndServer } from './local.mjs';
 

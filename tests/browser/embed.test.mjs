@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { browserAndServer } from './local.mjs';
 import { trackDownloads, downloaded } from './downloads.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values

@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
@@ -205,19 +206,19 @@ test('a variant\'s stages come and go with its option; every stage shows its sha
     assert.match(await stageText(page, 'scale'), /^÷√d_k 4 × 4$/);
     await page.fill('#temperature', '0.5');
     assert.match(await stageText(page, 'scale'), /^÷√d_k ÷T 4 × 4$/);
-    await page.uncheck('#scale');
+    await page.uncheck('#scale-by-sqrt-dk');
     assert.match(await stageText(page, 'scale'), /^÷T 4 × 4$/);
     await page.fill('#temperature', '1');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 1);
     assert.equal(await page.getAttribute('#pipeline [data-stage="scale"]', 'aria-label'), '÷√d_k 4 × 4: No scaling — step 4 of 7');
-    await page.check('#scale');
+    await page.check('#scale-by-sqrt-dk');
     assert.equal(await page.locator('#pipeline [data-stage="scale"].off').count(), 0);
 
     // positional encoding
-    await page.check('#pe');
+    await page.check('#positional-encoding');
     assert.deepEqual((await stageIds(page)).slice(0, 2), ['x', 'pe']);
     assert.ok((await edges(page)).includes('pe-q'));
-    await page.uncheck('#pe');
+    await page.uncheck('#positional-encoding');
 
     // W_O alone, then heads (concat and W_O)
     await page.check('#use-wo');

@@ -10,7 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { STATE_KEY, DAMAGED_KEY } from '../../web/src/state/persist.js';
 import { browserAndServer } from './local.mjs';
 import { watchedContext, assertInert, longestTask } from './watch.mjs';

@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { LEARNED } from '../../web/src/state/learned-data.js';
 import { loadBackwardSeedCases } from '../js/fixtures.mjs';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 
 const DIST = path.resolve('dist');
 const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;

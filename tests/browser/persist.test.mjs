@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { encodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { browserAndServer } from './local.mjs';
 import { openStep, ready, typeCell, newPage } from './ui.mjs';
 

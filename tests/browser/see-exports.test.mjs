@@ -21,8 +21,8 @@ function stateOf(k, head) {
   return {
     version: 1, tokens: k.tokens, x: k.x, heads: k.heads, ...(k.wo ? { wo: k.wo } : {}),
     ...(k.c ? { context: { tokens: k.keyTokens, x: k.c } } : {}),
-    causal: k.options.causal, keyPadding: k.options.keyPadding, scaleBySqrtDk: k.options.scale,
-    temperature: k.options.temperature, positionalEncoding: k.options.pe,
+    causal: k.options.causal, keyPadding: k.options.keyPadding, scaleBySqrtDk: k.options.scaleBySqrtDk,
+    temperature: k.options.temperature, positionalEncoding: k.options.positionalEncoding,
     view: { step: 'softmax', head, lang: 'en', decimals: 3 },
   };
 }
@@ -33,7 +33,7 @@ function numpyMatrices(k, head) {
   const h = k.result.heads[head];
   const many = k.options.heads > 1 || k.options.usesWo;
   return {
-    X: k.x, ...(k.c ? { C: k.c } : {}), ...(k.options.pe ? { PE: k.result.pe, 'X+PE': k.result.xWithPe } : {}),
+    X: k.x, ...(k.c ? { C: k.c } : {}), ...(k.options.positionalEncoding ? { PE: k.result.pe, 'X+PE': k.result.xWithPe } : {}),
     W_Q: k.heads[head].wq, W_K: k.heads[head].wk, W_V: k.heads[head].wv,
     Q: h.q, K: h.k, V: h.v, Scores: h.scores, Scaled: inf(h.scaled), Weights: h.weights,
     [many ? `head_${head + 1}` : 'Output']: h.output,

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openStep } from './ui.mjs';
 import { pageFolder } from './host-pages.mjs';
-import { tutorialState, encodeHash } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
+import { encodeHash } from '../../web/src/state/link.js';
 
 const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
@@ -214,7 +215,7 @@ test('the diagram says which ends scroll, and the 11-token matrices fit beside t
     assert.ok(tired.x + tired.width <= panel.x, `"tired" (right edge ${tired.x + tired.width}) left of the panel (${panel.x})`);
     // two heads, W_O, a mask and positions: the diagram is wider than its column, and says so
     await page.fill('#heads', '2');
-    for (const id of ['causal', 'pe', 'use-wo']) await page.check(`#${id}`);
+    for (const id of ['causal', 'positional-encoding', 'use-wo']) await page.check(`#${id}`);
     await page.waitForSelector('#pipeline [data-stage="concat"]');
     await frames(page);
     const [more, masked, overflows] = await pipelineEnds(page);

@@ -161,9 +161,9 @@ async function loadCase(c) {
   await setCheck('use-wo', Boolean(input.wo));
   if (input.wo) await applyText('wo', input.wo);
   await setCheck('causal', input.causal);
-  await setCheck('scale', input.scaleBySqrtDk);
+  await setCheck('scale-by-sqrt-dk', input.scaleBySqrtDk);
   await page.fill('#temperature', String(input.temperature));
-  await setCheck('pe', input.positionalEncoding);
+  await setCheck('positional-encoding', input.positionalEncoding);
   await setPadding(input.context ? 'context-token-list' : 'token-list', input.keyPadding || input.x.map(() => false));
   assert.equal(await page.locator('.status-stale, .status-error').count(), 0, `${c.name}: inputs accepted`);
 }
@@ -191,7 +191,7 @@ test('the default is plain single-head attention: six steps and How it learns, n
   assert.equal(await page.isHidden('#context-panel'), true);
   assert.equal(await page.locator('#steps td.masked').count(), 0);
   assert.equal(await page.locator('#steps .compare').count(), 0);
-  assert.equal(await page.isChecked('#scale'), true);
+  assert.equal(await page.isChecked('#scale-by-sqrt-dk'), true);
   assert.equal(await page.inputValue('#temperature'), '1');
   assertClose(await readMatrix('Weights'), TUTORIAL_EXPECTED.weights, 'Weights');
 });
@@ -275,7 +275,7 @@ test('temperature and the √d_k switch: values, arithmetic, errors and the comp
   assert.deepEqual(opacities, after.flat().map((w) => w.toFixed(4)));
 
   await page.fill('#temperature', '1');
-  await page.uncheck('#scale');
+  await page.uncheck('#scale-by-sqrt-dk');
   assertClose(await readMatrix('Scaled'), CASES.tutorial_no_scaling['h0.scaled'], 'no scaling');
   assertClose(await readMatrix('Weights'), CASES.tutorial_no_scaling['h0.weights'], 'no scaling');
   assert.match(await page.textContent('#steps .compare-changes'), /divide by √d_k: on → off/);
@@ -286,7 +286,7 @@ test('temperature and the √d_k switch: values, arithmetic, errors and the comp
 
 test('positional encoding: its own step with PE and X + PE, and the arithmetic of a PE cell', async () => {
   await reset();
-  await page.check('#pe');
+  await page.check('#positional-encoding');
   assert.equal(await page.locator('#steps > li').count(), 8); // with PE's step and How it learns
   assert.equal(await page.getAttribute('#step-2', 'data-step'), 'pe');
   const c = CASES.tutorial_pe;
@@ -301,6 +301,22 @@ test('positional encoding: its own step with PE and X + PE, and the arithmetic o
   // Q is projected from X + PE, and says so
   await page.hover('#step-3 table[data-matrix="Q"] td[data-r="0"][data-c="0"]');
   assert.match(await page.locator('#step-3 .work p').nth(1).textContent(), /Row 我 of X\+PE/);
+});
+
+test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|) and the diagram\'s +B; Scaled and Weights are numpy\'s', async () => {
+  await reset();
+  await page.check('#alibi');
+  const c = CASES.tutorial_alibi;
+  assert.equal(await page.getAttribute('#step-4', 'data-step'), 'bias');
+  assert.equal(await page.locator('#pipeline [data-stage="bias"]').count(), 1);
+  assertClose(await readMatrix('Bias'), c['h0.bias'], 'Bias');
+  assertClose(await readMatrix('Scaled'), c['h0.scaled'], 'Scaled');
+  assertClose(await readMatrix('Weights'), c['h0.weights'], 'Weights');
+  assertClose(await readMatrix('Output'), c.output, 'Output');
+  assert.match(await page.textContent('#steps .compare-changes'), /ALiBi bias: off → on/);
+  await page.hover('#step-4 table[data-matrix="Bias"] td[data-r="0"][data-c="2"]');
+  assert.match(await page.locator('#step-4 .work-main').textContent(), /^Bias\[我, 你\] = −0\.0039 × \|0 − 2\| = [-−]0\.0078$/);
+  assert.match(await page.textContent('#step-5 .formula'), /Scaled = Scores \/ √d_k \+ Bias/);
 });
 
 test('heads: each with its own grids (new ones filled from the seed), W_O, the heads grid, concat and W_O steps', async () => {
@@ -425,7 +441,7 @@ test('phone width with every option on: nothing wider than the screen', async ()
     await waitForSteps(p);
     await openEditor(p);
     await p.fill('#heads', '3');
-    for (const id of ['causal', 'pe', 'cross']) await p.check(`#${id}`);
+    for (const id of ['causal', 'positional-encoding', 'cross']) await p.check(`#${id}`);
     await p.fill('#temperature', '0.7');
     await p.click('#overview');
     assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 375);

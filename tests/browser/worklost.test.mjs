@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { encodeHash, decodeHash, tutorialState } from '../../web/src/state/share.js';
+import { encodeHash, decodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { chromium } from 'playwright-core';
 import { browserAndServer } from './local.mjs';
 import { CHROMIUM_ARGS } from './chromium.mjs';

@@ -64,6 +64,7 @@ attn::MultiHeadInput multi_head_input(const FixtureCase& c) {
   in.options.scale_by_sqrt_dk = c.options.at("scale") != 0.0;
   in.options.temperature = c.options.at("temperature");
   in.options.positional_encoding = c.options.at("pe") != 0.0;
+  in.options.alibi = c.options.count("alibi") && c.options.at("alibi") != 0.0;  // ALiBi cases only
   const int n_heads = static_cast<int>(c.options.at("heads"));
   for (int h = 0; h < n_heads; h++) {
     const std::string p = "h" + std::to_string(h) + ".";

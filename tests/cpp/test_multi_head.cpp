@@ -91,9 +91,10 @@ Matrix flags_as_row(const std::vector<unsigned char>& flags) {
 // The option families a fixture case belongs to, for the worst-difference report: the
 // keywords in its name.
 std::vector<std::string> families(const std::string& name) {
-  static const char* const keywords[] = {
-      "heads",      "causal",   "padding", "fully_masked", "cross", "dk",       "temperature",
-      "no_scaling", "unscaled", "pe",      "huge",         "scale", "tutorial", "everything"};
+  static const char* const keywords[] = {"heads",    "causal",     "padding",     "fully_masked",
+                                         "cross",    "dk",         "temperature", "no_scaling",
+                                         "unscaled", "pe",         "huge",        "scale",
+                                         "tutorial", "everything", "alibi"};
   std::vector<std::string> found;
   for (const char* k : keywords) {
     const std::string word = k;
@@ -137,6 +138,7 @@ std::map<std::string, double> compare_with_numpy() {
       got[p + "scaled"] = &hr.scaled;
       got[p + "weights"] = &hr.weights;
       got[p + "output"] = &hr.output;
+      if (c.options.count("alibi")) got[p + "bias"] = &hr.bias;  // −m_h·|i − j|
     }
     if (c.options.at("pe") != 0.0) {
       got["pe"] = &r.pe;

@@ -37,7 +37,7 @@ test('every option and combination agrees with numpy (multi-head form)', (t) => 
   const worst = {};
   const note = (name, d) => {
     for (const family of ['heads', 'causal', 'padding', 'fully_masked', 'cross', 'dk', 'temperature',
-      'no_scaling', 'unscaled', 'pe', 'huge', 'everything']) {
+      'no_scaling', 'unscaled', 'pe', 'huge', 'everything', 'alibi']) {
       if (new RegExp(`(^|_)${family}(\\d|_|$)`).test(name) || (family === 'fully_masked' && name.includes('all_padding'))) {
         worst[family] = Math.max(worst[family] ?? 0, d);
       }
@@ -48,6 +48,8 @@ test('every option and combination agrees with numpy (multi-head form)', (t) => 
     assert.equal(r.heads.length, c.options.heads, c.name);
     r.heads.forEach((head, h) => {
       for (const name of RESULTS) note(c.name, compare(head[name], c[`h${h}.${name}`], `${c.name} h${h}.${name}`));
+      if (c.input.alibi) note(c.name, compare(head.bias, c[`h${h}.bias`], `${c.name} h${h}.bias`));
+      else assert.equal(head.bias, undefined, `${c.name}: no bias without alibi`);
     });
     note(c.name, compare(r.concat, c.concat, `${c.name} concat`));
     note(c.name, compare(r.output, c.output, `${c.name} output`));
@@ -76,6 +78,7 @@ test('one-head variant cases give the same through the single-head form', () => 
     const { heads, ...options } = c.input;
     const r = engine.compute({ ...options, ...heads[0] });
     for (const name of RESULTS) compare(r[name], c[`h0.${name}`], `${c.name} ${name}`);
+    if (c.input.alibi) compare(r.bias, c['h0.bias'], `${c.name} bias`);
     assert.equal(r.heads, undefined);
   }
 });
@@ -186,7 +189,7 @@ const w32 = [[1, 0], [0, 1], [1, 1]];
 // [description, input, code, operand, head, row, column, message]
 const BAD_INPUTS = [
   ['an unknown option', { ...T, casual: true }, 'unknown_option', 'casual', undefined, undefined, undefined,
-    'compute() got an unknown option "casual"; it takes x, wq, wk, wv, heads, wo, context, causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding'],
+    'compute() got an unknown option "casual"; it takes x, wq, wk, wv, heads, wo, context, causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding, alibi'],
   ['both wq and heads', { ...ok, wq: T.wq }, 'conflict', 'wq', undefined, undefined, undefined,
     'compute() takes either wq, wk, wv (one head) or heads, not both; wq is given with heads'],
   ['wo without heads', { ...T, wo: T.wq }, 'conflict', 'wo', undefined, undefined, undefined,

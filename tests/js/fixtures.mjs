@@ -178,6 +178,7 @@ function multiHeadInput(c) {
     scaleBySqrtDk: c.options.scale === 1,
     temperature: c.options.temperature,
     positionalEncoding: c.options.pe === 1,
+    ...(c.options.alibi === 1 ? { alibi: true } : {}), // the ALiBi cases only
   };
   if (c.wo) input.wo = c.wo;
   if (c.context) input.context = c.context;

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { MATRIX_FORMATS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/io/export.js';
-import { tutorialState } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { parseMatrixText } from '../../web/src/io/parse.js';
 import { rowViews } from '../../web/src/engine/rows.js';
-import { REFERENCE } from './fixtures.mjs'; // tests/REFERENCE.md's true values
+import { REFERENCE, loadVariantCases } from './fixtures.mjs'; // tests/REFERENCE.md's true values, numpy's cases
 
 const partsOf = (id) => MATRIX_FORMATS.find((f) => f.id === id).parts;
 
@@ -136,6 +136,28 @@ test('the numpy script recomputes every option: heads, W_O, causal, padding, tem
   }
   assert.deepEqual(runScript(states[2]).Weights[0], [0, 0, 0]);
 });
+test('the numpy script with ALiBi prints numpy\'s bias, scaled scores and weights (make_fixtures.py\'s ALiBi cases)', () => {
+  const cases = loadVariantCases().filter((c) => c.input.alibi);
+  assert.ok(cases.length >= 5);
+  for (const c of cases) {
+    const names = (n, p) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    const tokens = names(c.x.length, 't');
+    const keys = c.context ? names(c.context.length, 'k') : tokens;
+    const state = {
+      ...tutorialState(), ...c.input, tokens, keyPadding: c.input.keyPadding ?? keys.map(() => false),
+      ...(c.context ? { context: { tokens: keys, x: c.context } } : {}),
+    };
+    const printed = runScript(state);
+    const multi = state.heads.length > 1 || state.wo;
+    state.heads.forEach((_, h) => {
+      const prefix = multi ? `head ${h + 1} ` : '';
+      for (const [name, key] of [['Bias', 'bias'], ['Scaled', 'scaled'], ['Weights', 'weights'], ['Output', 'output']]) {
+        assertClose(printed[prefix + name], c[`h${h}.${key}`], `${c.name} ${prefix}${name}`);
+      }
+    });
+  }
+});
+
 
 test('CSV and JSON keep every digit and read back; -inf and null for masked scores', () => {
   const data = [[0.1 + 0.2, -1e-20], [-Infinity, 12345678.9]];

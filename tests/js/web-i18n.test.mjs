@@ -31,6 +31,8 @@ test('every message renders without a leftover placeholder in both languages', (
     // the parameters of export, import, state and load messages
     actual: 'actual', dtype: 'dtype', field: 'field', file: 'file', index: 'index', problem: 'problem', supported: 'supported', version: 'version', percent: 50,
     got: 5, chars: 9,
+    // ALiBi's bias: the slope, the query's and the key's positions, their distance
+    m: '0.25', i: 0, j: 2, d: 2,
     // why a training run stopped
     floor: '0.0000', gap: 0.001, window: 50, p: '我',
     // the parameters of "What to look at" and the temperature's note (hints.js)

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tutorialState, validateState, encodeHash, decodeHash, fitLearn } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
+import { validateState, fitLearn } from '../../web/src/state/schema.js';
+import { encodeHash, decodeHash } from '../../web/src/state/link.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import {
   goalTarget, addWeight, pickCell, clearRow, goalFloor, stopReason, unreachableReason, STOP_RULE,

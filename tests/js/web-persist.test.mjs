@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Store, renderStorageNotice, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX, DEFER_CHARS, PART_CHARS, PART_PREFIX, STALE_PART_MS,
+  Store, STATE_KEY, DAMAGED_KEY, PREVIOUS_KEY, SHELF_SIZE, MARK_PREFIX, DEFER_CHARS, PART_CHARS, PART_PREFIX, STALE_PART_MS,
 } from '../../web/src/state/persist.js';
+import { renderStorageNotice } from '../../web/src/page/storage-notice.js';
 import { History, undoKey } from '../../web/src/state/history.js';
-import { tutorialState } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 
 // quota: the longest value; total: the most characters of all values together.
 class MemoryStorage {

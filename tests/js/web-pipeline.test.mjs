@@ -8,7 +8,7 @@ import { pipelineStages, layoutPipeline, textWidth } from '../../web/src/views/p
 import { stepsFor } from '../../web/src/views/steps.js';
 
 const zeros = (rows, cols) => Array.from({ length: rows }, () => Array(cols).fill(0));
-const PLAIN = { cross: false, pe: false, heads: 1, usesWo: false, scale: true, temperature: 1, causal: false };
+const PLAIN = { cross: false, positionalEncoding: false, heads: 1, usesWo: false, scaleBySqrtDk: true, temperature: 1, causal: false };
 
 // n query tokens, m keys, and the sizes, as the views receive them.
 function view({ n = 3, m = n, dModel = 2, dCtx = 2, dk = 2, dv = 2, lang = 'en', ...options } = {}) {
@@ -49,16 +49,16 @@ test('each option brings its own stages, and only its own', () => {
   assert.deepEqual(stageIds({ causal: true }), [...plain.slice(0, 6), 'mask', ...plain.slice(6)]);
   assert.deepEqual(stageIds({ keyPadding: [false, true, false] }), stageIds({ causal: true }), 'a padding key masks too');
   assert.deepEqual(stageIds({ temperature: 0.5 }), plain, '÷T is part of the scaling stage');
-  assert.deepEqual(stageIds({ pe: true }), ['x', 'pe', ...plain.slice(1)]);
+  assert.deepEqual(stageIds({ positionalEncoding: true }), ['x', 'pe', ...plain.slice(1)]);
   const learn = plain.slice(0, -1); // the stages before training's
   assert.deepEqual(stageIds({ usesWo: true }), [...learn, 'wo', 'learn']);
   assert.deepEqual(stageIds({ heads: 3, usesWo: true }), [...learn, 'heads', 'concat', 'wo', 'learn']);
   assert.deepEqual(stageIds({ cross: true, m: 5 }), ['x', 'c', ...plain.slice(1)]);
-  assert.deepEqual(stageIds({ cross: true, pe: true, m: 5 }), ['x', 'c', 'pe', 'peC', ...plain.slice(1)]);
+  assert.deepEqual(stageIds({ cross: true, positionalEncoding: true, m: 5 }), ['x', 'c', 'pe', 'peC', ...plain.slice(1)]);
 });
 
 test('cross-attention: the context C feeds K and V, X feeds Q; the shapes follow n and m', () => {
-  const stages = pipelineStages(view({ cross: true, pe: true, n: 3, m: 5, dModel: 4, dCtx: 6, dk: 2, dv: 7 }));
+  const stages = pipelineStages(view({ cross: true, positionalEncoding: true, n: 3, m: 5, dModel: 4, dCtx: 6, dk: 2, dv: 7 }));
   const edges = stages.edges.map((e) => e.join('→'));
   for (const edge of ['x→pe', 'c→peC', 'pe→q', 'peC→k', 'peC→v']) assert.ok(edges.includes(edge), edge);
   for (const edge of ['pe→k', 'pe→v', 'peC→q', 'x→q', 'c→k']) assert.ok(!edges.includes(edge), edge);
@@ -80,8 +80,8 @@ test('the scaling stage says what divides the scores: √d_k, T, both, or nothin
   const cases = [
     [{}, '÷√d_k', 'Divide by √d_k', false],
     [{ temperature: 2 }, '÷√d_k ÷T', 'Divide by √d_k and by the temperature T', false],
-    [{ scale: false, temperature: 0.5 }, '÷T', 'Divide by the temperature T', false],
-    [{ scale: false }, '÷√d_k', 'No scaling', true],
+    [{ scaleBySqrtDk: false, temperature: 0.5 }, '÷T', 'Divide by the temperature T', false],
+    [{ scaleBySqrtDk: false }, '÷√d_k', 'No scaling', true],
   ];
   for (const [options, text, name, off] of cases) {
     const s = scale(options);
@@ -90,7 +90,7 @@ test('the scaling stage says what divides the scores: √d_k, T, both, or nothin
 });
 
 test('every stage opens a step of its variant, and every step has a stage', () => {
-  for (const options of [{}, { causal: true, temperature: 3 }, { pe: true, cross: true, m: 2 }, { heads: 2, usesWo: true }, { usesWo: true, pe: true }]) {
+  for (const options of [{}, { causal: true, temperature: 3 }, { positionalEncoding: true, cross: true, m: 2 }, { heads: 2, usesWo: true }, { usesWo: true, positionalEncoding: true }]) {
     const v = view(options);
     const steps = stepsFor(v.options).map((step) => step.id);
     const opened = pipelineStages(v).columns.flat().map((s) => s.step);
@@ -99,7 +99,7 @@ test('every stage opens a step of its variant, and every step has a stage', () =
 });
 
 test('the layout: columns left to right, no two stages overlapping, V\'s arrow in a lane under the stages it passes', () => {
-  const stages = pipelineStages(view({ cross: true, pe: true, causal: true, heads: 2, usesWo: true, temperature: 2, m: 4 }));
+  const stages = pipelineStages(view({ cross: true, positionalEncoding: true, causal: true, heads: 2, usesWo: true, temperature: 2, m: 4 }));
   const { boxes, width, height, lane } = layoutPipeline(stages);
   const all = Object.entries(boxes);
   for (const [a, p] of all) {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { History, sameInputs, sameMatrix, numbersOf, undoKey } from '../../web/src/state/history.js';
-import { tutorialState } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 
 const base = tutorialState('en');
 

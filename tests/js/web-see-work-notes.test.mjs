@@ -52,9 +52,9 @@ test('what Q and K, V are projected from: X, X+PE, C or C+PE_C', () => {
     return [q.name, q.data, kv.name, kv.data];
   };
   assert.deepEqual(of({}), ['X', x, 'X', x]);
-  assert.deepEqual(of({ pe: true }), ['X+PE', xWithPe, 'X+PE', xWithPe]);
+  assert.deepEqual(of({ positionalEncoding: true }), ['X+PE', xWithPe, 'X+PE', xWithPe]);
   assert.deepEqual(of({ cross: true }), ['X', x, 'C', c]);
-  assert.deepEqual(of({ cross: true, pe: true }), ['X+PE', xWithPe, 'C+PE_C', contextWithPe]);
+  assert.deepEqual(of({ cross: true, positionalEncoding: true }), ['X+PE', xWithPe, 'C+PE_C', contextWithPe]);
   assert.deepEqual(sources({ inputs: { x } }).q.name, 'X', 'no full result yet');
 });
 

@@ -110,7 +110,7 @@ test('a scaled cell: the score, √d_k and T it is divided by (each when it appl
   for (const name of ['long', 'masked', 'cross', 'unscaled', 'unscaled1']) {
     const ctx = contextOf(name);
     const { scores, scaled, q } = ctx.result;
-    const { temperature, scale } = ctx.options;
+    const { temperature, scaleBySqrtDk: scale } = ctx.options;
     const dk = q[0].length;
     each(scaled, (r, c) => {
       const { lines } = explainCell('Scaled', r, c, ctx);
@@ -134,6 +134,33 @@ test('a scaled cell: the score, √d_k and T it is divided by (each when it appl
       // the words name what it is divided by
       if (scale) assert.ok(lines[1].includes(String(dk)), `${name}: “${lines[1]}” names d_k = ${dk}`);
       if (temperature !== 1) assert.ok(lines[1].includes(`T = ${temperature}`), `${name}: “${lines[1]}” names T = ${temperature}`);
+    });
+  }
+});
+
+test('ALiBi: a bias cell is −m × |i − j| with numpy\'s m = 2^(−8h/H) and value; a scaled cell adds it before T', () => {
+  const k = CASES.alibi;
+  for (let head = 0; head < k.options.heads; head++) {
+    const ctx = contextOf('alibi', head);
+    const { scores, scaled, bias, q } = ctx.result;
+    const m = 2 ** ((-8 * (head + 1)) / k.options.heads); // the paper's slope of head h (from 1) of H
+    each(bias, (r, c) => {
+      const [line, words] = explainCell('Bias', r, c, ctx).lines;
+      const label = `alibi head ${head} Bias[${r}][${c}]`;
+      const match = new RegExp(`^Bias\\[${ctx.tokens[r]}, ${ctx.keyTokens[c]}\\] = −(.+) × \\|${r} − ${c}\\| = (.+)$`).exec(line);
+      assert.ok(match, `${label}: “${line}”`);
+      close(num(match[1]), m, `${label} m`);
+      close(num(match[2]), bias[r][c], `${label} value`);
+      assert.ok(words.includes(`${Math.abs(r - c)} apart`), `${label}: “${words}” says how far`);
+      const sum = explainCell('Scaled', r, c, ctx).lines;
+      if (ctx.full.masked[r][c]) return assert.match(sum[0], /= −∞$/);
+      // "(s / √dk + b) / T = (s / 1.4142 + b) / 0.5 = value"
+      const forms = sum[0].split(' = ');
+      const numeric = /^\((.+) \/ (.+) \+ (.+)\) \/ (.+)$/.exec(forms[forms.length - 2]);
+      assert.ok(numeric, `${label}: “${sum[0]}”`);
+      [scores[r][c], Math.sqrt(q[0].length), bias[r][c], k.options.temperature].forEach((v, i) => close(num(numeric[i + 1]), v, `${label} term ${i}`));
+      close(num(forms[forms.length - 1]), scaled[r][c], `${label} scaled`);
+      assert.ok(sum.some((l) => l.includes('ALiBi')), `${label}: the bias is named`);
     });
   }
 });

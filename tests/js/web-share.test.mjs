@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  tutorialState, validateState, encodeHash, decodeHash, stateToJson, parseStateJson, readState, modelFromState,
-  stateFromRead, copyState, jsonInSlices, STATE_VERSION,
-} from '../../web/src/state/share.js';
-import { readModel, MAX_TOKEN_CHARS } from '../../web/src/state/model.js';
+import { tutorialState } from '../../web/src/state/presets.js';
+import { validateState, STATE_VERSION } from '../../web/src/state/schema.js';
+import { encodeHash, decodeHash } from '../../web/src/state/link.js';
+import { stateToJson, parseStateJson, copyState, jsonInSlices } from '../../web/src/state/json.js';
+import { readModel, readState, modelFromState, stateFromRead } from '../../web/src/state/model.js';
+import { MAX_TOKEN_CHARS } from '../../web/src/state/schema.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { quote, excerpt } from '../../web/src/ui/quote.js';
 import { nestedArray, nestedArrayText, nestedStates, withFieldText, fullState, namedField } from './hostile-payloads.mjs';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore, ACTION_TYPES } from '../../web/src/state/store.js';
-import { tutorialState } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 import { sameInputs } from '../../web/src/state/history.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embedCode, importTargets, withMatrix, shareLink, siblingPath, exportables } from '../../web/src/views/tools.js';
 import { stepsFor } from '../../web/src/views/steps.js';
-import { tutorialState, decodeHash } from '../../web/src/state/share.js';
+import { tutorialState } from '../../web/src/state/presets.js';
+import { decodeHash } from '../../web/src/state/link.js';
 
 const BASE = 'https://example.org/tutorials/av/attention-visualizer.js';
 const PAGE = 'https://example.org/tutorials/lesson-1.html'; // the page the code is copied on
@@ -113,13 +114,13 @@ test('the export panel offers every matrix the steps of the head in view show, t
   const m = [[1, 0], [0, 1]];
   const head = { q: m, k: m, v: m, scores: m, scaled: m, weights: m, output: m };
   const variants = [
-    { heads: 1, usesWo: false, cross: true, pe: true },
-    { heads: 1, usesWo: false, cross: false, pe: true },
-    { heads: 2, usesWo: true, cross: true, pe: false },
+    { heads: 1, usesWo: false, cross: true, positionalEncoding: true },
+    { heads: 1, usesWo: false, cross: false, positionalEncoding: true },
+    { heads: 2, usesWo: true, cross: true, positionalEncoding: false },
   ];
   for (const options of variants) {
     const ctx = {
-      lang: 'en', tokens: ['a', 'b'], keyTokens: ['c', 'd'], head: 1 % options.heads, options: { ...options, scale: true, temperature: 1, causal: false, keyPadding: [] },
+      lang: 'en', tokens: ['a', 'b'], keyTokens: ['c', 'd'], head: 1 % options.heads, options: { ...options, scaleBySqrtDk: true, temperature: 1, causal: false, keyPadding: [] },
       inputs: { x: m, c: m, wq: m, wk: m, wv: m, wo: m }, result: head,
       full: { heads: Array.from({ length: options.heads }, () => head), concat: m, output: m, masked: null, pe: m, xWithPe: m, contextPe: m, contextWithPe: m },
     };

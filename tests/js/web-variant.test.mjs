@@ -9,7 +9,7 @@ import { explainCell } from '../../web/src/views/work.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 
 const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
-const plainOptions = { heads: 1, usesWo: false, causal: false, scale: true, temperature: 1, pe: false, cross: false, keyPadding: [false, false, false] };
+const plainOptions = { heads: 1, usesWo: false, causal: false, scaleBySqrtDk: true, temperature: 1, positionalEncoding: false, alibi: false, cross: false, keyPadding: [false, false, false] };
 
 test('without options the engine gets exactly the single-head call', () => {
   const read = readModel(tutorial());
@@ -19,7 +19,7 @@ test('without options the engine gets exactly the single-head call', () => {
 
 test('options become engine fields; several heads or W_O use the heads form', () => {
   const model = tutorial();
-  Object.assign(model.options, { heads: 2, causal: true, scale: false, temperature: '0.5', pe: true });
+  Object.assign(model.options, { heads: 2, causal: true, scaleBySqrtDk: false, temperature: '0.5', positionalEncoding: true });
   togglePadding(model, 2);
   assert.deepEqual(activeFields(model), ['x', 'wq', 'wk', 'wv', 'wq.1', 'wk.1', 'wv.1', 'wo']);
   assert.deepEqual(shapeOf('wo', model), [4, 2]);
@@ -94,7 +94,7 @@ test('what changed between two settings, and after − before', () => {
     { option: 'causal', before: false, after: true },
     { option: 'keyPadding', before: [false, false, false], after: [true, false, false] },
   ]);
-  assert.deepEqual(optionChanges(plainOptions, { ...plainOptions, pe: true }), [], 'PE is not compared');
+  assert.deepEqual(optionChanges(plainOptions, { ...plainOptions, positionalEncoding: true }), [], 'PE is not compared');
   const newer = [[1, 0], [0.25, -Infinity]];
   const older = [[0.5, 0.5], [1, -Infinity]];
   const diff = difference(older, newer);
@@ -154,6 +154,6 @@ test('show the work: a masked score is −∞ and says why; a masked weight is e
 test('show the work: temperature and no scaling', () => {
   const ctx = { ...causalCtx, options: { ...plainOptions, causal: true, temperature: 2 } };
   assert.equal(explainCell('Scaled', 1, 1, ctx).lines[0], 'Scaled[爱, 爱] = 0.29 / √2 / 2 = 0.29 / 1.4142 / 2 = 0.2051');
-  const unscaled = { ...causalCtx, options: { ...plainOptions, causal: true, scale: false } };
+  const unscaled = { ...causalCtx, options: { ...plainOptions, causal: true, scaleBySqrtDk: false } };
   assert.match(explainCell('Scaled', 1, 1, unscaled).lines[1], /No scaling/);
 });

@@ -13,7 +13,7 @@
 //   replace(state)     a whole new state (a preset): the page sets the work before it aside;
 //   undo(), redo()     through the store, as the host records them;
 //   hold(on)           a drag (slider, scrubbed number) starts or ends;
-//   optionChanged(key) before a compared option ('scale', 'causal', 'temperature', 'keyPadding') or 'cross' changes;
+//   optionChanged(key) before a compared option (options.js's COMPARED) or 'cross' changes;
 //   changed()          the draft changed without a new state (its errors): show them.
 // }
 
@@ -26,9 +26,10 @@ import { PRESETS, presetOf } from '../state/presets.js';
 import {
   createModel, shapeOf, cellText, setCell, readModel, parseDim, parseHeads, applyMatrix, pasteBlock,
   setTokens, removeToken, addToken, togglePadding, locate, headField, fieldName, activeFields,
-  textsFromNumbers, usesWo, cellMessage, parseTemperature, MAX_DIM, MAX_HEADS,
+  textsFromNumbers, usesWo, cellMessage, parseTemperature, modelFromState, stateFromRead, readState,
 } from '../state/model.js';
-import { modelFromState, stateFromRead, readState } from '../state/share.js';
+import { MAX_DIM, MAX_HEADS } from '../state/schema.js';
+import { SWITCHES, COMPARED, atDefaults } from '../state/options.js';
 import { isMadeUp } from '../state/vectors.js';
 import { sameInputs } from '../state/history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';
@@ -41,7 +42,8 @@ import { isPlain } from '../views/steps.js';
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
 const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
 const HEAD_EDITORS = ['wq', 'wk', 'wv'];
-const CHECKS = { scale: 'scale', causal: 'causal', pe: 'pe', 'use-wo': 'useWo', cross: 'cross' };
+// The check boxes by id: each on/off option's (its attribute's name), W_O's and cross-attention's.
+const CHECKS = { ...Object.fromEntries(SWITCHES.map((o) => [o.attribute, o.key])), 'use-wo': 'useWo', cross: 'cross' };
 // The presets' buttons (presets.js), in order, and the tokenizer's modes (tokenize.js).
 export const PRESET_KEYS = { tutorial: 'presetTutorial', english: 'presetEnglish', animal: 'presetAnimal', previous: 'presetPrevious', same: 'presetSame' };
 const MODE_KEYS = { char: 'modeChar', space: 'modeSpace', word: 'modeWord' };
@@ -144,7 +146,7 @@ function buildPanel() {
         h('p', { class: 'hint', id: 'temperature-hint', i18n: 'temperatureHint' }),
         errorLine('temperature-error')),
       h('div', { class: 'checks' },
-        check('scale', 'scaleLabel'), check('causal', 'causalLabel'), check('pe', 'peLabel'),
+        ...SWITCHES.map((o) => check(o.attribute, o.labels.control)),
         check('use-wo', 'useWoLabel', [' ', h('span', { class: 'hint', id: 'wo-forced', i18n: 'woForced', hidden: true })]),
         check('cross', 'crossLabel'))),
     h('div', { id: 'context-panel', class: 'context-panel', hidden: true },
@@ -648,7 +650,7 @@ export class Editor {
   onCheck(id) {
     const key = CHECKS[id];
     const { model } = this;
-    if (key === 'scale' || key === 'causal' || key === 'cross') this.host.optionChanged(key);
+    if (COMPARED.includes(key) || key === 'cross') this.host.optionChanged(key);
     model.options[key] = this.$(id).checked;
     if (key === 'cross' && model.options.cross && model.contextTokens.length === 0) {
       const sentence = translate(this.host.lang(), 'defaultContext');

@@ -4,12 +4,14 @@
 // package's custom-elements.json, vscode.html-custom-data.json and the attribute interface (with
 // the unions of step ids, panels, languages and themes) of types/attention-visualizer.d.ts. Each entry: name, kind, the TypeScript type of its value
 // in JSX, the values an editor may offer (`values`; `boolean`: a boolean attribute) and what
-// it means, in English · Chinese (the words of docs/authoring.md's table).
+// it means, in English · Chinese (the words of docs/authoring.md's table). The options' attributes
+// are options.js's, declared there.
 import { stepsFor } from '../views/steps.js';
 import { LANGUAGES } from '../ui/i18n.js';
+import { optionAttributeDeclarations } from '../state/options.js';
 
 // every step id, in the order shown (the options that add steps all on)
-export const STEP_IDS = stepsFor({ pe: true, heads: 2, usesWo: true }).map((step) => step.id);
+export const STEP_IDS = stepsFor({ positionalEncoding: true, alibi: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 export const THEMES = ['auto', 'light', 'dark'];
 const BOOLEAN = "boolean | '' | 'true' | 'false'";
@@ -30,11 +32,7 @@ export const ATTRIBUTES = [
   { name: 'wo', kind: 'data', type: 'string', description: 'W_O, a matrix as for x · W_O 矩阵' },
   { name: 'context', kind: 'data', type: 'string', description: 'The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量' },
   { name: 'context-tokens', kind: 'data', type: 'string', description: 'The tokens of context, JSON array · 交叉注意力第二个句子的词元' },
-  { name: 'causal', kind: 'data', type: BOOLEAN, values: 'boolean', description: 'A causal mask (present = on; ="false" = off) · 因果掩码' },
-  { name: 'key-padding', kind: 'data', type: 'string', description: 'One flag per key: "0,0,1" or "false,false,true" · 每个键一个填充标记' },
-  { name: 'scale-by-sqrt-dk', kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], description: '"false" to leave out the division by √d_k · 设为 false 则不除以 √d_k' },
-  { name: 'temperature', kind: 'data', type: 'number | string', description: 'A number above 0, with a decimal point · 大于 0 的数（用小数点）' },
-  { name: 'positional-encoding', kind: 'data', type: BOOLEAN, values: 'boolean', description: 'Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码' },
+  ...optionAttributeDeclarations(),
   {
     name: 'lang', kind: 'data', type: 'Language | string', values: LANGUAGES,
     description: "zh or en (default: the nearest lang of the page, else the browser's) · 界面语言",

@@ -6,8 +6,8 @@
 // the host page's CSS neither breaks it nor is touched by it.
 //
 // Attributes (docs/authoring.md): state, sentence, tokenize,
-// tokens, x, wq, wk, wv, heads, wo, context, context-tokens, causal,
-// key-padding, scale-by-sqrt-dk, temperature, positional-encoding, lang,
+// tokens, x, wq, wk, wv, heads, wo, context, context-tokens, each option's
+// (state/options.js), lang,
 // steps, step, head, panels, editable, decimals, theme.
 // Property `state` (read: a copy; write: a whole or partial state, merged and
 // validated; a state refused by the checks throws a TypeError with
@@ -29,18 +29,22 @@ import ELEMENT_CSS from '../../element.css';
 import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from '../ui/i18n.js';
 import { stepsFor, shownCell, isPlain } from '../views/steps.js';
 import { createPipeline, revealCurrent } from '../views/pipeline.js';
-import { engineInput, optionChanges, COMPARED } from '../engine/variant.js';
+import { engineInput, optionChanges } from '../engine/variant.js';
+import { OPTIONS, COMPARED, atDefaults, optionByAttribute, readAttribute } from '../state/options.js';
 import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from '../engine/updates.js';
 import { plainResult, typedResult, resultRowViews } from '../engine/rows.js';
-import { sameNumbers, cellMessage, locate, headField, fieldName } from '../state/model.js';
+import { sameNumbers, cellMessage, locate, headField, fieldName, readState } from '../state/model.js';
 import { TUTORIAL, presetOf } from '../state/presets.js';
 import { presetHint } from '../views/hints.js';
 import { tokenize, defaultMode } from '../io/tokenize.js';
-import { parseMatrixText, parseNumber } from '../io/parse.js';
+import { parseMatrixText } from '../io/parse.js';
 import { excerpt, quotedTokens } from '../ui/quote.js';
 import { followTokens, madeUpTokens } from '../state/vectors.js';
 import { el, button, setAttr } from '../ui/dom.js';
-import { tutorialState, validateState, decodeHash, parseStateJson, readState, fitLearn, copyState, MAX_TOKENS } from '../state/share.js';
+import { tutorialState } from '../state/presets.js';
+import { validateState, fitLearn, MAX_TOKENS } from '../state/schema.js';
+import { decodeHash } from '../state/link.js';
+import { parseStateJson, copyState } from '../state/json.js';
 import { createLearner } from '../views/learn.js';
 import { StateStore } from '../state/store.js';
 import { Editor } from '../edit/editor.js';
@@ -121,25 +125,13 @@ function attributeError(name, detail) {
   return error;
 }
 
-// "true,false,1,0": anything else is an error naming its position, never read as false.
-function booleanList(name, text) {
-  return text.split(/[\s,]+/).filter(Boolean).map((v, i) => {
-    const word = v.toLowerCase();
-    if (word === '1' || word === 'true') return true;
-    if (word === '0' || word === 'false') return false;
-    throw attributeError(name, { key: 'errBooleanEntry', params: { index: i + 1, text: excerpt(v) } });
-  });
-}
-
 // Each data attribute with those it is read with: a change of one applies its
 // group to the state on screen and changes nothing else (issue 32.2).
 const GROUPS = [
   ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
-  ['causal'], ['positional-encoding'], ['scale-by-sqrt-dk'], ['temperature'], ['key-padding'], ['decimals'], ['head'], ['lang'], ['step'],
+  ...OPTIONS.map((o) => [o.attribute]), ['decimals'], ['head'], ['lang'], ['step'],
 ];
 const groupOf = (name) => GROUPS.find((group) => group.includes(name));
-// Present, a boolean attribute is its value; taken away, its option goes back to its default.
-const BOOLEANS = { causal: ['causal', false], 'positional-encoding': ['positionalEncoding', false], 'scale-by-sqrt-dk': ['scaleBySqrtDk', true] };
 
 // The state the `state` attribute (a share hash or state JSON) names, or the tutorial.
 function baseState(element, lang) {
@@ -184,16 +176,6 @@ function applyGroup(element, s, before, group, lang) {
       }
       if (!has('key-padding')) fitPadding(s);
       break;
-    case 'temperature':
-      if (has('temperature')) {
-        const parsed = parseNumber(get('temperature').trim());
-        if (!parsed.ok) throw fieldError('temperature', parsed.code === 'decimal_comma' ? 'probDecimalComma' : 'probTemperature');
-        s.temperature = parsed.value;
-      }
-      break;
-    case 'key-padding':
-      if (has('key-padding')) s.keyPadding = booleanList('key-padding', get('key-padding'));
-      break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
       break;
@@ -209,8 +191,11 @@ function applyGroup(element, s, before, group, lang) {
       break;
     }
     default: {
-      const [key, off] = BOOLEANS[group[0]];
-      s[key] = has(group[0]) ? isOn(get(group[0])) : off;
+      // an option (options.js reads it: a boolean one taken away goes back to its default)
+      const { key } = optionByAttribute(group[0]);
+      const read = readAttribute(group[0], get(group[0]), s[key]);
+      if (!read.ok) throw attributeError(group[0], read.detail);
+      s[key] = read.value;
     }
   }
 }

@@ -15,7 +15,7 @@ import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, h
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
 import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
 import { applyStrings } from '../edit/editor.js';
-import { readState } from '../state/share.js';
+import { readState } from '../state/model.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
 import { fillHeadTabs } from '../edit/headtabs.js';
 import { stepMove } from './keys.js';
@@ -299,7 +299,7 @@ export class FullView {
       panel.replaceChildren();
       return;
     }
-    const { heads, usesWo, cross, pe } = readState(this.av.resultState()).options;
+    const { heads, usesWo, cross, positionalEncoding: pe } = readState(this.av.resultState()).options;
     const { lang, head } = this.view();
     const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
     if (key === this.toolsKey && !force) return;

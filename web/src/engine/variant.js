@@ -3,9 +3,10 @@
 // changed between two settings (for the before/after comparison).
 
 import { headField } from '../state/model.js';
+import { OPTIONS, COMPARED, isDefault } from '../state/options.js';
 import { flatData, rowViews } from './rows.js';
 
-const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
+const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output', 'bias'];
 
 // matrices: by field (readModel); options: readModel's parsed options.
 // One head without W_O is the single-head call, exactly as without options.
@@ -20,18 +21,16 @@ export function engineInput(matrices, options) {
     if (options.usesWo) input.wo = matrices.wo;
   }
   if (options.cross) input.context = matrices.c;
-  if (options.causal) input.causal = true;
-  if (options.keyPadding.some(Boolean)) input.keyPadding = options.keyPadding;
-  if (!options.scale) input.scaleBySqrtDk = false;
-  if (options.temperature !== 1) input.temperature = options.temperature;
-  if (options.pe) input.positionalEncoding = true;
+  // each option under its own name, left out at its default
+  for (const { key } of OPTIONS) if (!isDefault(key, options[key])) input[key] = options[key];
   return input;
 }
 
-// {heads: [{q, k, v, scores, scaled, weights, output}], concat, output,
+// {heads: [{q, k, v, scores, scaled, weights, output, bias?}], concat, output,
 //  masked, fullyMasked, pe, xWithPe, contextPe, contextWithPe}; absent parts null.
 export function normalizeResult(result) {
-  const heads = result.heads || [Object.fromEntries(HEAD_STEPS.map((key) => [key, result[key]]))];
+  // (bias: ALiBi's, with the option only)
+  const heads = result.heads || [Object.fromEntries(HEAD_STEPS.filter((key) => result[key] !== undefined).map((key) => [key, result[key]]))];
   const pick = (key) => result[key] || null;
   return {
     heads, concat: pick('concat'), output: result.output, masked: pick('masked'), fullyMasked: pick('fullyMasked'),
@@ -39,10 +38,8 @@ export function normalizeResult(result) {
   };
 }
 
-// The options a comparison is about: scaling, temperature and the masks.
-export const COMPARED = ['scale', 'temperature', 'causal', 'keyPadding'];
-
-// [{option, before, after}] for each compared option that differs.
+// [{option, before, after}] for each compared option (options.js) that differs, in the
+// pipeline's order.
 export function optionChanges(before, after) {
   const changes = [];
   for (const option of COMPARED) {

@@ -1,7 +1,7 @@
 // Everything the page can export, as text: a matrix as CSV, JSON, a LaTeX
 // bmatrix or a Markdown table; a heatmap or the lines view as SVG (PNG is
 // this SVG rasterised, or for a large matrix the on-screen heatmap, see
-// tools.js); and a Python/numpy script that recomputes a state (share.js)
+// tools.js); and a Python/numpy script that recomputes a state (state/schema.js)
 // and prints every step.
 // CSV and JSON keep full float64 precision (shortest round-trip); LaTeX and
 // Markdown are for reading and use the decimals on screen. A masked score
@@ -247,6 +247,7 @@ export function numpyScript(state) {
     `scale_by_sqrt_dk = ${pyBool(state.scaleBySqrtDk)}`,
     `temperature = ${py(state.temperature)}`,
     `positional_encoding = ${pyBool(state.positionalEncoding)}`,
+    `alibi = ${pyBool(state.alibi)}`,
     '',
     '',
     'def sinusoidal_pe(n, d):',
@@ -295,6 +296,11 @@ export function numpyScript(state) {
     '    scores = Q @ K.T',
     '    d_k = Q.shape[1]',
     '    scaled = scores / (np.sqrt(d_k) if scale_by_sqrt_dk else 1.0)',
+    '    if alibi:  # ALiBi: head h of H adds -m |i - j|, m = 2^(-8 (h + 1) / H), before the temperature',
+    '        m = 2.0 ** (-8.0 * (h + 1) / len(heads))',
+    '        bias = -m * np.abs(np.arange(n_q)[:, np.newaxis] - np.arange(n_k)[np.newaxis, :])',
+    `        show(${multi ? 'f"head {h + 1} Bias"' : '"Bias"'}, bias)`,
+    '        scaled = scaled + bias',
     '    if temperature != 1:',
     '        scaled = scaled / temperature',
     '    scaled = np.where(masked, -np.inf, scaled)',

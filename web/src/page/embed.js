@@ -1,5 +1,5 @@
 // embed.html: one <attention-visualizer> filling an iframe. Its state lives in
-// the URL hash (share.js), its display options in the query (steps, panels,
+// the URL hash (state/link.js), its display options in the query (steps, panels,
 // editable, theme), and a host page talks to it with postMessage:
 //
 //   host → frame  { type: 'attention-visualizer:set', state: { …some or all fields… }, id? }
@@ -24,7 +24,7 @@
 // Float64Array; masks Uint8Array): between processes, rows of typed arrays
 // took seconds to copy, one block each takes milliseconds.
 
-import { encodeHash, decodeHash } from '../state/share.js';
+import { encodeHash, decodeHash } from '../state/link.js';
 import { typedResult } from '../engine/rows.js';
 import { translate, describe, detectLanguage, htmlLang } from '../ui/i18n.js';
 

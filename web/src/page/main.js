@@ -9,8 +9,13 @@ import './page-owns-full.js'; // first: the element below may take mode="full" h
 import '../element/element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from '../ui/i18n.js';
 import { applyStrings } from '../edit/editor.js';
-import { decodeHash, encodeHash, fitLearn, jsonInSlices, readState, tutorialState } from '../state/share.js';
-import { Store as Storage, renderStorageNotice, sentenceOf } from '../state/persist.js';
+import { decodeHash, encodeHash } from '../state/link.js';
+import { fitLearn } from '../state/schema.js';
+import { jsonInSlices } from '../state/json.js';
+import { readState } from '../state/model.js';
+import { tutorialState } from '../state/presets.js';
+import { Store as Storage, sentenceOf } from '../state/persist.js';
+import { renderStorageNotice } from './storage-notice.js';
 import { sameInputs, numbersOf } from '../state/history.js';
 import { presetOf } from '../state/presets.js';
 import { learnedOf } from '../state/learned.js';
@@ -83,7 +88,7 @@ function showFooterExample() {
 
 // ---- share: the state in the URL hash ----
 
-// What is on screen as a state (share.js): the inputs and the view (the element's
+// What is on screen as a state (state/schema.js): the inputs and the view (the element's
 // shownState, read and never changed here).
 function shareState() {
   const shared = av.shownState;
@@ -116,7 +121,7 @@ function scheduleHash() {
 }
 
 // A large state's JSON (~5 MB at n = 4096: some 50 ms) is made in slices
-// with tasks between them (share.js jsonInSlices), then written; a change
+// with tasks between them (state/json.js jsonInSlices), then written; a change
 // meanwhile drops it (the change schedules its own).
 let slicing = 0; // the latest write started; a slice that finds it moved on stops
 let slicesPending = false;

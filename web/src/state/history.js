@@ -1,5 +1,5 @@
 // Undo and redo of edits (the store's, store.js). Each entry is a state
-// (share.js), recorded whenever the inputs or options change; a change of
+// (schema.js), recorded whenever the inputs or options change; a change of
 // step, head, language or decimals alone is not an edit. States are never
 // changed in place (store.js), so an entry is the state itself, not a copy.
 // Entries are kept up to MAX_ENTRIES and MAX_NUMBERS matrix numbers in all

@@ -6,6 +6,8 @@
 import { LEARNED } from './learned-data.js';
 import { tokenize } from '../io/tokenize.js';
 import { sameNumbers } from './model.js';
+import { OPTION_DEFAULTS } from './options.js';
+import { STATE_VERSION } from './schema.js';
 
 export const LEARNED_NAMES = Object.keys(LEARNED);
 
@@ -20,20 +22,17 @@ export function learnedOf(tokens, matrices) {
   return name || null;
 }
 
-// The preset as a state (share.js), shown at the "How it learns" step with its goal.
+// The preset as a state (schema.js), every option at its default, shown at the "How it learns" step with its goal.
 export function learnedState(name, view) {
   const preset = LEARNED[name];
   const tokens = tokenize(preset.sentence, preset.mode);
   return {
-    version: 1,
+    version: STATE_VERSION,
     tokens,
     x: preset.x,
     heads: [{ wq: preset.wq, wk: preset.wk, wv: preset.wv }],
-    causal: false,
+    ...OPTION_DEFAULTS,
     keyPadding: tokens.map(() => false),
-    scaleBySqrtDk: true,
-    temperature: 1,
-    positionalEncoding: false,
     view: { ...view, step: 'learn', head: 0 },
     learn: { goal: preset.goal, lr: preset.learningRate, trainX: preset.trainX },
   };

@@ -11,19 +11,17 @@
 import { parseNumber, MAX_CELL_CHARS } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
 import { sameMatrix } from './history.js';
-import { MAX_TOKENS } from './share.js'; // the engine's limit (share.js imports this module too: read at call time)
+import { STATE_VERSION, MAX_TOKENS, MIN_DIM, MAX_DIM, MAX_HEADS, MAX_TOKEN_CHARS } from './schema.js';
+import { OPTIONS, OPTION_KEYS, editedValue } from './options.js';
 import { followTokens } from './vectors.js';
-
-export const MIN_DIM = 1;
-export const MAX_DIM = 64;
-export const MAX_HEADS = 8;
-// A token is a word or a piece of one: longer labels (a megabyte "token" in
-// a link) would take seconds to lay out in every table, on every path.
-export const MAX_TOKEN_CHARS = 100;
 const BASE_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', c: 'C' };
 
+// The editor's options: the structure (heads, W_O asked for, a second sentence) and each
+// option of options.js but the key padding (the tokens' marks, model.padding) as edited
+// (temperature: the text of its field).
+const EDITED = OPTIONS.filter((o) => o.key !== 'keyPadding');
 export const DEFAULT_OPTIONS = {
-  heads: 1, useWo: false, causal: false, scale: true, temperature: '1', pe: false, cross: false,
+  heads: 1, useWo: false, cross: false, ...Object.fromEntries(EDITED.map((o) => [o.key, editedValue(o.key, o.default)])),
 };
 
 export const headField = (base, head) => (head === 0 ? base : `${base}.${head}`);
@@ -229,10 +227,10 @@ export function readModel(model) {
   }
   const ok = Object.keys(errors).length === 0;
   if (!ok) return { ok, matrices: null, options: null, errors };
-  const { heads, causal, scale, pe, cross } = model.options;
+  const { heads, cross } = model.options;
   const options = {
-    heads, causal, scale, pe, cross, usesWo: usesWo(model), temperature: temperature.value,
-    keyPadding: [...(cross ? model.contextPadding : model.padding)],
+    heads, cross, usesWo: usesWo(model), ...Object.fromEntries(EDITED.map((o) => [o.key, model.options[o.key]])),
+    temperature: temperature.value, keyPadding: [...(cross ? model.contextPadding : model.padding)],
   };
   return { ok, matrices, options, errors };
 }
@@ -331,3 +329,60 @@ export function togglePadding(model, i, which = 'query') {
 
 // The tutorial's inputs, whatever the tokens are called.
 export const sameNumbers = (a, b) => a.length === b.length && sameMatrix(a, b);
+
+// ---- between the state (schema.js) and the editable model ----
+
+export function modelFromState(state) {
+  const [first] = state.heads;
+  const model = createModel({ tokens: state.tokens, x: state.x, wq: first.wq, wk: first.wk, wv: first.wv });
+  state.heads.forEach((head, h) => {
+    for (const w of ['wq', 'wk', 'wv']) model.cells[headField(w, h)] = textsFromNumbers(head[w]);
+  });
+  if (state.wo) model.cells.wo = textsFromNumbers(state.wo);
+  Object.assign(model.options, {
+    heads: state.heads.length, useWo: Boolean(state.wo), cross: Boolean(state.context),
+    ...Object.fromEntries(EDITED.map((o) => [o.key, editedValue(o.key, state[o.key])])),
+  });
+  if (state.context) {
+    model.contextTokens = [...state.context.tokens];
+    model.contextPadding = [...state.keyPadding];
+    model.cells.c = textsFromNumbers(state.context.x);
+    model.dims.dCtx = state.context.x[0].length;
+  } else {
+    model.padding = [...state.keyPadding];
+  }
+  return model;
+}
+
+// readModel()'s numbers and options, plus the view, as a state.
+export function stateFromRead(tokens, contextTokens, matrices, options, view) {
+  return {
+    version: STATE_VERSION,
+    tokens: [...tokens],
+    x: matrices.x,
+    heads: Array.from({ length: options.heads }, (_, h) => ({
+      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)],
+    })),
+    ...(options.usesWo ? { wo: matrices.wo } : {}),
+    ...(options.cross ? { context: { tokens: [...contextTokens], x: matrices.c } } : {}),
+    ...Object.fromEntries(OPTION_KEYS.map((key) => [key, options[key]])),
+    keyPadding: [...options.keyPadding],
+    view: { ...view },
+  };
+}
+
+// The matrices by model field and readModel()-style options of a state, for
+// variant.js's engineInput().
+export function readState(state) {
+  const matrices = { x: state.x };
+  state.heads.forEach((head, h) => {
+    for (const w of ['wq', 'wk', 'wv']) matrices[headField(w, h)] = head[w];
+  });
+  if (state.wo) matrices.wo = state.wo;
+  if (state.context) matrices.c = state.context.x;
+  const options = {
+    heads: state.heads.length, usesWo: Boolean(state.wo), cross: Boolean(state.context),
+    ...Object.fromEntries(OPTION_KEYS.map((key) => [key, state[key]])), keyPadding: [...state.keyPadding],
+  };
+  return { matrices, options };
+}

@@ -7,6 +7,9 @@
 
 import { sameNumbers } from './model.js';
 import { tokenize } from '../io/tokenize.js';
+import { STATE_VERSION } from './schema.js';
+import { OPTION_DEFAULTS } from './options.js';
+import { DEFAULT_DECIMALS } from '../ui/format.js';
 
 const TUTORIAL_NUMBERS = {
   x: [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]],
@@ -16,6 +19,19 @@ const TUTORIAL_NUMBERS = {
 };
 
 export const TUTORIAL = TUTORIAL_NUMBERS;
+
+// The tutorial as a whole state (schema.js), every option at its default.
+export function tutorialState(lang = 'zh') {
+  return {
+    version: STATE_VERSION,
+    tokens: ['我', '爱', '你'],
+    x: TUTORIAL.x,
+    heads: [{ wq: TUTORIAL.wq, wk: TUTORIAL.wk, wv: TUTORIAL.wv }],
+    ...OPTION_DEFAULTS,
+    keyPadding: [false, false, false],
+    view: { step: 'input', head: 0, lang, decimals: DEFAULT_DECIMALS },
+  };
+}
 
 // "it" finds "animal". X's columns (d_model = 4), one feature each:
 //   dim 0: is a noun (animal, street)    dim 1: is alive (animal)

@@ -1,4 +1,4 @@
-// One store for the page and the element: the state (share.js's format: the
+// One store for the page and the element: the state (schema.js's format: the
 // inputs, the options, `learn` and the view {step, head, lang, decimals}) as
 // one plain object, replaced (never changed in place) by named actions.
 // Subscribers hear once per burst of actions (at the end of the current task,
@@ -11,7 +11,7 @@
 // keeps the last state that read.
 
 import { History } from './history.js';
-import { fitLearn } from './share.js';
+import { fitLearn } from './schema.js';
 
 const clampHead = (view, heads) => (view.head < heads ? view : { ...view, head: heads - 1 });
 
@@ -30,7 +30,7 @@ const ACTIONS = {
   },
   // Some of step, head, lang, decimals.
   view: (state, view) => ({ ...state, view: clampHead({ ...state.view, ...view }, state.heads.length) }),
-  // The goal of "How it learns" (share.js `learn`), or null for none.
+  // The goal of "How it learns" (schema.js `learn`), or null for none.
   learn: (state, learn) => {
     const next = { ...state, learn };
     if (!learn) delete next.learn;

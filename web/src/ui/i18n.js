@@ -176,6 +176,7 @@ const MAIN_STRINGS = {
   stage_k: { zh: '键 K', en: 'Keys K' },
   stage_v: { zh: '值 V', en: 'Values V' },
   stage_scores: { zh: '分数 Q·Kᵀ', en: 'Scores Q·Kᵀ' },
+  stage_bias: { zh: '加上 ALiBi 距离偏置', en: 'Add the ALiBi distance bias' },
   stage_scale: { zh: '除以 √d_k', en: 'Divide by √d_k' },
   stage_scaleT: { zh: '除以 √d_k，再除以温度 T', en: 'Divide by √d_k and by the temperature T' },
   stage_t: { zh: '除以温度 T', en: 'Divide by the temperature T' },
@@ -391,6 +392,7 @@ const MAIN_STRINGS = {
   temperatureSliderLabel: { zh: '温度 T 滑块（对数刻度，0.05 到 20）', en: 'Temperature T slider (log scale, 0.05 to 20)' },
   temperatureValueText: { zh: '温度 T = {n}', en: 'temperature T = {n}' },
   peLabel: { zh: '加上正弦位置编码', en: 'Add sinusoidal positional encoding' },
+  alibiLabel: { zh: 'ALiBi 位置偏置（键离得越远，分数扣得越多）', en: 'ALiBi position bias (the farther a key, the lower its score)' },
   crossLabel: { zh: '交叉注意力：键和值来自第二个句子', en: 'Cross-attention: keys and values from a second sentence' },
   padHint: {
     zh: '填充：点词元上的“填充”按钮，把它标成填充；没有任何查询会注意填充的键。',
@@ -438,6 +440,23 @@ const MAIN_STRINGS = {
   peNote: {
     zh: '位置从 0 开始；d_model = {n}。X + PE 代替 X 进入下一步的投影。',
     en: 'Positions count from 0; d_model = {n}. X + PE replaces X in the projections of the next step.',
+  },
+  stepBiasTitle: { zh: 'ALiBi：按距离扣分', en: 'ALiBi: a penalty by distance' },
+  stepBiasFormula: {
+    zh: 'Bias[i, j] = −m·|i − j|，第 h 个头（共 H 个）m = 2^(−8h/H)',
+    en: 'Bias[i, j] = −m·|i − j|,  m = 2^(−8h/H) for head h of H',
+  },
+  stepBiasPlain: {
+    zh: 'ALiBi 不给向量加位置，而是直接给分数扣分：键离查询每远一个位置，就多扣 m。每个头的 m 不同，有的头只看附近，有的头看得远。',
+    en: 'ALiBi adds no positions to the vectors: it lowers each score by how far the key is from the query, m for each position. Each head has its own m, so some heads look close by and others far.',
+  },
+  biasNote: {
+    zh: '第 {n} 个头（共 {total} 个）：m = 2^(−8·{n}/{total}) = {m}。位置从 0 开始。这个矩阵加到下一步的分数上。',
+    en: 'Head {n} of {total}: m = 2^(−8·{n}/{total}) = {m}. Positions count from 0. This matrix is added to the scores in the next step.',
+  },
+  biasNoteCross: {
+    zh: '第 {n} 个头（共 {total} 个）：m = 2^(−8·{n}/{total}) = {m}。两个句子各自从位置 0 数起。这个矩阵加到下一步的分数上。',
+    en: 'Head {n} of {total}: m = 2^(−8·{n}/{total}) = {m}. Each sentence counts its positions from 0. This matrix is added to the scores in the next step.',
   },
   stepHeadsTitle: { zh: '所有头的注意力权重', en: 'Every head’s attention weights' },
   stepHeadsFormula: { zh: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i，i = 1 … h', en: 'head_i = softmax(Q_i K_iᵀ / √d_k) V_i,  i = 1 … h' },
@@ -499,10 +518,16 @@ const MAIN_STRINGS = {
   changePadding: { zh: '填充：{from} → {to}', en: 'padding: {from} → {to}' },
   change_scale: { zh: '除以 √d_k：{from} → {to}', en: 'divide by √d_k: {from} → {to}' },
   change_causal: { zh: '因果掩码：{from} → {to}', en: 'causal mask: {from} → {to}' },
+  change_alibi: { zh: 'ALiBi 偏置：{from} → {to}', en: 'ALiBi bias: {from} → {to}' },
   on: { zh: '开', en: 'on' },
   off: { zh: '关', en: 'off' },
   none: { zh: '无', en: 'none' },
 
+  workScaledBias: { zh: '再加上 ALiBi 偏置 Bias[{query}, {key}] = {b}（上一步）。', en: 'Plus the ALiBi bias Bias[{query}, {key}] = {b} (the step before).' },
+  workBias: {
+    zh: '查询在位置 {i}，键在位置 {j}（从 0 数起）：相距 {d}，每隔一个位置扣 m = {m}。',
+    en: 'The query is at position {i}, the key at {j} (counting from 0): {d} apart, m = {m} off for each position between.',
+  },
   workScaledTemperature: { zh: '分数除以 √d_k（d_k = {dk}），再除以温度 T = {n}。', en: 'The score divided by √d_k (d_k = {dk}), then by the temperature T = {n}.' },
   workUnscaled: { zh: '没有缩放：分数原样进入 softmax（温度 T = {n}）。', en: 'No scaling: the score goes into the softmax as it is (temperature T = {n}).' },
   workUnscaledTemperature: { zh: '不除以 √d_k，只除以温度 T = {n}。', en: 'Not divided by √d_k, only by the temperature T = {n}.' },

@@ -40,7 +40,8 @@ export function matrixCatalog(ctx) {
   const entry = (name, make) => whenRead(catalog, name, make);
   entry('X', () => byToken(inputs.x, t('labelX')));
   if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
-  if (options.pe) {
+  if (options.alibi) entry('Bias', () => square(result.bias));
+  if (options.positionalEncoding) {
     entry('PE', () => byToken(full.pe, t('labelPe')));
     entry('X+PE', () => byToken(full.xWithPe, t('labelXPe')));
     if (options.cross) {

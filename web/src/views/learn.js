@@ -15,7 +15,7 @@
 // or the element) gives:
 //   engine()            the loaded engine (synchronous calls), or null
 //   commit(weights)     { head, x?, c?, wq, wk }: the trained matrices become the inputs
-//   setSettings(s)      { goal, target?, lr, trainX }: kept in the state (share.js `learn`)
+//   setSettings(s)      { goal, target?, lr, trainX }: kept in the state (state/schema.js `learn`)
 //   loadLearned(name)   open a learned preset (learned.js)
 // ctx.learnSettings is the state's `learn` field (or null).
 
@@ -467,7 +467,7 @@ export function createLearner(host) {
     const kName = ctx.options.cross ? (f.contextWithPe ? 'C+PE_C' : 'C') : qName;
     const work = explain(selection, {
       ...f.grads, f, s, xq, xk, qName, kName, tokens: ctx.tokens, keyTokens: ctx.keyTokens, lang, decimals,
-      divisor: scoreDivisor(w.wq[0].length, ctx.options.scale, ctx.options.temperature),
+      divisor: scoreDivisor(w.wq[0].length, ctx.options.scaleBySqrtDk, ctx.options.temperature),
     });
     refs.work.replaceChildren(...work.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     for (const [key, view] of Object.entries(refs.grads)) view.setMarks(key === selection.key ? [{ m: key, r: selection.r, c: selection.c, kind: 'selected' }] : []);

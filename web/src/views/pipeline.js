@@ -23,7 +23,7 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
   const dModel = inputs.x[0].length;
   const dk = inputs.wq[0].length;
   const dv = inputs.wv[0].length;
-  const { cross, pe, heads } = options;
+  const { cross, positionalEncoding: pe, heads } = options;
   const stage = (id, step, text, shape, variant = false, name = t(`stage_${id}`)) => ({ id, step, text, name, shape, variant });
   const columns = [];
   const edges = [];
@@ -48,6 +48,7 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
     add([s, [last]]);
     last = s.id;
   };
+  if (options.alibi) chain(stage('bias', 'bias', '+B', [n, m], true));
   chain(scaleStage(t, options, [n, m]));
   if (options.causal || options.keyPadding.some(Boolean)) chain(stage('mask', 'scale', t('stageText_mask'), [n, m], true));
   chain(stage('softmax', 'softmax', 'softmax', [n, m]));
@@ -64,7 +65,7 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
 }
 
 // ÷√d_k, ÷T or both; with neither the step still shows Scores unchanged (÷√d_k struck out).
-function scaleStage(t, { scale, temperature }, shape) {
+function scaleStage(t, { scaleBySqrtDk: scale, temperature }, shape) {
   const divisors = [...(scale ? ['÷√d_k'] : []), ...(temperature !== 1 ? ['÷T'] : [])];
   const name = t(scale ? (temperature !== 1 ? 'stage_scaleT' : 'stage_scale') : (temperature !== 1 ? 'stage_t' : 'stage_unscaled'));
   return {

@@ -21,6 +21,7 @@ import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
 import { temperatureNote } from './hints.js';
 import { kept, note, colourKeysOf, presetNote, nearUniformNote, headsGrid, linesView, misprint } from './extras.js';
+import { optionByKey, atDefaults } from '../state/options.js';
 
 const INPUT = { id: 'input', key: 'stepInput', groups: (ctx) => (ctx.options.cross ? [['X'], ['C']] : [['X']]) };
 const PE = {
@@ -37,6 +38,7 @@ const PROJECT = {
   },
 };
 const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
+const BIAS = { id: 'bias', key: 'stepBias', groups: () => [['Bias']], extras: [kept(biasNote)] };
 const SCALE = { id: 'scale', key: 'stepScale', groups: () => [['Scores', 'Scaled']], extras: [kept(scaleNote), kept(maskNote), misprint('scaled', 'Scaled')] };
 const SOFTMAX = {
   id: 'softmax', key: 'stepSoftmax', groups: () => [['Scaled', 'Weights']],
@@ -60,15 +62,14 @@ const WO = {
 // The six steps of plain attention, as before any option.
 export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 
-// Options that leave attention plain (these six steps): one head, no W_O, no mask, scaled by
-// √d_k, no positional encoding, no second sentence, at any temperature (a preset is still
-// itself at another; where T = 1 matters too, the caller asks: the tutorial's printed values).
-export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.causal && !options.keyPadding.some(Boolean)
-  && options.scale && !options.pe && !options.cross;
+// Options that leave attention plain (these six steps): one head, no W_O, no second sentence and
+// every option of the registry at its default, at any temperature (a preset is still itself at
+// another; where T = 1 matters too, the caller asks: the tutorial's printed values).
+export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.cross && atDefaults(options, ['temperature']);
 
-export function stepsFor({ pe, heads, usesWo }) {
+export function stepsFor({ positionalEncoding, alibi, heads, usesWo }) {
   return [
-    INPUT, ...(pe ? [PE] : []), PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT,
+    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, ...(alibi ? [BIAS] : []), SCALE, SOFTMAX, OUTPUT,
     ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
   ];
 }
@@ -445,8 +446,13 @@ function ghostText(step, ctx, { r, c }) {
   if (step.id === 'softmax') return (text) => `exp(${text})`;
   if (step.id !== 'scale') return (text) => text;
   if (ctx.full.masked && ctx.full.masked[r][c]) return (text) => `${text} → −∞`;
-  const { scale, temperature } = ctx.options;
-  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [formatCompact(temperature, 8)] : [])];
+  const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
+  const shownT = formatCompact(temperature, 8);
+  if (alibi) { // (s ÷ √d_k + b) ÷ T
+    const sum = (text) => `${[text, ...(scale ? [`√${ctx.result.q[0].length}`] : [])].join(' ÷ ')} + ${formatCompact(ctx.result.bias[r][c], 8)}`;
+    return temperature !== 1 ? (text) => `(${sum(text)}) ÷ ${shownT}` : sum;
+  }
+  const divisors = [...(scale ? [`√${ctx.result.q[0].length}`] : []), ...(temperature !== 1 ? [shownT] : [])];
   return (text) => [text, ...divisors].join(' ÷ ');
 }
 
@@ -458,15 +464,27 @@ function formulaOf(step, ctx) {
     return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
   }
   if (step.id !== 'scale') return t(`${step.key}Formula`);
-  const { scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
-  const formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  let formula = divisors.length ? `Scaled = Scores / ${divisors.join(' / ')}` : 'Scaled = Scores';
+  if (alibi) { // the bias joins before the temperature: (Scores / √d_k + Bias) / T
+    const sum = `${scale ? 'Scores / √d_k' : 'Scores'} + Bias`;
+    formula = temperature !== 1 ? `Scaled = (${sum}) / T` : `Scaled = ${sum}`;
+  }
   return ctx.full.masked ? `${formula}${t('maskFormula')}` : formula;
+}
+
+// ALiBi's slope of the head on screen, said with its formula.
+function biasNote(ctx) {
+  const total = ctx.options.heads;
+  const n = (ctx.head || 0) + 1;
+  const m = formatNumber(2 ** ((-8 * n) / total), ctx.decimals);
+  return note(ctx, ctx.options.cross ? 'biasNoteCross' : 'biasNote', { n, total, m });
 }
 
 function scaleNote(ctx) {
   const dk = ctx.inputs.wq[0].length;
-  const { scale, temperature } = ctx.options;
+  const { scaleBySqrtDk: scale, temperature } = ctx.options;
   const nodes = [];
   if (scale) nodes.push(note(ctx, 'scaleNote', { dk, sqrt: formatNumber(Math.sqrt(dk), ctx.decimals) }));
   else nodes.push(note(ctx, 'unscaledNote', { dk }));
@@ -559,5 +577,5 @@ function describeChange(lang, { option, before, after }, tokens, keyTokens) {
     const list = (pads) => pads.map((p, j) => (p ? keyTokens[j] : null)).filter((v) => v !== null).join(', ') || t('none');
     return t('changePadding', { from: list(before), to: list(after) });
   }
-  return t(`change_${option}`, { from: onOff(before), to: onOff(after) });
+  return t(optionByKey(option).labels.change, { from: onOff(before), to: onOff(after) });
 }

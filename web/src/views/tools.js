@@ -11,7 +11,9 @@ import { el, button, download, nextTask } from '../ui/dom.js';
 import { headName } from '../ui/labels.js';
 import { matrixCatalog, INPUT_MATRICES } from './catalog.js';
 import { parseMatrixText } from '../io/parse.js';
-import { validateState, encodeHash, parseStateJson, stateToJson } from '../state/share.js';
+import { validateState } from '../state/schema.js';
+import { encodeHash } from '../state/link.js';
+import { parseStateJson, stateToJson } from '../state/json.js';
 import { MATRIX_FORMATS, TextBlobs, linesSvg, numpyScript } from '../io/export.js';
 import { parseNpy } from '../io/npy.js';
 import { paintHeatmap } from './heatmap.js';
@@ -20,7 +22,7 @@ import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
 import { excerpt } from '../ui/quote.js';
-import { ATTRIBUTES } from '../element/attributes.js';
+import { SWITCHES, optionAttributes } from '../state/options.js';
 
 // CSV and JSON are built in slices of about SLICE_MS, the page free between
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
@@ -159,11 +161,7 @@ function embedAttributes(state, config) {
   else attrs.push(json('heads', state.heads));
   if (state.wo) attrs.push(json('wo', state.wo));
   if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
-  if (state.causal) attrs.push(['causal', '']);
-  if (state.keyPadding.some(Boolean)) attrs.push(['key-padding', state.keyPadding.join(',')]);
-  if (!state.scaleBySqrtDk) attrs.push(['scale-by-sqrt-dk', 'false']);
-  if (state.temperature !== 1) attrs.push(['temperature', String(state.temperature)]);
-  if (state.positionalEncoding) attrs.push(['positional-encoding', '']);
+  attrs.push(...optionAttributes(state));
   attrs.push(['lang', state.view.lang], ['step', state.view.step]);
   if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
   attrs.push(['decimals', String(state.view.decimals)], ...config);
@@ -180,7 +178,8 @@ function hugoParameter([name, value, json]) {
 
 // A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
 // (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
-const FLAGS = ATTRIBUTES.filter((a) => a.values === 'boolean' || String(a.values) === 'true,false').map((a) => a.name);
+// (editable: the one boolean display attribute)
+const FLAGS = [...SWITCHES.map((o) => o.attribute), 'editable'];
 function pythonKeyword([name, value, json]) {
   const keyword = name.replace(/-/g, '_');
   if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on

@@ -12,12 +12,13 @@ import { translate } from '../ui/i18n.js';
 import { formatCompact } from '../ui/format.js';
 import { peTerms, maskReason } from '../engine/variant.js';
 import { dimLabel, headName } from '../ui/labels.js';
+import { OPTION_DEFAULTS } from '../state/options.js';
 
-const FIXED = ['Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
+const FIXED = ['Q', 'K', 'V', 'Scores', 'Bias', 'Scaled', 'Weights', 'Output', 'Concat', 'PE', 'X+PE', 'PE_C', 'C+PE_C'];
 export const explainable = (name) => FIXED.includes(name) || /^head_\d+$/.test(name);
 
 
-const DEFAULT_OPTIONS = { scale: true, temperature: 1, causal: false, keyPadding: [], pe: false, cross: false, usesWo: false, heads: 1 };
+const DEFAULT_OPTIONS = { ...OPTION_DEFAULTS, cross: false, usesWo: false, heads: 1 };
 
 // Long sums keep their first and last terms: d and n go up to 64 and 4096.
 // term(i) is term i's text, made only for the terms shown (at n = 4096 writing
@@ -43,9 +44,9 @@ const column = (matrix, c) => matrix.map((row) => row[c]);
 export function sources(ctx) {
   const options = { ...DEFAULT_OPTIONS, ...ctx.options };
   const full = ctx.full || {};
-  const q = options.pe ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
+  const q = options.positionalEncoding ? { name: 'X+PE', data: full.xWithPe } : { name: 'X', data: ctx.inputs.x };
   let kv = q;
-  if (options.cross) kv = options.pe ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
+  if (options.cross) kv = options.positionalEncoding ? { name: 'C+PE_C', data: full.contextWithPe } : { name: 'C', data: ctx.inputs.c };
   return { q, kv };
 }
 
@@ -86,6 +87,17 @@ const EXPLAIN = {
       marks: [{ m: 'Q', r }, { m: 'K', r: c }],
     };
   },
+  // ALiBi: −m·|i − j|, m = 2^(−8h/H) for head h (from 1) of H
+  Bias({ r, c, ctx, tokens, keyTokens, result, options, decimals, t, f }) {
+    const m = 2 ** ((-8 * ((ctx.head || 0) + 1)) / options.heads);
+    return {
+      lines: [
+        `Bias[${tokens[r]}, ${keyTokens[c]}] = −${number(m, decimals)} × |${r} − ${c}| = ${f(result.bias[r][c])}`,
+        t('workBias', { i: r, j: c, d: Math.abs(r - c), m: f(m) }),
+      ],
+      marks: [],
+    };
+  },
   Scaled({ r, c, tokens, keyTokens, result, options, decimals, t, f, reason, maskLine }) {
     if (reason) {
       return {
@@ -96,15 +108,21 @@ const EXPLAIN = {
     const dk = result.q[0].length;
     const s = number(result.scores[r][c], decimals);
     const temp = options.temperature === 1 ? [] : [number(options.temperature, decimals)];
-    const symbolic = [s, ...(options.scale ? [`√${dk}`] : []), ...temp].join(' / ');
-    const numeric = [s, ...(options.scale ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    let symbolic = [s, ...(options.scaleBySqrtDk ? [`√${dk}`] : []), ...temp].join(' / ');
+    let numeric = [s, ...(options.scaleBySqrtDk ? [f(Math.sqrt(dk))] : []), ...temp].join(' / ');
+    if (options.alibi) { // (s / √d_k + b) / T: the bias joins before the temperature
+      const b = number(result.bias[r][c], decimals);
+      const sum = (root) => `${[s, ...(options.scaleBySqrtDk ? [root] : [])].join(' / ')} + ${b}`;
+      [symbolic, numeric] = [`√${dk}`, f(Math.sqrt(dk))].map((root) => (temp.length ? `(${sum(root)}) / ${temp[0]}` : sum(root)));
+    }
     const steps = symbolic === numeric ? symbolic : `${symbolic} = ${numeric}`;
     let explanation = t('workScaled', { dk });
-    if (!options.scale) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
+    if (!options.scaleBySqrtDk) explanation = t(temp.length ? 'workUnscaledTemperature' : 'workUnscaled', { n: f(options.temperature) });
     else if (temp.length) explanation = t('workScaledTemperature', { dk, n: f(options.temperature) });
+    const bias = options.alibi ? [t('workScaledBias', { query: tokens[r], key: keyTokens[c], b: f(result.bias[r][c]) })] : [];
     return {
-      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation],
-      marks: [{ m: 'Scores', r, c }],
+      lines: [`Scaled[${tokens[r]}, ${keyTokens[c]}] = ${steps} = ${f(result.scaled[r][c])}`, explanation, ...bias],
+      marks: [{ m: 'Scores', r, c }, ...(options.alibi ? [{ m: 'Bias', r, c }] : [])],
     };
   },
   Weights({ r, c, tokens, keyTokens, result, full, t, f, reason, maskLine }) {

@@ -1,54 +1,42 @@
-// The complete state of what is on screen, as one JSON-able object: the
-// inputs of the engine plus what the view shows (step, head, language,
-// decimals). It is what the URL hash holds, what the custom element's
-// `state` property and change event give, what embed.html's postMessage
-// interface sends and what "export the state as JSON" writes.
+// The state's schema: the complete state of what is on screen, as one JSON-able object: the
+// inputs of the engine plus what the view shows (step, head, language, decimals). It is what
+// the URL hash holds (link.js), what the custom element's `state` property and change event
+// give, what embed.html's postMessage interface sends and what "export the state as JSON"
+// writes (json.js).
 //
 //   { version: 1, tokens, x, heads: [{ wq, wk, wv }, …], wo?, context?: { tokens, x },
-//     causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding,
+//     <each option of options.js, by its key>,
 //     view: { step, head, lang, decimals }, learn?: { goal, target?, lr?, trainX? } }
 // learn: the goal of "How it learns" (learn.js): 'previous', 'self', 'animal'
 // or 'custom' with its n_q × n_k target; the trained weights are the heads' own.
 //
 // Numbers are float64 written in their shortest round-trip form, so a link
-// restores every input bit for bit. In the hash: `av1.` + base64url(UTF-8 JSON).
+// restores every input bit for bit.
 
-import { createModel, headField, textsFromNumbers, MAX_DIM, MAX_HEADS, MAX_TOKEN_CHARS } from './model.js';
-import { nextTask } from '../ui/dom.js';
-import { excerpt, quote } from '../ui/quote.js';
+import { quote, excerpt } from '../ui/quote.js';
 import { MIN_DECIMALS, MAX_DECIMALS, DEFAULT_DECIMALS } from '../ui/format.js';
 import { LANGUAGES } from '../ui/i18n.js';
-import { TUTORIAL } from './presets.js';
 import { GOALS, LEARNING_RATES, availableGoals } from './learnmath.js';
+import { OPTION_KEYS, optionsProblem, filledOptions } from './options.js';
 
 export const STATE_VERSION = 1;
-const HASH_PREFIX = `av${STATE_VERSION}.`;
-const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'context', 'causal', 'keyPadding', 'scaleBySqrtDk',
-  'temperature', 'positionalEncoding', 'view', 'learn'];
+const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'context', ...OPTION_KEYS, 'view', 'learn'];
 const LEARN_KEYS = ['goal', 'target', 'lr', 'trainX'];
 const VIEW_KEYS = ['step', 'head', 'lang', 'decimals'];
 
-export function tutorialState(lang = 'zh') {
-  return {
-    version: STATE_VERSION,
-    tokens: ['我', '爱', '你'],
-    x: TUTORIAL.x,
-    heads: [{ wq: TUTORIAL.wq, wk: TUTORIAL.wk, wv: TUTORIAL.wv }],
-    causal: false,
-    keyPadding: [false, false, false],
-    scaleBySqrtDk: true,
-    temperature: 1,
-    positionalEncoding: false,
-    view: { step: 'input', head: 0, lang, decimals: DEFAULT_DECIMALS },
-  };
-}
-
 const field = (name, problem, params = {}) => ({ key: 'errStateField', params: { field: name, problem: { key: problem, params } } });
-const fail = (detail) => ({ ok: false, message: { key: 'errState', params: { detail } } });
+// A state that does not read: {ok: false, message} with the detail of what is wrong.
+export const refused = (detail) => ({ ok: false, message: { key: 'errState', params: { detail } } });
+const fail = refused;
 
-// The engine's limit on tokens (rows of x or context); the page's own
-// limits on dimensions and heads are model.js's.
+// The engine's limit on tokens (rows of x or context), and the page's on dimensions, heads
+// and a token's length. A token is a word or a piece of one: longer labels (a megabyte
+// "token" in a link) would take seconds to lay out in every table, on every path.
 export const MAX_TOKENS = 4096;
+export const MIN_DIM = 1;
+export const MAX_DIM = 64;
+export const MAX_HEADS = 8;
+export const MAX_TOKEN_CHARS = 100;
 
 // What is wrong with a matrix, naming the row and column (1-based), or null.
 // A value is quoted cut short, its contents unvisited (quote.js).
@@ -132,15 +120,8 @@ export function validateState(input) {
       return fail(field('wo', 'probShape', { rows, cols, expected: `${heads.length * dv} × ${dModel}` }));
     }
   }
-  for (const name of ['causal', 'scaleBySqrtDk', 'positionalEncoding']) {
-    if (input[name] !== undefined && typeof input[name] !== 'boolean') return fail(field(name, 'probBoolean'));
-  }
-  const keyPadding = input.keyPadding ?? Array(keys.n).fill(false);
-  if (!Array.isArray(keyPadding) || keyPadding.length !== keys.n || !keyPadding.every((b) => typeof b === 'boolean')) {
-    return fail(field('keyPadding', 'probBooleans', { n: keys.n }));
-  }
-  const temperature = input.temperature ?? 1;
-  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature <= 0) return fail(field('temperature', 'probTemperature'));
+  const optionProblem = optionsProblem(input, keys.n);
+  if (optionProblem) return fail({ key: 'errStateField', params: { field: optionProblem[0], problem: optionProblem[1] } });
   const view = input.view ?? {};
   if (typeof view !== 'object' || Array.isArray(view)) return fail(field('view', 'probView'));
   for (const key of Object.keys(view)) if (!VIEW_KEYS.includes(key)) return fail(field(`view.${excerpt(key)}`, 'probUnknown'));
@@ -160,11 +141,7 @@ export function validateState(input) {
     heads: heads.map((h) => ({ wq: copy(h.wq), wk: copy(h.wk), wv: copy(h.wv) })),
     ...(input.wo !== undefined ? { wo: copy(input.wo) } : {}),
     ...(input.context !== undefined ? { context: { tokens: [...input.context.tokens], x: copy(input.context.x) } } : {}),
-    causal: input.causal ?? false,
-    keyPadding: [...keyPadding],
-    scaleBySqrtDk: input.scaleBySqrtDk ?? true,
-    temperature,
-    positionalEncoding: input.positionalEncoding ?? false,
+    ...filledOptions(input, keys.n),
     view: {
       step: view.step ?? 'input', head: view.head ?? 0, lang: view.lang ?? 'zh', decimals: view.decimals ?? DEFAULT_DECIMALS,
     },
@@ -221,189 +198,3 @@ const copyLearn = (learn) => ({
 });
 
 const copy = (m) => m.map((row) => Array.from(row));
-
-// ---- the URL hash ----
-
-function base64url(bytes) {
-  let binary = '';
-  // a chunk at a time: a char at a time took ~150 ms for a 1 MB state
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text) {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  // a loop: Uint8Array.from(binary, callback) took 0.8 s for a 1 MB link
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-// Fields at their default are left out (validateState() puts them back).
-function withoutDefaults(state) {
-  const compact = { ...state, view: { ...state.view } };
-  const defaults = tutorialState();
-  for (const key of ['causal', 'scaleBySqrtDk', 'temperature', 'positionalEncoding']) {
-    if (compact[key] === defaults[key]) delete compact[key];
-  }
-  if (!compact.keyPadding.some(Boolean)) delete compact.keyPadding;
-  for (const key of ['step', 'head', 'decimals']) if (compact.view[key] === defaults.view[key]) delete compact.view[key];
-  return compact;
-}
-
-export function encodeHash(state) {
-  return HASH_PREFIX + base64url(new TextEncoder().encode(JSON.stringify(withoutDefaults(state))));
-}
-
-// Accepts the hash with or without '#'. {ok, state} or {ok: false, message};
-// an empty hash is {ok: false, message: null} (nothing to restore).
-export function decodeHash(hash) {
-  const text = hash.replace(/^#/, '');
-  if (text === '') return { ok: false, message: null };
-  const version = /^av(\d+)\./.exec(text);
-  if (!version) return fail({ key: 'errStateHash', params: {} });
-  if (Number(version[1]) !== STATE_VERSION) return fail({ key: 'errStateVersion', params: { version: version[1], supported: STATE_VERSION } });
-  let parsed;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64url(text.slice(version[0].length))));
-  } catch {
-    return fail({ key: 'errStateHash', params: {} });
-  }
-  return validateState(parsed);
-}
-
-// A deep copy of a state (JSON data: objects, arrays, strings, numbers,
-// booleans, null). Rows of plain values are copied with slice(): at n = 4096
-// (X alone is 4096 × 64 numbers) this takes ~10 ms where structuredClone took
-// 50–150 ms.
-export function copyState(value) {
-  if (Array.isArray(value)) return value.every(isPlain) ? value.slice() : value.map(copyState);
-  if (isPlain(value)) return value;
-  const copy = {};
-  for (const key of Object.keys(value)) copy[key] = copyState(value[key]);
-  return copy;
-}
-const isPlain = (value) => value === null || typeof value !== 'object';
-
-// JSON.stringify(value)'s very text, made in slices of about SLICE_MS with a
-// task between them, for a large state (~5 MB of JSON at n = 4096: 50–60 ms
-// in one task); null when cancelled() turns true between slices. Characters
-// beyond U+00FF are written as \uXXXX escapes (JSON.parse reads the same
-// value): a text of one byte a character is what the page stores, and
-// Chromium's localStorage.setItem of 5 MB takes ~30 ms so, 45–60 ms with
-// the 4096 CJK tokens of a sentence in it (two bytes a character then).
-const SLICE_MS = 8;
-const latin1 = (text) => text.replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-export async function jsonInSlices(value, cancelled) {
-  const parts = [];
-  let start = performance.now();
-  for (const part of jsonParts(value)) {
-    parts.push(latin1(part));
-    if (performance.now() - start >= SLICE_MS) {
-      await nextTask();
-      if (cancelled()) return null;
-      start = performance.now();
-    }
-  }
-  return parts.join('');
-}
-
-// The JSON text of value in parts, an array of plain values or a leaf at a time
-// (objects' keys in JSON.stringify's order, undefined members left out).
-function* jsonParts(value) {
-  if (isPlain(value) || (Array.isArray(value) && value.every(isPlain))) {
-    yield JSON.stringify(value);
-  } else if (Array.isArray(value)) {
-    yield '[';
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) yield ',';
-      if (value[i] === undefined) yield 'null';
-      else yield* jsonParts(value[i]);
-    }
-    yield ']';
-  } else {
-    let separator = '{';
-    for (const key of Object.keys(value)) {
-      if (value[key] === undefined) continue;
-      yield `${separator}${JSON.stringify(key)}:`;
-      separator = ',';
-      yield* jsonParts(value[key]);
-    }
-    yield separator === '{' ? '{}' : '}';
-  }
-}
-
-// The state as JSON text (for a file): -Infinity never occurs in a state.
-export function stateToJson(state) {
-  return `${JSON.stringify(state, null, 2)}\n`;
-}
-
-export function parseStateJson(text) {
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return fail({ key: 'errStateJson', params: {} });
-  }
-  return validateState(parsed);
-}
-
-// ---- between the state and model.js's editable model ----
-
-export function modelFromState(state) {
-  const [first] = state.heads;
-  const model = createModel({ tokens: state.tokens, x: state.x, wq: first.wq, wk: first.wk, wv: first.wv });
-  state.heads.forEach((head, h) => {
-    for (const w of ['wq', 'wk', 'wv']) model.cells[headField(w, h)] = textsFromNumbers(head[w]);
-  });
-  if (state.wo) model.cells.wo = textsFromNumbers(state.wo);
-  Object.assign(model.options, {
-    heads: state.heads.length, useWo: Boolean(state.wo), causal: state.causal, scale: state.scaleBySqrtDk,
-    temperature: String(state.temperature), pe: state.positionalEncoding, cross: Boolean(state.context),
-  });
-  if (state.context) {
-    model.contextTokens = [...state.context.tokens];
-    model.contextPadding = [...state.keyPadding];
-    model.cells.c = textsFromNumbers(state.context.x);
-    model.dims.dCtx = state.context.x[0].length;
-  } else {
-    model.padding = [...state.keyPadding];
-  }
-  return model;
-}
-
-// readModel()'s numbers and options, plus the view, as a state.
-export function stateFromRead(tokens, contextTokens, matrices, options, view) {
-  return {
-    version: STATE_VERSION,
-    tokens: [...tokens],
-    x: matrices.x,
-    heads: Array.from({ length: options.heads }, (_, h) => ({
-      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)],
-    })),
-    ...(options.usesWo ? { wo: matrices.wo } : {}),
-    ...(options.cross ? { context: { tokens: [...contextTokens], x: matrices.c } } : {}),
-    causal: options.causal,
-    keyPadding: [...options.keyPadding],
-    scaleBySqrtDk: options.scale,
-    temperature: options.temperature,
-    positionalEncoding: options.pe,
-    view: { ...view },
-  };
-}
-
-// The matrices by model field and readModel()-style options of a state, for
-// variant.js's engineInput().
-export function readState(state) {
-  const matrices = { x: state.x };
-  state.heads.forEach((head, h) => {
-    for (const w of ['wq', 'wk', 'wv']) matrices[headField(w, h)] = head[w];
-  });
-  if (state.wo) matrices.wo = state.wo;
-  if (state.context) matrices.c = state.context.x;
-  const options = {
-    heads: state.heads.length, usesWo: Boolean(state.wo), cross: Boolean(state.context), causal: state.causal,
-    keyPadding: [...state.keyPadding], scale: state.scaleBySqrtDk, temperature: state.temperature, pe: state.positionalEncoding,
-  };
-  return { matrices, options };
-}
