@@ -44,6 +44,7 @@ function bigState(n, seed) {
     scaleBySqrtDk: true,
     temperature: 1,
     positionalEncoding: false,
+    alibi: false,
     view: { step: 'softmax', head: 0, lang: 'en', decimals: 4 },
   };
 }

@@ -42,6 +42,7 @@ const STATE = {
   scaleBySqrtDk: false,
   temperature: 0.5,
   positionalEncoding: true,
+  alibi: false,
   view: { step: 'scores', head: 1, lang: 'zh', decimals: 3 },
 };
 

@@ -132,6 +132,9 @@ const addElement = (page, attributes) => page.evaluate(async (list) => {
   const v = document.createElement('attention-visualizer');
   for (const [name, value] of list) v.setAttribute(name, value);
   document.body.append(v);
+  // at the end of the tutorial, far below: drawn once the reader scrolls to it
+  v.scrollIntoView();
+  await v.ready.catch(() => {});
   await new Promise((resolve) => { requestAnimationFrame(resolve); });
   return {
     errors: [...v.shadowRoot.querySelectorAll('.status-error')].map((p) => p.textContent),

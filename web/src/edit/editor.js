@@ -29,7 +29,7 @@ import {
   textsFromNumbers, usesWo, cellMessage, parseTemperature, modelFromState, stateFromRead, readState,
 } from '../state/model.js';
 import { MAX_DIM, MAX_HEADS } from '../state/schema.js';
-import { SWITCHES, COMPARED, atDefaults } from '../state/options.js';
+import { SWITCHES, COMPARED } from '../state/options.js';
 import { isMadeUp } from '../state/vectors.js';
 import { sameInputs } from '../state/history.js';
 import { renderTokenEditor, renderMatrixEditor } from './editors.js';

@@ -30,7 +30,7 @@ import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LAN
 import { stepsFor, shownCell, isPlain } from '../views/steps.js';
 import { createPipeline, revealCurrent } from '../views/pipeline.js';
 import { engineInput, optionChanges } from '../engine/variant.js';
-import { OPTIONS, COMPARED, atDefaults, optionByAttribute, readAttribute } from '../state/options.js';
+import { OPTIONS, COMPARED, optionByAttribute, readAttribute } from '../state/options.js';
 import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from '../engine/updates.js';
 import { plainResult, typedResult, resultRowViews } from '../engine/rows.js';
 import { sameNumbers, cellMessage, locate, headField, fieldName, readState } from '../state/model.js';
