@@ -76,8 +76,9 @@ export function withEngine(ready, failed) {
 // ---- turns: queued work, one piece a task ----
 
 const turns = [];
-const channel = typeof MessageChannel === 'undefined' ? null : new MessageChannel();
-if (channel) channel.port1.onmessage = () => takeTurn();
+// made at the first turn, not on import: an open port keeps node's event loop alive, so a
+// static-site build that imports the element (its server render) would never exit
+let channel = null;
 
 function inTurn(fn) {
   turns.push(fn);
@@ -85,7 +86,17 @@ function inTurn(fn) {
 }
 
 // (a message, not setTimeout: nested timeouts are held to 4 ms each)
-const next = () => (channel ? channel.port2.postMessage(null) : setTimeout(takeTurn, 0));
+function next() {
+  if (typeof MessageChannel === 'undefined') {
+    setTimeout(takeTurn, 0);
+    return;
+  }
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => takeTurn();
+  }
+  channel.port2.postMessage(null);
+}
 
 function takeTurn() {
   const fn = turns.shift();
