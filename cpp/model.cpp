@@ -638,6 +638,12 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
   // the loss and dL/dlogits (n, vocab)
   Matrix dlogits;
   *loss = crossentropy_forward_backward(run->logits, run->probabilities, targets, &dlogits);
+  // finite logits far apart (1e308 and -1e308) give a loss past float64: an overflow, not Infinity
+  if (!std::isfinite(*loss)) {
+    return model_error(ErrorCode::overflow, "loss", "loss", -1, -1,
+                       "the loss is not finite: the logits are too far apart for float64; use "
+                       "smaller values");
+  }
 
   // the unembedding: dfinal (n, d_model)
   Matrix dfinal;

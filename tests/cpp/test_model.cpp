@@ -420,3 +420,28 @@ TEST_CASE("a model's errors name the array by its path, with its layer and head"
   // the engine works after every error
   CHECK(attn::run_model(good, ids, {}, &run).ok());
 }
+
+// The fuzzer's find: finite logits far apart (1e308 and -1e308) gave a loss of Infinity with no
+// error; the loss is checked like every other step now.
+TEST_CASE("a loss past float64 is an overflow, not Infinity", "[model]") {
+  attn::Model m;
+  m.vocab = 2;
+  m.d_model = 1;
+  m.max_tokens = 1;
+  m.causal = true;
+  m.embed = Matrix(2, 1);
+  m.embed.at(0, 0) = 1.0;
+  m.embed.at(1, 0) = 1.0;
+  m.positions = Matrix(1, 1);
+  m.unembed = Matrix(1, 2);
+  m.unembed.at(0, 0) = 1e308;  // logits (1e308, -1e308): finite
+  m.unembed.at(0, 1) = -1e308;
+  attn::ModelRun run;
+  attn::Model g;
+  double loss = 0.0;
+  REQUIRE(attn::run_model(m, {0}, {}, &run).ok());
+  const attn::Error err = attn::model_gradients(m, {0}, {1}, {}, &run, &loss, &g);
+  CHECK(err.code == ErrorCode::overflow);
+  CHECK(err.operand == "loss");
+  CHECK(err.message.find("the loss is not finite") != std::string::npos);
+}
