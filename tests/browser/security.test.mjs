@@ -168,6 +168,9 @@ async function elementAttributes(seen, context) {
       panels: `<script>${run}</script>`, theme: `"><svg onload="${run}">`, steps: `javascript:${run}`, decimals: `${run}`, head: '1e9' });
     add({ 'key-padding': `true,<b>${run}</b>,false`, lang: 'en' }); // not read as false: an error
   }, [PAYLOADS, RUN]);
+  // appended at the end of the tutorial, far below: started as a script starts them (el.ready)
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-visualizer.hostile')].map((v) => v.ready.catch(() => {}))));
+  await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); }));
   const roots = await page.$$eval('attention-visualizer.hostile', (list) => list.length);
   const texts = [];
   for (let i = 0; i < roots; i++) {
