@@ -237,7 +237,8 @@ async function openPage(browser) {
 // 50 ms: 0 means none). Returns { value: what action gave, cpu, wall } (ms).
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'];
 async function longestTask(browser, page, action) {
-  await page.evaluate(() => globalThis.longTasks.splice(0));
+  // (a page not loaded yet, before an action that loads it, has no observer: nothing to clear)
+  await page.evaluate(() => globalThis.longTasks.splice(0)).catch(() => {});
   await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   let value;
   let trace;
@@ -483,23 +484,7 @@ async function elementsLoad(browser, url) {
     };
     check();
   }));
-  const measured = async (action) => {
-    await page.evaluate(() => globalThis.longTasks.splice(0)).catch(() => {});
-    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-    let value;
-    let trace;
-    try {
-      value = await action();
-      await page.evaluate(() => console.timeStamp('bench page'));
-    } finally {
-      trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-    }
-    const { pid } = trace.find((e) => e.name === 'TimeStamp' && e.args.data.message === 'bench page');
-    const main = trace.find((e) => e.pid === pid && e.name === 'thread_name' && e.args.name === 'CrRendererMain').tid;
-    const cpu = trace.reduce((most, e) => (e.name === 'RunTask' && e.pid === pid && e.tid === main ? Math.max(most, e.tdur || 0) : most), 0);
-    const wall = await page.evaluate(() => Math.max(0, ...globalThis.longTasks.splice(0)));
-    return { value, cpu: cpu / 1000, wall };
-  };
+  const measured = (action) => longestTask(browser, page, action);
   try {
     const load = await measured(async () => {
       await page.goto(url);
