@@ -150,6 +150,45 @@ export interface AttentionVisualizerEventDetail {
   state: AttentionVisualizerState;
 }
 
+/** A cell (or, without `column`, a row) of a result, for `check()`: `matrix` as `compute()` names its results; row, column and head 0-based (`head` with several heads; `output` without it is the heads' combined output). */
+export interface AttentionVisualizerCheckedCell {
+  matrix: 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'weights' | 'output';
+  row: number;
+  column?: number;
+  head?: number;
+}
+
+/** The mistake a wrong value most likely comes from (docs/authoring.md, "Exercises"). */
+export type AttentionVisualizerMistake = 'misprint' | 'transposed' | 'no-scaling' | 'scaled-by-dk' | 'column-softmax' | 'wrong-cell' | 'term-slip' | 'rounded-early' | 'truncated';
+
+/** `check()` of one cell: right to the decimals written, else the likely mistake and its value (`wrong`). */
+export interface AttentionVisualizerCellAnswer {
+  cell: AttentionVisualizerCheckedCell & { column: number };
+  correct: boolean;
+  /** The true value, float64. */
+  expected: number;
+  /** The value typed, read as a number. */
+  value: number;
+  /** The unit of the last digit written (0.01 for "0.34"). */
+  precision: number;
+  mistake: AttentionVisualizerMistake | null;
+  /** The value the mistake gives, or null. */
+  wrong: number | null;
+  explanation: { zh: string; en: string };
+}
+
+/** `check()` of a whole row: right when every cell is; the mistake and `wrong` are the first wrong cell's. */
+export interface AttentionVisualizerRowAnswer {
+  cell: AttentionVisualizerCheckedCell;
+  correct: boolean;
+  expected: number[];
+  value: number[];
+  mistake: AttentionVisualizerMistake | null;
+  wrong: number | null;
+  explanation: { zh: string; en: string };
+  cells: AttentionVisualizerCellAnswer[];
+}
+
 /** Every event of the element bubbles and is composed (it crosses shadow roots). */
 export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   /** Once, when the first result is on screen (a listener added late misses it: see `ready`). */
@@ -160,6 +199,8 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   computed: CustomEvent<AttentionVisualizerEventDetail>;
   /** Full mode: before a whole state chosen in the element (a preset, a state file) replaces the one on screen. */
   replace: CustomEvent<AttentionVisualizerEventDetail>;
+  /** After each `check()` (the reader's "Check my answer" too), its result as the detail. */
+  answer: CustomEvent<AttentionVisualizerCellAnswer | AttentionVisualizerRowAnswer>;
 }
 
 export declare class AttentionVisualizer extends HTMLElement {
@@ -189,6 +230,15 @@ export declare class AttentionVisualizer extends HTMLElement {
   readonly error: { zh: string; en: string } | null;
   /** The markup that shows exactly this: a script tag and the element, an iframe, Hugo's shortcode, the element for MkDocs, a Jupyter cell. */
   embedCode(form: EmbedForm): string;
+  /**
+   * Checks a learner's value for a cell against the numbers on screen: right to the decimals
+   * written, else the mistake that most likely produced it, explained in zh and en; sends an
+   * `answer` event with the same result. Without `column`, the whole row: an array of values, or
+   * one text of numbers apart by spaces, semicolons or commas. Throws (an Error with a `code`:
+   * `not_number`, `unknown_matrix`, `range`, `row_length`, `not_ready` before the engine loads).
+   */
+  check(cell: AttentionVisualizerCheckedCell & { column: number }, value: string | number): AttentionVisualizerCellAnswer;
+  check(cell: Omit<AttentionVisualizerCheckedCell, 'column'>, value: string | Array<string | number>): AttentionVisualizerRowAnswer;
   /** Replaces the whole state, as a link does (`state = …` merges); a state that does not read throws a TypeError, the engine's refusal is shown, not thrown. */
   load(state: AttentionVisualizerState): void;
   /** Full mode: the element's store (its state and undo history), for the page's storage; else null. */

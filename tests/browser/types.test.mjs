@@ -60,6 +60,9 @@ async function capture() {
   await readyEvent;
   const states = [v.state];
   const results = [v.result];
+  const answered = when(v, 'answer');
+  const answers = [v.check({ matrix: 'weights', row: 0, column: 0 }, '0.3361'), v.check({ matrix: 'weights', row: 0 }, '0.34 0.33 0.33')];
+  const answerEvent = await answered;
   // two heads, W_O, a causal mask, a padded key, positional encoding, "How it learns" with a custom goal
   const head = { wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]] };
   let done = settled(v);
@@ -101,6 +104,8 @@ async function capture() {
     states: states.map(lit),
     results: results.map(lit),
     reused: lit(reused),
+    answers: answers.map(lit),
+    answerEvent: { constructor: answerEvent.constructor.name, detail: lit(answerEvent.detail) },
     events: Object.entries(events).map(([type, event]) => ({
       type, constructor: event.constructor.name, detailKeys: event.detail ? Object.keys(event.detail) : null, state: event.detail && lit(event.detail.state),
     })),
@@ -110,7 +115,7 @@ async function capture() {
 
 function typeScript(runtime) {
   const lines = [
-    `import type { AttentionVisualizer, AttentionVisualizerEventMap, AttentionVisualizerResult, AttentionVisualizerState } from '${TYPES}/attention-visualizer.js';`,
+    `import type { AttentionVisualizer, AttentionVisualizerEventMap, AttentionVisualizerResult, AttentionVisualizerState, AttentionVisualizerCellAnswer, AttentionVisualizerRowAnswer } from '${TYPES}/attention-visualizer.js';`,
     `import type { AttentionEngine, TypedSingleHeadResult } from '${TYPES}/attention-engine.js';`,
     'declare const v: AttentionVisualizer;',
     'declare const engine: AttentionEngine;',
@@ -118,6 +123,14 @@ function typeScript(runtime) {
     ...runtime.results.map((r, i) => `export const result${i}: AttentionVisualizerResult = ${r};`),
     'export const reused: TypedSingleHeadResult = engine.compute({ x: [[1]], wq: [[1]], wk: [[1]], wv: [[1]] }, { typed: true, reuse: true });',
     `export const reusedShape: TypedSingleHeadResult = ${runtime.reused};`,
+    `export const answer0: AttentionVisualizerCellAnswer = ${runtime.answers[0]};`,
+    `export const answer1: AttentionVisualizerRowAnswer = ${runtime.answers[1]};`,
+    "export const checkedCell: AttentionVisualizerCellAnswer = v.check({ matrix: 'scores', row: 0, column: 1, head: 0 }, 0.24);",
+    "export const checkedRow: AttentionVisualizerRowAnswer = v.check({ matrix: 'output', row: 1 }, [0.5, '0.6']);",
+    `export const answerSent: AttentionVisualizerEventMap['answer'] = new ${runtime.answerEvent.constructor}('answer', { detail: ${runtime.answerEvent.detail} });`,
+    "v.addEventListener('answer', (event) => console.log(event.detail.correct, event.detail.mistake, event.detail.explanation.zh));",
+    '// @ts-expect-error: not a matrix of the results',
+    "v.check({ matrix: 'nope', row: 0, column: 0 }, '1');",
     '// @ts-expect-error: reuse needs typed',
     'engine.compute({ x: [[1]], wq: [[1]], wk: [[1]], wv: [[1]] }, { reuse: true });',
   ];
@@ -156,6 +169,8 @@ test('the types match the runtime: states with learn, results with Float64Array 
   assert.match(runtime.results[3], /new Float64Array\(/);
   assert.deepEqual(runtime.events.find((e) => e.type === 'computed').detailKeys, ['state']);
   assert.ok(runtime.members.some((m) => m.name === 'shownState'));
+  assert.match(runtime.answers[0], /"mistake": "misprint"/);
+  assert.match(runtime.answers[1], /"cells": \[/);
   writeFileSync(path.join(DIR, 'check.ts'), typeScript(runtime));
   writeFileSync(path.join(DIR, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: [] },

@@ -58,6 +58,7 @@ import { HostTheme } from './theme.js';
 import { stepMove, keepKeys } from './keys.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
+import { checkCell } from './check.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -669,6 +670,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     return d ? { zh: describe('zh', d), en: describe('en', d) } : null;
   }
 
+  // A learner's value for a cell or a row, checked against the numbers on screen (check.js),
+  // and sent as an `answer` event with the same detail.
+  check(cell, value) {
+    wake(this);
+    const detail = checkCell({ engine: () => this._engine, state: () => this._resultState || this._state }, cell, value);
+    this._emit('answer', detail);
+    return detail;
+  }
+
   // ---- state ----
 
   _lang() {
@@ -1122,6 +1132,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       onOpenHead: (h) => (this._full ? this._fullView.openHead(h) : this._setView({ head: h, step: 'softmax' })),
       learn: this._learner,
       learnSettings: this._state.learn || null,
+      check: (cell, value) => this.check(cell, value),
     };
   }
 

@@ -9,6 +9,7 @@ import { INPUT_STRINGS } from './strings-input.js';
 import { SHARE_STRINGS } from './strings-share.js';
 import { LEARN_STRINGS } from './strings-learn.js';
 import { HINT_STRINGS } from './strings-hints.js';
+import { EXERCISE_STRINGS } from './strings-exercise.js';
 
 export const LANGUAGES = ['zh', 'en'];
 
@@ -600,7 +601,7 @@ const MAIN_STRINGS = {
 
 // The one table: these strings and those of each area's file, a key declared once.
 export const STRINGS = {};
-for (const table of [MAIN_STRINGS, HINT_STRINGS, INPUT_STRINGS, SHARE_STRINGS, LEARN_STRINGS]) {
+for (const table of [MAIN_STRINGS, HINT_STRINGS, INPUT_STRINGS, SHARE_STRINGS, LEARN_STRINGS, EXERCISE_STRINGS]) {
   for (const [key, entry] of Object.entries(table)) {
     if (key in STRINGS) throw new Error(`The string key ${key} is declared twice`);
     STRINGS[key] = entry;

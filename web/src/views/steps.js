@@ -16,6 +16,7 @@ import { formatNumber, formatCompact } from '../ui/format.js';
 import { el, setText, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
 import { explainCell, explainable, headOutputName, sources } from './work.js';
+import { createCheckForm } from './checkform.js';
 import { matrixCatalog } from './catalog.js';
 import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
@@ -249,6 +250,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const views = [];
   const work = el('div', 'work');
   work.setAttribute('aria-live', 'polite');
+  const checker = createCheckForm(); // "Check my answer" for the cell explained
   const interactiveNames = [...new Set(names.filter(explainable))];
   // One line, always there (no layout shift): which numbers the marks show, in words.
   const flowNote = el('p', 'flow-note', t('flowLegend'));
@@ -278,6 +280,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
     work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
+    checker.show(current, name, r, c);
     if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
     onSelection({ name, r, c });
     if (!byUser || !li.parentElement) return;
@@ -304,7 +307,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   if (groups.length > 0) li.append(body);
   if (interactiveNames.length > 0) {
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
-    li.append(flowNote, work);
+    li.append(flowNote, work, checker.element);
   }
   // The notes before the matrices (leads) and the notes, legends and views
   // after them (extras) are built again on each update, except one that gives

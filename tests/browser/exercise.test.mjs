@@ -1,0 +1,224 @@
+// Exercises (issue 38). el.check(cell, value) names the mistake numpy computed for each wrong value
+// (tests/fixtures/check_cases.json, made by tests/make_check_fixtures.py), for a cell or a whole
+// row, and sends an `answer` event (bubbles, composed) with its detail; on the page a learner reaches
+// "Check my answer" from a cell with the keyboard, types a value and reads the verdict, the likely
+// mistake and its value beside the right one, in zh and en, axe finding nothing serious.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { browserAndServer } from './local.mjs';
+import { waitForSteps } from './ui.mjs';
+import { TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
+
+const DIST = path.resolve('dist');
+const local = browserAndServer(DIST);
+const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+const { cases } = JSON.parse(readFileSync(new URL('../fixtures/check_cases.json', import.meta.url), 'utf8'));
+
+// The element's attributes for an engine input of the fixtures.
+function attributesOf(input) {
+  const a = { lang: 'en', tokens: JSON.stringify(input.x.map((_, i) => `t${i + 1}`)), x: JSON.stringify(input.x) };
+  if (input.heads) a.heads = JSON.stringify(input.heads);
+  else Object.assign(a, { wq: JSON.stringify(input.wq), wk: JSON.stringify(input.wk), wv: JSON.stringify(input.wv) });
+  if (input.wo) a.wo = JSON.stringify(input.wo);
+  if (input.causal) a.causal = '';
+  if (input.temperature !== undefined) a.temperature = String(input.temperature);
+  return a;
+}
+
+// Each fixture's wrong values told apart from the others (as tests/js/web-check.test.mjs skips them).
+function distinctMistakes(c) {
+  const all = Object.entries(c.mistakes).flatMap(([code, values]) => values.map((value) => ({ code, value })));
+  return all.filter(({ code, value }, index) => {
+    const typed = Number(value.toFixed(6));
+    const near = (v) => Math.abs(v - typed) <= 5e-7 + 1e-15;
+    return !near(c.expected) && !all.some((other, k) => k !== index && other.code !== code && near(other.value));
+  }).map(({ code, value }) => ({ code, value, typed: value.toFixed(6) }));
+}
+
+async function openEmbed(locale = 'en-US') {
+  const context = await local.browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(local.at('embed.html?lang=en'));
+  await page.waitForFunction(() => document.querySelector('attention-visualizer')?.result);
+  return { context, page, problems };
+}
+
+test('el.check names the mistake numpy computed for each wrong value, for each case of the fixtures', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    const groups = new Map(); // the cases of one input, checked on one element
+    for (const c of cases) {
+      const key = JSON.stringify(c.input);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push({ cell: c.cell, expected: c.expected, mistakes: distinctMistakes(c) });
+    }
+    let checked = 0;
+    const codes = new Set();
+    for (const [key, group] of groups) {
+      const results = await page.evaluate(async ({ attributes, group }) => {
+        const el = document.createElement('attention-visualizer');
+        for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+        document.body.append(el);
+        await el.ready;
+        const out = group.map(({ cell, expected, mistakes }) => ({
+          right: el.check(cell, expected.toFixed(6)),
+          wrong: mistakes.map(({ typed }) => el.check(cell, typed)),
+        }));
+        el.remove();
+        return out;
+      }, { attributes: attributesOf(JSON.parse(key)), group });
+      group.forEach(({ cell, expected, mistakes }, g) => {
+        const where = `${JSON.stringify(cell)}`;
+        assert.equal(results[g].right.correct, true, `${where} right`);
+        assert.equal(results[g].right.mistake, null);
+        mistakes.forEach(({ code, value, typed }, k) => {
+          const r = results[g].wrong[k];
+          assert.equal(r.correct, false, `${where} ${code} ${typed}`);
+          assert.equal(r.mistake, code, `${where} ${code} ${typed}: ${r.explanation.en}`);
+          assert.ok(Math.abs(r.wrong - value) <= 1e-12, `${where} ${code}: its value ${r.wrong}, numpy ${value}`);
+          assert.ok(Math.abs(r.expected - expected) <= 1e-12, `${where}: the true value ${r.expected}, numpy ${expected}`);
+          assert.ok(r.explanation.zh && r.explanation.en);
+          codes.add(code);
+          checked += 1;
+        });
+      });
+    }
+    assert.ok(checked > 100, `${checked} wrong values checked`);
+    for (const code of ['misprint', 'transposed', 'no-scaling', 'scaled-by-dk', 'column-softmax', 'wrong-cell', 'term-slip', 'rounded-early']) {
+      assert.ok(codes.has(code), `${code} checked through the element`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('el.check of a whole row, the answer event (bubbling, composed, the same detail) and bad arguments', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    const misprint = cases.find((c) => c.case === 'tutorial' && c.cell.matrix === 'weights' && c.cell.row === 0 && c.cell.column === 0);
+    const trueRow = TUTORIAL_EXPECTED.weights[0];
+    const out = await page.evaluate(async ({ trueRow, printed }) => {
+      // inside a shadow root: the event still reaches the document (composed)
+      const host = document.createElement('div');
+      document.body.append(host);
+      const el = document.createElement('attention-visualizer');
+      el.setAttribute('lang', 'en');
+      host.attachShadow({ mode: 'open' }).append(el);
+      await el.ready;
+      const heard = [];
+      document.addEventListener('answer', (event) => heard.push({ target: event.target === host, bubbles: event.bubbles, composed: event.composed, detail: event.detail }));
+      const row = el.check({ matrix: 'weights', row: 0 }, trueRow.map((v) => v.toFixed(4)).join(', '));
+      const wrongRow = el.check({ matrix: 'weights', row: 0 }, [printed.toFixed(8), trueRow[1].toFixed(8), trueRow[2].toFixed(8)]);
+      const errors = [];
+      for (const args of [[{ matrix: 'weights', row: 0 }, '0.3 0.3'], [{ matrix: 'weights', row: 0, column: 0 }, 'abc'], [{ matrix: 'nope', row: 0, column: 0 }, '1'], [{ matrix: 'weights', row: 9, column: 0 }, '1']]) {
+        try {
+          el.check(...args);
+          errors.push(null);
+        } catch (error) {
+          errors.push(error.code);
+        }
+      }
+      return { row, wrongRow, heard, errors };
+    }, { trueRow, printed: misprint.mistakes.misprint[0] });
+    assert.equal(out.row.correct, true, out.row.explanation.en);
+    assert.equal(out.row.explanation.en, 'All 3 numbers of the row are right.');
+    out.row.expected.forEach((v, j) => assert.ok(Math.abs(v - trueRow[j]) <= 1e-12));
+    assert.equal(out.wrongRow.correct, false);
+    assert.equal(out.wrongRow.mistake, 'misprint');
+    assert.deepEqual(out.wrongRow.cells.map((c) => c.correct), [false, true, true]);
+    assert.match(out.wrongRow.explanation.en, /^1 of the row’s 3 numbers is not right\. The first: Not quite: Weights\[我, 我\]/);
+    assert.match(out.wrongRow.explanation.zh, /^这一行 3 个数里有 1 个不对。/);
+    assert.equal(out.heard.length, 2, 'one answer event per check, none for a refused one');
+    for (const [i, e] of out.heard.entries()) {
+      assert.deepEqual([e.target, e.bubbles, e.composed], [true, true, true]);
+      assert.deepEqual(e.detail, i === 0 ? out.row : out.wrongRow);
+    }
+    assert.deepEqual(out.errors, ['row_length', 'not_number', 'unknown_matrix', 'range']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Runs axe on `include` (injected from the file): its critical and serious violations.
+async function serious(page, include) {
+  if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (scope) => {
+    const report = await globalThis.axe.run({ include: scope }, { resultTypes: ['violations'] });
+    return report.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${JSON.stringify(v.nodes[0].target)}`);
+  }, include);
+}
+
+test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict, the mistake and the right value, in zh and en', async () => {
+  for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
+    for (const theme of ['light', 'dark']) {
+      const context = await local.browser.newContext({ locale, colorScheme: theme, viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      try {
+        await page.goto(local.at(`index.html`));
+        await waitForSteps(page);
+        await page.evaluate(() => {
+          window.answers = [];
+          document.addEventListener('answer', (event) => window.answers.push(event.detail));
+        });
+        const form = page.locator('[data-step="softmax"] .check-answer');
+        assert.equal(await form.isHidden(), true, 'no form before a cell is explained');
+        await page.locator('[data-step="softmax"] table.matrix[data-matrix="Weights"] td[data-r="0"][data-c="0"]').focus();
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => ({ cls: document.activeElement.className, label: document.activeElement.labels[0]?.textContent }));
+        assert.equal(focused.cls, 'check-input', 'Tab from the cell reaches the answer box');
+        assert.match(focused.label, lang === 'en' ? /^Your value for Weights\[我, 我\]/ : /^你算出的 Weights\[我, 我\]/);
+        // the tutorial's printed value: named as its misprint, with the true one beside it
+        const printed = cases.find((c) => c.case === 'tutorial' && c.cell.matrix === 'weights' && c.cell.row === 0 && c.cell.column === 0);
+        await page.keyboard.type(printed.mistakes.misprint[0].toFixed(8));
+        await page.keyboard.press('Enter');
+        const result = form.locator('.check-result');
+        await result.locator('.check-verdict').waitFor();
+        const text = await result.innerText();
+        assert.match(text, lang === 'en' ? /Not quite: Weights\[我, 我\] is 0\.33569311 to 8 decimals; you wrote 0\.33614837\./ : /不对：Weights\[我, 我\] 保留 8 位小数是 0\.33569311，你写的是 0\.33614837。/);
+        assert.match(await result.locator('.check-likely').innerText(), lang === 'en' ? /tutorial’s misprint\s+0\.33614837/ : /教程印错的数\s+0\.33614837/);
+        assert.match(await result.locator('.check-expected').innerText(), new RegExp(printed.expected.toFixed(8).replace('.', '\\.')));
+        assert.equal(await result.getAttribute('role'), 'status');
+        assert.deepEqual(await serious(page, ['[data-step="softmax"] .check-answer']), [], `${lang} ${theme}: axe`);
+        await page.screenshot({ path: `/tmp/shots-exercise/check-${lang}-${theme}-1280.png` });
+        // to the decimals written: 0.34 is right; the whole row typed is checked as a row
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('0.34');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => window.answers.length === 2);
+        assert.match(await result.innerText(), lang === 'en' ? /^Right: Weights\[我, 我\] is 0\.34 to the 2 decimals you wrote\./ : /^对了：/);
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(TUTORIAL_EXPECTED.weights[0].map((v) => v.toFixed(3)).join(' '));
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => window.answers.length === 3);
+        assert.match(await result.innerText(), lang === 'en' ? /All 3 numbers of the row are right/ : /整行 3 个数都对了/);
+        const answers = await page.evaluate(() => window.answers);
+        assert.deepEqual(answers.map((a) => [a.correct, a.mistake]), [[false, 'misprint'], [true, null], [true, null]]);
+        // not a number: said where the learner is looking, nothing thrown
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('zero point three');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.querySelector('[data-step="softmax"] .check-refused'));
+        assert.match(await result.innerText(), lang === 'en' ? /is not a number/ : /不是一个数/);
+        await page.setViewportSize({ width: 375, height: 800 });
+        await page.locator('[data-step="softmax"] .check-input').scrollIntoViewIfNeeded();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('0.3361');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => window.answers.length === 4);
+        await page.screenshot({ path: `/tmp/shots-exercise/check-${lang}-${theme}-375.png` });
+        assert.deepEqual(await serious(page, ['[data-step="softmax"] .check-answer']), [], `${lang} ${theme} 375: axe`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});

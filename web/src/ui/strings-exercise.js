@@ -1,0 +1,39 @@
+// The strings of the exercises (checking a learner's own value: element/check.js,
+// views/checkform.js), in Chinese and English; part of i18n.js's one table.
+
+export const EXERCISE_STRINGS = {
+  // "Check my answer", under a cell's work
+  exerciseCheckTitle: { zh: '核对我的答案', en: 'Check my answer' },
+  exerciseCheckLabel: {
+    zh: '你算出的 {cell}（或者整行 {row}，数之间用空格隔开）：',
+    en: 'Your value for {cell} (or the whole row {row}, numbers apart by spaces):',
+  },
+  exerciseCheckButton: { zh: '核对', en: 'Check' },
+  exerciseCheckEmpty: { zh: '先写下你算出的数。', en: 'Write the number you computed first.' },
+  exerciseNotNumber: { zh: '“{text}”不是一个数：请写成 0.34 这样的小数。', en: '“{text}” is not a number: write it as a decimal, like 0.34.' },
+  exerciseRowLength: {
+    zh: '这一行有 {n} 个数，你写了 {got} 个。',
+    en: ({ n, got }) => `This row has ${n} numbers; you wrote ${got}.`,
+  },
+  exerciseRowRight: { zh: '整行 {n} 个数都对了。', en: ({ n }) => `All ${n} numbers of the row are right.` },
+  exerciseRowWrong: {
+    zh: '这一行 {n} 个数里有 {wrong} 个不对。第一个：',
+    en: ({ n, wrong }) => `${wrong} of the row’s ${n} numbers ${wrong === 1 ? 'is' : 'are'} not right. The first:`,
+  },
+  exerciseYours: { zh: '你的数', en: 'Yours' },
+  exerciseRight: { zh: '正确的算法', en: 'The right computation' },
+  exerciseLikely: { zh: '可能的算法：{name}', en: 'The likely computation: {name}' },
+  exerciseUnexplained: { zh: '没认出是哪种常见错误：对照上面的每一步再算一遍。', en: 'This is none of the usual mistakes: go through the work above again.' },
+  exerciseCellRight: { zh: '对', en: 'right' },
+  exerciseCellWrong: { zh: '不对', en: 'wrong' },
+  // the mistakes' short names (engine/check.js MISTAKES)
+  'mistake_misprint': { zh: '教程印错的数', en: 'the tutorial’s misprint' },
+  'mistake_transposed': { zh: '行和列对调', en: 'row and column swapped' },
+  'mistake_no-scaling': { zh: '没有除以 √d_k', en: 'no ÷√d_k' },
+  'mistake_scaled-by-dk': { zh: '除以 d_k 而不是 √d_k', en: '÷d_k instead of ÷√d_k' },
+  'mistake_column-softmax': { zh: '沿列做 softmax', en: 'softmax down a column' },
+  'mistake_wrong-cell': { zh: '看错了格子', en: 'the wrong cell' },
+  'mistake_term-slip': { zh: '求和里一项算错', en: 'a slip in one term' },
+  'mistake_rounded-early': { zh: '过早四舍五入', en: 'rounded too early' },
+  'mistake_truncated': { zh: '截断而不是四舍五入', en: 'cut off, not rounded' },
+};
