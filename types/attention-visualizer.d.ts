@@ -59,6 +59,8 @@ export interface AttentionVisualizerAttributes {
   'positional-encoding'?: boolean | '' | 'true' | 'false';
   /** ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置 */
   alibi?: boolean | '' | 'true' | 'false';
+  /** Values the reader fills in: a step's matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数 */
+  exercise?: string;
   /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
   lang?: Language | string;
   /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
@@ -97,6 +99,8 @@ export interface AttentionVisualizerState {
   positionalEncoding: boolean;
   /** ALiBi's linear position bias (docs/api.md `alibi`). */
   alibi: boolean;
+  /** The values the reader fills in, as the `exercise` attribute reads them ('weights[1],output[2][1]'); '' for none. */
+  exercise: string;
   /**
    * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
    * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and

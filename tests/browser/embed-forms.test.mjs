@@ -43,6 +43,7 @@ const STATE = {
   temperature: 0.5,
   positionalEncoding: true,
   alibi: false,
+  exercise: 'weights[1][0],output[2][1]', // carried by each form (issue 38)
   view: { step: 'scores', head: 1, lang: 'zh', decimals: 3 },
 };
 

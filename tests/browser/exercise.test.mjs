@@ -168,9 +168,9 @@ test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict,
           window.answers = [];
           document.addEventListener('answer', (event) => window.answers.push(event.detail));
         });
-        const form = page.locator('[data-step="softmax"] .check-answer');
+        const form = page.locator('li[data-step="softmax"] .check-answer');
         assert.equal(await form.isHidden(), true, 'no form before a cell is explained');
-        await page.locator('[data-step="softmax"] table.matrix[data-matrix="Weights"] td[data-r="0"][data-c="0"]').focus();
+        await page.locator('li[data-step="softmax"] table.matrix[data-matrix="Weights"] td[data-r="0"][data-c="0"]').focus();
         await page.keyboard.press('Tab');
         const focused = await page.evaluate(() => ({ cls: document.activeElement.className, label: document.activeElement.labels[0]?.textContent }));
         assert.equal(focused.cls, 'check-input', 'Tab from the cell reaches the answer box');
@@ -186,7 +186,7 @@ test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict,
         assert.match(await result.locator('.check-likely').innerText(), lang === 'en' ? /tutorial’s misprint\s+0\.33614837/ : /教程印错的数\s+0\.33614837/);
         assert.match(await result.locator('.check-expected').innerText(), new RegExp(printed.expected.toFixed(8).replace('.', '\\.')));
         assert.equal(await result.getAttribute('role'), 'status');
-        assert.deepEqual(await serious(page, ['[data-step="softmax"] .check-answer']), [], `${lang} ${theme}: axe`);
+        assert.deepEqual(await serious(page, ['li[data-step="softmax"] .check-answer']), [], `${lang} ${theme}: axe`);
         await page.screenshot({ path: `/tmp/shots-exercise/check-${lang}-${theme}-1280.png` });
         // to the decimals written: 0.34 is right; the whole row typed is checked as a row
         await page.keyboard.press('Control+A');
@@ -205,20 +205,163 @@ test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict,
         await page.keyboard.press('Control+A');
         await page.keyboard.type('zero point three');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-step="softmax"] .check-refused'));
+        await page.waitForFunction(() => document.querySelector('li[data-step="softmax"] .check-refused'));
         assert.match(await result.innerText(), lang === 'en' ? /is not a number/ : /不是一个数/);
         await page.setViewportSize({ width: 375, height: 800 });
-        await page.locator('[data-step="softmax"] .check-input').scrollIntoViewIfNeeded();
+        await page.locator('li[data-step="softmax"] .check-input').scrollIntoViewIfNeeded();
         await page.keyboard.press('Control+A');
         await page.keyboard.type('0.3361');
         await page.keyboard.press('Enter');
         await page.waitForFunction(() => window.answers.length === 4);
         await page.screenshot({ path: `/tmp/shots-exercise/check-${lang}-${theme}-375.png` });
-        assert.deepEqual(await serious(page, ['[data-step="softmax"] .check-answer']), [], `${lang} ${theme} 375: axe`);
+        assert.deepEqual(await serious(page, ['li[data-step="softmax"] .check-answer']), [], `${lang} ${theme} 375: axe`);
         assert.deepEqual(problems, []);
       } finally {
         await context.close();
       }
     }
+  }
+});
+
+// The element's own (shadow) focus: the class and label of what has it.
+const focusOf = (page) => page.evaluate(() => {
+  const active = document.querySelector('attention-visualizer').shadowRoot.activeElement;
+  return active ? { cls: active.className, label: active.labels?.[0]?.textContent ?? active.textContent } : null;
+});
+
+async function exerciseElement(page, attributes) {
+  await page.evaluate(async (attributes) => {
+    document.body.replaceChildren();
+    const el = document.createElement('attention-visualizer');
+    for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+    document.body.append(el);
+    await el.ready;
+    window.answers = [];
+    el.addEventListener('answer', (event) => window.answers.push(event.detail));
+  }, attributes);
+}
+
+test('exercise="weights[1]": the blanks hide their numbers; a reader fills them in by keyboard alone, hints in order', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'softmax' });
+    const av = page.locator('attention-visualizer');
+    const weights = av.locator('table.matrix[data-matrix="Weights"]');
+    const cellText = (r, c) => weights.locator(`td[data-r="${r}"][data-c="${c}"]`).innerText();
+    const row = TUTORIAL_EXPECTED.weights[1];
+    for (let c = 0; c < 3; c++) {
+      assert.equal(await cellText(1, c), '?');
+      assert.equal(await weights.locator(`td[data-r="1"][data-c="${c}"]`).getAttribute('data-value'), '');
+      assert.equal(await cellText(0, c), TUTORIAL_EXPECTED.weights[0][c].toFixed(4));
+    }
+    const stepText = await av.locator('li[data-step="softmax"]').innerText();
+    for (const v of row) assert.ok(!stepText.includes(v.toFixed(4)), `${v.toFixed(4)} is nowhere in the step`);
+    assert.equal(await av.locator('li[data-step="softmax"] .lines-view').count(), 0, 'the lines view waits for the blanks');
+    // the work of a blank asks for it; the output's work writes "?" for the blank weights it uses
+    await weights.locator('td[data-r="1"][data-c="0"]').focus();
+    assert.match(await av.locator('li[data-step="softmax"] .work').innerText(), /Weights\[爱, 我\] is yours to compute/);
+    assert.equal(await av.locator('li[data-step="softmax"] .check-answer').isHidden(), true);
+
+    // keyboard only: Tab from the cell to the first blank's box
+    let focus = null;
+    for (let i = 0; i < 30 && focus?.cls !== 'exercise-input'; i++) {
+      await page.keyboard.press('Tab');
+      focus = await focusOf(page);
+    }
+    assert.equal(focus.label, 'Weights[爱, 我]');
+    await page.keyboard.type(row[0].toFixed(4));
+    await page.keyboard.press('Enter');
+    await av.locator('.exercise-count', { hasText: '1 of 3 done' }).waitFor();
+    assert.equal(await cellText(1, 0), row[0].toFixed(4), 'a right value fills its cell in');
+    assert.equal((await focusOf(page)).cls, 'exercise-input', 'the focus stays in the box');
+    // the next blank: Check, then the next box (the done cell's hint is disabled)
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await focusOf(page), { cls: 'exercise-input', label: 'Weights[爱, 爱]' });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.match((await focusOf(page)).label, /^Hint 1 of 3$/);
+    const result = av.locator('.exercise-cell').nth(1).locator('.exercise-result');
+    await page.keyboard.press('Enter');
+    assert.match(await result.innerText(), /^The formula:\n+Weights\[爱, 爱\] = exp\(s − max\) \/ Σ exp\(s − max\)$/);
+    assert.match((await focusOf(page)).label, /^Hint 2 of 3$/);
+    await page.keyboard.press('Enter');
+    const hinted = await result.innerText();
+    assert.match(hinted, /The work of another cell, Weights\[我, 爱\]:/, 'hint 2: the nearest cell not asked');
+    assert.ok(hinted.includes(`= ${TUTORIAL_EXPECTED.weights[0][1].toFixed(4)}`), hinted);
+    assert.ok(!hinted.includes(row[1].toFixed(4)), 'the hints before the answer do not give it');
+    assert.match((await focusOf(page)).label, /^Show the answer$/);
+    await page.keyboard.press('Enter');
+    await av.locator('.exercise-count', { hasText: '2 of 3 done' }).waitFor();
+    assert.match(await result.innerText(), new RegExp(`The answer: Weights\\[爱, 爱\\] = ${row[1].toFixed(4)} \\(${row[1].toPrecision(8)}\\)`));
+    assert.equal(await cellText(1, 1), row[1].toFixed(4));
+    assert.equal((await focusOf(page)).cls, 'exercise-input', 'the disabled hint hands its focus to the box');
+    // the last: the value without ÷√d_k (numpy's) is named as that mistake, then the right one
+    const wrong = cases.find((c) => c.case === 'tutorial' && c.cell.matrix === 'weights' && c.cell.row === 1 && c.cell.column === 2);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await focusOf(page), { cls: 'exercise-input', label: 'Weights[爱, 你]' });
+    await page.keyboard.type(wrong.mistakes['no-scaling'][0].toFixed(4));
+    await page.keyboard.press('Enter');
+    const last = av.locator('.exercise-cell').nth(2).locator('.exercise-result');
+    await last.locator('.check-likely').waitFor();
+    assert.match(await last.innerText(), /Without the division by √d_k/);
+    assert.equal(await cellText(1, 2), '?');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(row[2].toFixed(6));
+    await page.keyboard.press('Enter');
+    await av.locator('.exercise-count', { hasText: '3 of 3 done' }).waitFor();
+    assert.equal(await cellText(1, 2), row[2].toFixed(4));
+    await av.locator('li[data-step="softmax"] .lines-view').waitFor(); // every blank filled: the views are back
+    const answers = await page.evaluate(() => window.answers.map((a) => [a.cell.row, a.cell.column, a.correct, a.mistake]));
+    assert.deepEqual(answers, [[1, 0, true, null], [1, 2, false, 'no-scaling'], [1, 2, true, null]]);
+    assert.deepEqual(await serious(page, ['attention-visualizer']), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the exercise attribute: read as canonical text, in the state, the share link, the embed code and the iframe; a bad one is said', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    await exerciseElement(page, { lang: 'en', exercise: 'Weights[0][0], output[2][1]', step: 'output' });
+    const av = page.locator('attention-visualizer');
+    const out = await page.evaluate(() => {
+      const el = document.querySelector('attention-visualizer');
+      return { state: el.state.exercise, element: el.embedCode('element'), iframe: el.embedCode('iframe') };
+    });
+    assert.equal(out.state, 'weights[0][0],output[2][1]');
+    assert.match(out.element, /exercise='weights\[0\]\[0\],output\[2\]\[1\]'/);
+    assert.equal(await av.locator('table.matrix[data-matrix="Output"] td[data-r="2"][data-c="1"]').innerText(), '?');
+    // the output's work uses Weights[我, 我], a blank: "?" there and in what is made from it
+    await av.locator('table.matrix[data-matrix="Output"] td[data-r="0"][data-c="0"]').focus();
+    const work = await av.locator('li[data-step="output"] .work').innerText();
+    assert.match(work, /\?/);
+    assert.ok(!work.includes(TUTORIAL_EXPECTED.weights[0][0].toFixed(4)), work);
+    // the iframe's src: embed.html with the state in its hash
+    const src = /src="([^"]+)"/.exec(out.iframe)[1].replace(/&amp;/g, '&');
+    const frame = await context.newPage();
+    assert.match(src, /embed\.html.*#av1\./);
+    await frame.goto(new URL(src, local.at('embed.html')).href);
+    await frame.waitForFunction(() => document.querySelector('attention-visualizer')?.result);
+    assert.equal(await frame.evaluate(() => document.querySelector('attention-visualizer').state.exercise), 'weights[0][0],output[2][1]');
+    assert.equal(await frame.locator('attention-visualizer table.matrix[data-matrix="Output"] td[data-r="2"][data-c="1"]').innerText(), '?');
+    // the page, from a share link with the exercise
+    const { encodeHash } = await import('../../web/src/state/link.js');
+    const { tutorialState } = await import('../../web/src/state/presets.js');
+    const state = { ...tutorialState('zh'), exercise: 'weights[1]', view: { ...tutorialState('zh').view, step: 'softmax' } };
+    await frame.goto(`${local.at('index.html')}#${encodeHash(state)}`);
+    await waitForSteps(frame);
+    assert.equal(await frame.locator('li[data-step="softmax"] table.matrix[data-matrix="Weights"] td[data-r="1"][data-c="1"]').innerText(), '?');
+    assert.match(await frame.locator('li[data-step="softmax"] .exercise').innerText(), /^动手填一填/);
+    await frame.screenshot({ path: '/tmp/shots-exercise/exercise-page-zh-1280.png' });
+    // a value that does not read: said in the element, no blanks
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[x]', step: 'softmax' });
+    assert.match(await av.locator('.status').innerText(), /“exercise” has “weights\[x\]”, which is none of/);
+    assert.equal(await av.locator('td.blank').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

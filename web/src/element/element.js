@@ -1133,6 +1133,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       learn: this._learner,
       learnSettings: this._state.learn || null,
       check: (cell, value) => this.check(cell, value),
+      onExercise: () => this._render(), // a blank filled in (views/exercise.js)
     };
   }
 

@@ -3,7 +3,7 @@
 // changed between two settings (for the before/after comparison).
 
 import { headField } from '../state/model.js';
-import { OPTIONS, COMPARED, isDefault } from '../state/options.js';
+import { ENGINE_OPTIONS, COMPARED, isDefault } from '../state/options.js';
 import { flatData, rowViews } from './rows.js';
 
 const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output', 'bias'];
@@ -21,8 +21,8 @@ export function engineInput(matrices, options) {
     if (options.usesWo) input.wo = matrices.wo;
   }
   if (options.cross) input.context = matrices.c;
-  // each option under its own name, left out at its default
-  for (const { key } of OPTIONS) if (!isDefault(key, options[key])) input[key] = options[key];
+  // each engine option under its own name, left out at its default
+  for (const { key } of ENGINE_OPTIONS) if (!isDefault(key, options[key])) input[key] = options[key];
   return input;
 }
 

@@ -12,6 +12,7 @@
 
 import { parseNumber } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
+import { parseExercise } from './exercise.js';
 
 // The value kinds. check(v, {keys}): a problem descriptor or null (keys: the number of keys);
 // fill(v, {keys}): the value with its default put in; isDefault(v); attribute: the text of
@@ -66,6 +67,22 @@ const TYPES = {
     write: (v) => (v.some(Boolean) ? v.join(',') : null),
     edited: (v) => [...v],
   },
+  // the values the reader fills in (exercise.js), as canonical text; '' none
+  exercise: {
+    check: (v, _, option) => (v === undefined || (typeof v === 'string' && parseExercise(v).ok)
+      ? null : { key: option.labels.problem, params: { text: excerpt(typeof v === 'string' ? parseExercise(v).item : String(v)) } }),
+    fill: (v, _, option) => (v === undefined ? option.default : parseExercise(v).text),
+    isDefault: (v, option) => v === option.default,
+    // absent: none
+    read(text, current, option) {
+      if (text === null) return { ok: true, value: option.default };
+      const parsed = parseExercise(text);
+      if (parsed.ok) return { ok: true, value: parsed.text };
+      return { ok: false, detail: { key: 'errStateField', params: { field: option.attribute, problem: { key: option.labels.problem, params: { text: excerpt(parsed.item) } } } } };
+    },
+    write: (v, option) => (v === option.default ? null : v),
+    edited: (v) => v,
+  },
 };
 
 const BOOLEAN_JSX = "boolean | '' | 'true' | 'false'";
@@ -102,9 +119,17 @@ export const OPTIONS = [
     labels: { control: 'alibiLabel', change: 'change_alibi' }, compared: true, stage: 'bias',
     description: 'ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置',
   },
+  {
+    // not the engine's: what the reader is asked to compute (the views hide it until filled in)
+    key: 'exercise', attribute: 'exercise', type: 'exercise', default: '', engine: false,
+    labels: { problem: 'probExercise' }, compared: false, stage: null,
+    description: 'Values the reader fills in: a step\'s matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数',
+  },
 ];
 
 export const OPTION_KEYS = OPTIONS.map((o) => o.key);
+// The options the engine is given (the others are the page's: exercise).
+export const ENGINE_OPTIONS = OPTIONS.filter((o) => o.engine !== false);
 const BY_KEY = new Map(OPTIONS.map((o) => [o.key, o]));
 const BY_ATTRIBUTE = new Map(OPTIONS.map((o) => [o.attribute, o]));
 export const optionByKey = (key) => BY_KEY.get(key);
@@ -135,8 +160,8 @@ export function optionsProblem(input, keys) {
 // The options of a checked state, each value copied with its default put in.
 export const filledOptions = (input, keys) => Object.fromEntries(OPTIONS.map((o) => [o.key, kind(o).fill(input[o.key], { keys }, o)]));
 
-// Whether every option but those `except` is at its default.
-export const atDefaults = (options, except = []) => OPTIONS.every((o) => except.includes(o.key) || isDefault(o.key, options[o.key]));
+// Whether every engine option but those `except` is at its default.
+export const atDefaults = (options, except = []) => ENGINE_OPTIONS.every((o) => except.includes(o.key) || isDefault(o.key, options[o.key]));
 
 // Whether an option's value is its default (a link leaves it out; the engine is not told).
 // (undefined, an option not given, is its default too)

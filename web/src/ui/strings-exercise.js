@@ -26,6 +26,39 @@ export const EXERCISE_STRINGS = {
   exerciseUnexplained: { zh: '没认出是哪种常见错误：对照上面的每一步再算一遍。', en: 'This is none of the usual mistakes: go through the work above again.' },
   exerciseCellRight: { zh: '对', en: 'right' },
   exerciseCellWrong: { zh: '不对', en: 'wrong' },
+  // "Fill in": an exercise's blanks (views/exercise.js)
+  exerciseTitle: { zh: '动手填一填', en: 'Fill in' },
+  exerciseIntro: {
+    zh: '格子里的“?”留给你算：把结果写进下面的框里核对。需要时一次看一条提示：先是公式，再是另一个格子的计算过程，最后是答案。',
+    en: 'The cells marked “?” are yours to compute: type each result below and check it. Hints come one at a time when you want them: the formula, then the work of another cell, then the answer.',
+  },
+  exerciseCount: {
+    zh: '已完成 {count} / {n}。',
+    en: ({ count, n }) => `${count} of ${n} done.`,
+  },
+  exerciseTooLarge: {
+    zh: '{names} 太大，不适合手算（每边最多 24 个数），这里不留空。',
+    en: '{names} is too large to compute by hand (at most 24 a side): no blanks there.',
+  },
+  exerciseOutside: { zh: '“{list}”超出了矩阵的范围（行和列从 0 数起），没有留空。', en: '“{list}” is outside the matrix (rows and columns count from 0): no blank for it.' },
+  exerciseHintNext: { zh: '提示 {n}/{total}', en: 'Hint {n} of {total}' },
+  exerciseHintAnswer: { zh: '显示答案', en: 'Show the answer' },
+  exerciseHintFormula: { zh: '公式：', en: 'The formula:' },
+  exerciseHintOther: { zh: '另一个格子 {cell} 的计算过程：', en: 'The work of another cell, {cell}:' },
+  exerciseHintOtherBlank: {
+    zh: '另一个格子 {cell} 的计算过程（它也是留空的，现在替你填上了）：',
+    en: 'The work of another cell, {cell} (a blank too, filled in for you now):',
+  },
+  exerciseAnswerShown: { zh: '答案：{cell} = {value}（{full}）。', en: 'The answer: {cell} = {value} ({full}).' },
+  exerciseWorkHidden: {
+    zh: '{cell} 留给你来算：在下面“动手填一填”里写下你的结果。',
+    en: '{cell} is yours to compute: write your result under “Fill in” below.',
+  },
+  // the `exercise` option (state/exercise.js)
+  probExercise: {
+    zh: '里的“{text}”认不出：要写一个步骤的矩阵（weights）、一行（weights[1]）或一个格子（weights[0][1]），从 0 数起，用逗号隔开。',
+    en: 'has “{text}”, which is none of: a step’s matrix (weights), a row (weights[1]) or a cell (weights[0][1]), from 0, apart by commas.',
+  },
   // the mistakes' short names (engine/check.js MISTAKES)
   'mistake_misprint': { zh: '教程印错的数', en: 'the tutorial’s misprint' },
   'mistake_transposed': { zh: '行和列对调', en: 'row and column swapped' },

@@ -8,6 +8,7 @@
 import { translate } from '../ui/i18n.js';
 import { dimLabels, headName } from '../ui/labels.js';
 import { whenRead } from '../engine/rows.js';
+import { blanksOf } from './blanks.js';
 
 // The inputs a file can replace (tools.js importTargets), by the state's field:
 // perHead: one in each head.
@@ -37,7 +38,12 @@ export function matrixCatalog(ctx) {
   // each entry made when first read: a step or an export reads a few (at n = 4096
   // making the row views of every matrix of a head cost a head switch ~10 ms; rows.js)
   const catalog = {};
-  const entry = (name, make) => whenRead(catalog, name, make);
+  // an exercise's cells still to fill in: blanks (blanks.js), drawn "?" by the views
+  const entry = (name, make) => whenRead(catalog, name, () => {
+    const made = make();
+    const blanks = blanksOf(ctx, name);
+    return blanks ? { ...made, blanks } : made;
+  });
   entry('X', () => byToken(inputs.x, t('labelX')));
   if (options.cross) entry('C', () => byKey(inputs.c, t('labelC')));
   if (options.alibi) entry('Bias', () => square(result.bias));

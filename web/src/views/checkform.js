@@ -23,7 +23,7 @@ export function checkedCell(name, r, c, ctx) {
 }
 
 // The words of a refusal of check() (a bad number, a row of the wrong length), in lang.
-function refusal(lang, error, text) {
+export function refusal(lang, error, text) {
   if (error.code === 'not_number' || error.code === 'not_finite') {
     return translate(lang, 'exerciseNotNumber', { text: /“(.*)”/.exec(error.message)?.[1] ?? text });
   }
@@ -85,8 +85,9 @@ export function createCheckForm() {
   return {
     element: form,
     // The cell explained now (name as the step shows it), or hidden when it is none checked.
-    show(ctx, name, r, c) {
-      const cell = ctx.check && Number.isFinite(matrixCatalog(ctx)[name]?.data[r]?.[c]) ? checkedCell(name, r, c, ctx) : null;
+    // blank: an exercise's cell still to fill in, checked under "Fill in" instead (exercise.js).
+    show(ctx, name, r, c, blank = false) {
+      const cell = ctx.check && !blank && Number.isFinite(matrixCatalog(ctx)[name]?.data[r]?.[c]) ? checkedCell(name, r, c, ctx) : null;
       // the same cell of the same numbers keeps what was typed and its verdict
       const same = shown && cell && shown.name === name && shown.r === r && shown.c === c && shown.ctx.full === ctx.full;
       if (!same) {
@@ -101,7 +102,7 @@ export function createCheckForm() {
 }
 
 // The verdict, then, when wrong, the likely computation's value beside the right one (a row: each cell's).
-function outcomeNodes(lang, { message, outcome, text }) {
+export function outcomeNodes(lang, { message, outcome, text }) {
   const t = (key, params) => translate(lang, key, params);
   if (message) return [el('p', 'check-verdict check-refused', message)];
   const verdict = el('p', `check-verdict ${outcome.correct ? 'check-right' : 'check-wrong'}`, outcome.explanation[lang]);

@@ -17,6 +17,8 @@ import { el, setText, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
 import { explainCell, explainable, headOutputName, sources } from './work.js';
 import { createCheckForm } from './checkform.js';
+import { createExercisePanel, cellName } from './exercise.js';
+import { blanksOf, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
 import { matrixCatalog } from './catalog.js';
 import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
@@ -251,6 +253,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const work = el('div', 'work');
   work.setAttribute('aria-live', 'polite');
   const checker = createCheckForm(); // "Check my answer" for the cell explained
+  const blanksPanel = createExercisePanel(); // an exercise's blanks in this step ("Fill in")
   const interactiveNames = [...new Set(names.filter(explainable))];
   // One line, always there (no layout shift): which numbers the marks show, in words.
   const flowNote = el('p', 'flow-note', t('flowLegend'));
@@ -267,7 +270,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   };
   // Marks a cell's sources; the words say them. Returns the flow's sentence.
   const markCell = (name, r, c) => {
-    const { lines, marks } = explainCell(name, r, c, current);
+    const explained = explainCell(name, r, c, withoutBlanks(current)); // an exercise's blanks as "?"
+    const { marks } = explained;
+    const lines = explained.lines.map(blankText);
     own = [...marks, { m: name, r, c, kind: 'selected' }];
     linked = [];
     paintMarks();
@@ -279,8 +284,10 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   // cell: the <td> (or a heatmap's box) tapped, clicked or reached with the keys, kept in view with its work.
   const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
-    work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
-    checker.show(current, name, r, c);
+    const blank = blanksOf(current, name)?.has(r * catalog[name].data[0].length + c);
+    if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
+    else work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
+    checker.show(current, name, r, c, blank);
     if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
     onSelection({ name, r, c });
     if (!byUser || !li.parentElement) return;
@@ -304,7 +311,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
     body.append(groupNode);
   }
-  if (groups.length > 0) li.append(body);
+  if (groups.length > 0) li.append(body, blanksPanel.element);
+  // the notes and extra views of a step with blanks would give them away: they wait
+  const withBlanks = () => hasBlanks(current, step.id === 'heads' ? Object.values(MATRIX_NAMES) : names);
   if (interactiveNames.length > 0) {
     work.append(el('p', 'work-hint', t('workHint', { names: interactiveNames.join(', ') })));
     li.append(flowNote, work, checker.element);
@@ -346,10 +355,11 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     return after;
   };
   const renderExtras = (partial = false) => {
-    leads = place(step.leads, leads, leadsAt, partial);
+    const blanks = withBlanks();
+    leads = place(blanks ? [] : step.leads, leads, leadsAt, partial);
     const keysAt = flowNote.parentNode === li ? flowNote : extras.find(({ node }) => node.parentNode === li)?.node || null;
     keys = place([colourKeysOf(step)], keys, keysAt, partial);
-    extras = place(step.extras, extras, null, partial);
+    extras = place(blanks ? [] : step.extras, extras, null, partial);
   };
   renderExtras();
   // The cell kept from before, else one of the result at the row and column left: marked, then played once on screen.
@@ -358,6 +368,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     return mark ? { name: mark.m, r: mark.r, c: mark.c } : null;
   };
   function arrive(from) {
+    if (withBlanks()) return; // its flight would show a blank's number
     const kept = markedCell();
     const cell = kept || arrivalCell(groups, catalog, from);
     if (!cell) return;
@@ -381,6 +392,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     const { data } = catalog[chosen.name];
     if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
   };
+  blanksPanel.update(current, names);
   showSelection(selection);
   if (arrival) arrive(arrival.from);
   watch(li);
@@ -399,6 +411,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       }
       renderExtras(partial);
       showPanel();
+      blanksPanel.update(current, names);
       showSelection(chosen);
       return skipped;
     },

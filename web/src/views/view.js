@@ -27,7 +27,8 @@ import { canvasView } from './heatmap.js';
 // (optional): a cell's text, formatNumber's by default.
 // interactive: cells can be selected (their arithmetic is shown).
 // masked (rows × cols booleans, optional): cells drawn hatched as masked,
-// written −∞ (before the softmax) or 0 (after).
+// written −∞ (before the softmax) or 0 (after). blanks (a Set of r * cols + c, optional; tables
+// only): an exercise's cells still to fill in (blanks.js), written "?" without their number or colour.
 export function createMatrixView(opts) {
   const rows = opts.data.length;
   const cols = rows > 0 ? opts.data[0].length : 0;
@@ -38,6 +39,7 @@ export function createMatrixView(opts) {
 function tableView(opts, rows, cols) {
   const { lang, name, label, rowLabels, colLabels, corner = '', kind, decimals, rowSums, interactive, onSelect, masked, format = formatNumber } = opts;
   let scale = opts.scale || null;
+  let blanks = opts.blanks || null;
   const shown = (next) => (next.minus ? difference(next.minus, next.data) : next.data);
   const data = shown(opts);
   const table = el('table', `matrix ${kind}`);
@@ -121,14 +123,21 @@ function tableView(opts, rows, cols) {
           return;
         }
         const isMasked = Boolean(mask && mask[r][c]);
-        if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked) return;
-        seen[k] = [value, isMasked];
+        const blank = Boolean(blanks && blanks.has(k));
+        if (sameScale && seen[k] !== undefined && Object.is(seen[k][0], value) && seen[k][1] === isMasked && seen[k][2] === blank) return;
+        seen[k] = [value, isMasked, blank];
+        cells[r][c].classList.toggle('blank', blank);
+        if (blank) {
+          write(cells[r][c], k, '?', '', false, '', '');
+          return;
+        }
         const text = isMasked && value === -Infinity ? '−∞' : (isMasked ? formatCompactZero : format)(value, decimals);
         const background = isMasked ? null : cellColor(kind, value, magnitude);
         const color = background ? textColorFor(background) : '';
         write(cells[r][c], k, text, fullNumber(value), isMasked, background ? rgbCss(background) : '', color);
       });
-      if (rowSums && (!inSight || inSight(r, -1))) setText(sums[r], formatNumber(row.reduce((a, b) => a + b, 0), decimals));
+      const rowBlank = blanks && row.some((_, c) => blanks.has(r * cols + c));
+      if (rowSums && (!inSight || inSight(r, -1))) setText(sums[r], rowBlank ? '?' : formatNumber(row.reduce((a, b) => a + b, 0), decimals));
     });
     return left;
   };
@@ -183,6 +192,7 @@ function tableView(opts, rows, cols) {
     element,
     update(next, partial = false) {
       if ('scale' in next) scale = next.scale || null;
+      blanks = next.blanks || null;
       return sight.fill(shown(next), next.masked, partial);
     },
     hold: sight.hold,
