@@ -54,6 +54,14 @@ export const EXERCISE_STRINGS = {
     zh: '{cell} 留给你来算：在下面“动手填一填”里写下你的结果。',
     en: '{cell} is yours to compute: write your result under “Fill in” below.',
   },
+  // presenter mode (page/presenter.js)
+  presentButton: { zh: '演示', en: 'Present' },
+  presentTitle: {
+    zh: '全屏演示：大字号，一次一步；PageDown/→ 下一步，PageUp/← 上一步，B 或 . 黑屏，Esc 退出',
+    en: 'Present full screen: large type, one step at a time; PageDown/→ next, PageUp/← previous, B or . blank screen, Esc to leave',
+  },
+  presentExit: { zh: '退出演示（Esc）', en: 'Leave (Esc)' },
+  presentKeys: { zh: 'PageDown/→ 下一步 · PageUp/← 上一步 · B 或 . 黑屏 · Esc 退出', en: 'PageDown/→ next · PageUp/← previous · B or . blank · Esc leave' },
   // the `exercise` option (state/exercise.js)
   probExercise: {
     zh: '里的“{text}”认不出：要写一个步骤的矩阵（weights）、一行（weights[1]）或一个格子（weights[0][1]），从 0 数起，用逗号隔开。',
