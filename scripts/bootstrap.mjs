@@ -67,6 +67,8 @@ const DEBIAN = [
   ['PyTorch for /usr/bin/python3', 'python3-torch', () => pythonHas('torch'), 'test'],
   ['venv for /usr/bin/python3', 'python3-venv', () => pythonHas('ensurepip'), 'test'],
   ['the classic Jupyter Notebook', 'jupyter-notebook', () => pythonHas('notebook'), 'test'],
+  // the worksheet printed to PDF, its pages rendered and read (tests/browser/worksheet.test.mjs)
+  ['poppler-utils (pdftoppm, pdftotext)', 'poppler-utils', () => hasCommand('pdftoppm'), 'test'],
   ['RequireJS', 'libjs-requirejs', () => existsSync('/usr/share/javascript/requirejs/require.js'), 'test'],
   ['libFuzzer and the sanitizer runtimes', 'libclang-rt-14-dev', hasLibFuzzer, 'test'],
   ['single-threaded OpenBLAS', 'libopenblas0-serial', () => existsSync(OPENBLAS_DIR), 'bench'],

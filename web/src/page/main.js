@@ -21,6 +21,7 @@ import { presetOf } from '../state/presets.js';
 import { learnedOf } from '../state/learned.js';
 import { PRESET_KEYS } from '../edit/editor.js';
 import { startPresenter } from './presenter.js';
+import { startPrinting } from './print.js';
 
 const $ = (id) => document.getElementById(id);
 const LANG_KEY = 'attention-visualizer.lang';
@@ -29,6 +30,7 @@ const av = document.querySelector('attention-visualizer');
 const store = av.store; // the element's state and history (store.js)
 const view = () => store.state.view;
 startPresenter(av); // "Present": the steps full screen, for a classroom
+startPrinting(av); // printing gives the worksheet
 const storage = new Storage(undefined, undefined, () => showStorageNotice()); // the state kept in localStorage (persist.js); a deferred write that fails shows the notice
 
 const state = {

@@ -62,6 +62,28 @@ export const EXERCISE_STRINGS = {
   },
   presentExit: { zh: '退出演示（Esc）', en: 'Leave (Esc)' },
   presentKeys: { zh: 'PageDown/→ 下一步 · PageUp/← 上一步 · B 或 . 黑屏 · Esc 退出', en: 'PageDown/→ next · PageUp/← previous · B or . blank · Esc leave' },
+  // the worksheet (views/worksheet.js, page/print.js)
+  printButton: { zh: '打印练习单', en: 'Print a worksheet' },
+  printTitle: {
+    zh: '把当前例子打印成 A4 练习单（也可以按 Ctrl+P）：输入、每一步留空的格子，答案另起一页',
+    en: 'Print the example as an A4 worksheet (Ctrl+P too): the inputs, each step with blanks to fill in, the answer key on a page of its own',
+  },
+  worksheetTitle: { zh: '注意力练习单：缩放点积注意力', en: 'Attention worksheet: scaled dot-product attention' },
+  worksheetExample: { zh: '例子：{tokens}', en: 'The example: {tokens}' },
+  worksheetName: { zh: '姓名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿', en: 'Name: ____________________    Date: ____________' },
+  worksheetNote: {
+    zh: '用下面的输入按顺序算出每一步，把结果填进格子里（保留 {places} 位小数）。中间步骤请保留全部精度，最后再取舍。',
+    en: 'Compute each step in order from the inputs below and write the results in the grids ({places} decimals). Keep every digit until the end, then round.',
+  },
+  worksheetTooLarge: {
+    zh: '这个例子太大，不适合做成手算练习单（每边最多 {max} 个数）。请换一个小一点的例子再打印。',
+    en: 'This example is too large for a worksheet to compute by hand (at most {max} a side). Choose a smaller example, then print.',
+  },
+  worksheetInputs: { zh: '输入', en: 'The inputs' },
+  worksheetStep: { zh: '第 {n} 步：{name}', en: 'Step {n}: {name}' },
+  worksheetCombined: { zh: '合并各头', en: 'The heads combined' },
+  worksheetAnswers: { zh: '答案', en: 'Answer key' },
+  worksheetAnswersNote: { zh: '保留 {places} 位小数。', en: 'To {places} decimals.' },
   // the `exercise` option (state/exercise.js)
   probExercise: {
     zh: '里的“{text}”认不出：要写一个步骤的矩阵（weights）、一行（weights[1]）或一个格子（weights[0][1]），从 0 数起，用逗号隔开。',
