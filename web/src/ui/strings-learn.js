@@ -171,8 +171,8 @@ export const LEARN_STRINGS = {
   },
   inductionPrefixChart: { zh: '每个头的前缀匹配得分随步数的变化', en: 'Each head’s prefix-matching score over the steps' },
   inductionPrefixCaption: {
-    zh: '前缀匹配：被复制的字母放在“它上一次出现之后那个字母”上的平均注意力。虚线是目标 {goal}。',
-    en: 'Prefix matching: the mean attention a copied letter puts on the letter after its earlier copy. The dashed line is the goal, {goal}.',
+    zh: '前缀匹配：被复制的字母放在“它上一次出现之后那个字母”上的平均注意力，每个头一条线，颜色同下表。虚线是目标 {goal}。',
+    en: 'Prefix matching: the mean attention a copied letter puts on the letter after its earlier copy, a line a head, coloured as in the table below. The dashed line is the goal, {goal}.',
   },
   inductionPreviousChart: { zh: '每个头的前一词元得分随步数的变化', en: 'Each head’s previous-token score over the steps' },
   inductionPreviousCaption: {
