@@ -5,6 +5,7 @@
 // with this file's own loop over the held-out sequences (not the page's inductionScoresOf).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
@@ -13,6 +14,7 @@ import { inductionHeldOut } from '../../web/src/state/induction.js';
 import { loadEngine } from '../../scripts/train-models.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
+const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const GOAL = 0.4;
 const LONG = 240000; // ms: a run to the goal takes ~15 s here at a load of 11
 
@@ -137,6 +139,17 @@ test('Pause stops the steps and shows each head\'s weights on a held-out sequenc
     // the heads' weights at the pause: four heatmaps of 24 × 24, titled with the step
     assert.equal(await page.locator('.induction-heads .head-tile canvas').count(), 4);
     assert.match(await page.textContent('.induction-heads'), new RegExp(`第 ${paused.steps} 步时`));
+    // axe: nothing critical or serious in the section, light and dark, 1280 and 375 px
+    const axeFrom = problems.length; // axe's own fetch of style.css, refused from file://, is not the page's
+    await page.evaluate(AXE_SOURCE); // evaluated by the test: the page's CSP allows no inline script
+    for (const [scheme, width] of [['light', 1280], ['dark', 375]]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      const found = await page.evaluate(async () => (await globalThis.axe.run({ include: ['.learn-induction'] }, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`));
+      assert.deepEqual(found, [], `${scheme} ${width}`);
+    }
+    problems.splice(axeFrom);
     const tile = page.locator('.induction-heads .head-tile').nth(2);
     await tile.locator('.head-box').focus();
     await page.keyboard.press('ArrowDown');
