@@ -170,3 +170,26 @@ test('Pause stops the steps and shows each head\'s weights on a held-out sequenc
     await context.close();
   }
 });
+
+test('where no worker can start, the same training runs on the page\'s thread, and says so', { timeout: LONG }, async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  await context.addInitScript(() => { delete globalThis.Worker; });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  try {
+    await page.goto(FILE_URL);
+    await page.waitForSelector('#steps .step');
+    await page.locator('#pipeline .pipeline-stage[data-step="learn"]').click();
+    await page.waitForSelector('.induction-play');
+    await page.click('.induction-play');
+    await page.waitForFunction(() => Number(document.querySelector('.induction-status').dataset.steps) >= 400, null, { timeout: LONG, polling: 100 });
+    assert.match(await page.textContent('.induction-note'), /allows no background thread/);
+    await page.click('.induction-play');
+    await page.waitForFunction(() => document.querySelector('.induction-status').dataset.state === 'paused', null, { timeout: LONG });
+    assert.equal(await page.locator('.induction-scores tbody tr').count(), 4);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
