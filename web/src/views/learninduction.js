@@ -110,9 +110,13 @@ export function createInductionTrainer(host) {
 
   function play() {
     if (state === 'running' || state === 'pausing') return;
-    runner = runner || runnerOf(host);
-    if (!runner) return;
     if (state === 'stopped') return;
+    runner = runner || runnerOf(host);
+    if (!runner) { // no worker, and the page's engine not loaded yet
+      error = 'loading';
+      draw();
+      return;
+    }
     state = 'running';
     error = null;
     draw();
@@ -297,7 +301,7 @@ export function createInductionTrainer(host) {
     const best = latest ? bestHead(latest.scores) : null;
     refs.play.textContent = t(state === 'running' ? 'learnPause' : state === 'idle' ? 'inductionTrain' : 'inductionResume');
     refs.play.setAttribute('aria-pressed', state === 'running' ? 'true' : 'false');
-    refs.play.disabled = state === 'pausing' || state === 'stopped' || (!runner && !runnerOf(host));
+    refs.play.disabled = state === 'pausing' || state === 'stopped';
     refs.reset.disabled = state === 'idle';
     refs.save.disabled = steps === 0 || state === 'running' || state === 'pausing';
     const loss = steps ? recentLoss(session.losses) : NaN;
@@ -308,7 +312,7 @@ export function createInductionTrainer(host) {
     Object.assign(refs.status.dataset, { steps: String(steps), loss: String(loss), best: best ? String(best.induction) : '', state, stop: session.stopped || '' });
     refs.verdict.textContent = verdictOf(t, lang, session.stopped, steps, best);
     refs.note.textContent = runner && !runner.inWorker ? t('inductionNoWorker') : '';
-    refs.error.textContent = error ? t('errEngine', { message: error }) : '';
+    refs.error.textContent = error === 'loading' ? t('loading') : error ? t('errEngine', { message: error }) : '';
     drawCurve(refs.curve, curvePoints(session.losses).map((p) => p.loss), t, steps);
     drawScores(refs.prefix, 'induction', t, ROLE_MIN);
     drawScores(refs.previous, 'previous', t, null);
@@ -332,10 +336,14 @@ export function createInductionTrainer(host) {
     drawHeads(refs, t);
   }
 
+  // The section, built again only for another language: the page's renders leave it as it is
+  // (a heatmap walked with the keys keeps its cell); the run draws it after each chunk.
   function view(ctx) {
     if (!session) fresh();
-    if (!panel || panel.lang !== ctx.lang) panel = build(ctx.lang);
-    draw();
+    if (!panel || panel.lang !== ctx.lang) {
+      panel = build(ctx.lang);
+      draw();
+    }
     return panel.node;
   }
 
