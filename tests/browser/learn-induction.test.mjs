@@ -83,6 +83,10 @@ test('training from scratch reaches a prefix-matching score ≥ 0.4 with the los
     await page.click('.induction-play');
     await page.waitForFunction((goal) => Number(document.querySelector('.induction-status').dataset.best) >= goal, GOAL, { timeout: LONG, polling: 200 });
     const reached = await status(page);
+    // the step a head first reached it, said at once
+    const goalAt = Number(await page.getAttribute('.induction-verdict', 'data-goal-at'));
+    assert.ok(goalAt > 0 && goalAt <= reached.steps && goalAt % 200 === 0, `goal at ${goalAt}`);
+    assert.equal(await page.textContent('.induction-verdict'), `A head first reached the goal at step ${goalAt}, as the loss dropped.`);
     assert.ok(reached.steps >= 1000 && reached.steps % 200 === 0, `${reached.steps} steps, in chunks of 200`);
     // the loss curve: a point every 50 steps, falling from near ln 24 = 3.18
     const curve = await page.$eval('.induction-curve polyline', (line) => line.getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number)));
@@ -101,6 +105,7 @@ test('training from scratch reaches a prefix-matching score ≥ 0.4 with the los
     const verdict = await page.textContent('.induction-verdict');
     assert.match(verdict, new RegExp(`^Stopped after ${stopped.steps} steps: converged`));
     assert.match(verdict, /Goal reached: layer \d head \d is an induction head/);
+    assert.match(verdict, new RegExp(`A head first reached the goal at step ${goalAt}, as the loss dropped\\.$`));
     assert.equal(await page.isDisabled('.induction-play'), true, 'a stopped run is over (Reset starts again)');
     // the scores shown, recomputed in node from the model the page saves
     const { name, bytes } = await downloaded(page, () => page.click('.induction-save'));

@@ -164,6 +164,10 @@ export const LEARN_STRINGS = {
     zh: '目标没有达到：前缀匹配得分最高的是第 {layer} 层第 {head} 个头，{score}，不到 {goal}。',
     en: 'Goal not reached: the best prefix-matching score is {score} (layer {layer} head {head}), below {goal}.',
   },
+  inductionGoalAt: {
+    zh: '第 {n} 步时第一次有头达到目标：正是损失突然下降的时候。',
+    en: 'A head first reached the goal at step {n}, as the loss dropped.',
+  },
   inductionCurve: { zh: '从零训练的损失曲线', en: 'Loss curve of the run from scratch' },
   inductionCurveCaption: {
     zh: '训练损失，每 {every} 步取平均（nats/词元；瞎猜是 ln 24 = {ln}）。',

@@ -18,7 +18,7 @@ import { formatNumber, formatCompact, fullNumber } from '../ui/format.js';
 import { VIRIDIS_STOPS } from '../ui/color.js';
 import { el, svg, button, download, nextTask } from '../ui/dom.js';
 import { INDUCTION, ROLE_MIN, inductionStart, inductionData, inductionHeldOut, inductionScoresOf } from '../state/induction.js';
-import { INDUCTION_RUN, bestHead, inductionStop, curvePoints, recentLoss, packedModel } from '../state/learninduction.js';
+import { INDUCTION_RUN, bestHead, goalReached, inductionStop, curvePoints, recentLoss, packedModel } from '../state/learninduction.js';
 import { backgroundEngine } from '../engine/updates.js';
 import { rowViews } from '../engine/rows.js';
 import { paintOnce, walkCells } from './heatmap.js';
@@ -53,7 +53,7 @@ const weightsOf = (run) => run.layers.map((layer) => layer.attention.heads.map((
 
 export function createInductionTrainer(host) {
   const heldOut = inductionHeldOut();
-  let session = null; // { rand, model, batches (the chunk's, until trained), losses, points: [{ step, scores }], stopped, shown }
+  let session = null; // { rand, model, batches (the chunk's, until trained), losses, points: [{ step, scores }], goalAt (the step a head first reached the goal), stopped, shown }
   let state = 'idle'; // 'idle' | 'running' | 'pausing' | 'paused' | 'stopped'
   let error = null; // the engine's message, when it refused a call
   let panel = null; // { lang, node, refs }
@@ -61,7 +61,7 @@ export function createInductionTrainer(host) {
 
   function fresh() {
     const { rand, init } = inductionStart();
-    session = { rand, model: packedModel(init), batches: null, losses: [], points: [], stopped: null, shown: null };
+    session = { rand, model: packedModel(init), batches: null, losses: [], points: [], goalAt: null, stopped: null, shown: null };
     state = 'idle';
     error = null;
   }
@@ -100,6 +100,7 @@ export function createInductionTrainer(host) {
       }
       if (session !== mine) return;
       mine.points.push({ step: mine.losses.length, scores: measured.scores });
+      if (mine.goalAt === null && goalReached(measured.scores)) mine.goalAt = mine.losses.length;
       mine.shown = measured.shown;
       mine.stopped = inductionStop(mine.losses, measured.scores);
       if (mine.stopped) state = 'stopped';
@@ -310,7 +311,8 @@ export function createInductionTrainer(host) {
         n: steps, loss: formatNumber(loss, 3), window: Math.min(steps, INDUCTION_RUN.window), score: percent(best.induction), layer: best.layer + 1, head: best.head + 1,
       });
     Object.assign(refs.status.dataset, { steps: String(steps), loss: String(loss), best: best ? String(best.induction) : '', state, stop: session.stopped || '' });
-    refs.verdict.textContent = verdictOf(t, lang, session.stopped, steps, best);
+    refs.verdict.textContent = verdictOf(t, lang, session, best);
+    refs.verdict.dataset.goalAt = session.goalAt === null ? '' : String(session.goalAt);
     refs.note.textContent = runner && !runner.inWorker ? t('inductionNoWorker') : '';
     refs.error.textContent = error === 'loading' ? t('loading') : error ? t('errEngine', { message: error }) : '';
     drawCurve(refs.curve, curvePoints(session.losses).map((p) => p.loss), t, steps);
@@ -350,11 +352,13 @@ export function createInductionTrainer(host) {
   return { view };
 }
 
-// Why the run stopped, and the verdict on the goal.
-function verdictOf(t, lang, stopped, steps, best) {
-  if (!stopped) return '';
+// Why the run stopped, and the verdict on the goal; before it stops, the step a head reached the goal.
+function verdictOf(t, lang, { stopped, losses, goalAt }, best) {
   const join = (a, b) => (lang === 'zh' ? `${a}${b}` : `${a} ${b}`); // Chinese sentences run on without a space
-  const why = t(`inductionStop_${stopped}`, { n: steps, window: INDUCTION_RUN.window, patience: INDUCTION_RUN.patience, gain: formatCompact(100 * INDUCTION_RUN.gain, 1) });
+  const at = goalAt === null ? '' : t('inductionGoalAt', { n: goalAt });
+  if (!stopped) return at;
+  const why = t(`inductionStop_${stopped}`, { n: losses.length, window: INDUCTION_RUN.window, patience: INDUCTION_RUN.patience, gain: formatCompact(100 * INDUCTION_RUN.gain, 1) });
   const figures = { score: percent(best.induction), layer: best.layer + 1, head: best.head + 1, goal: ROLE_MIN };
-  return join(why, t(best.induction >= ROLE_MIN ? 'inductionGoalMet' : 'inductionGoalMissed', figures));
+  const verdict = join(why, t(best.induction >= ROLE_MIN ? 'inductionGoalMet' : 'inductionGoalMissed', figures));
+  return at ? join(verdict, at) : verdict;
 }
