@@ -9,6 +9,8 @@
 //
 // The element computes and holds the state; this view reads it through the element's
 // view host (av.state(), av.result(), av.ctx()) and changes the view through av.setView().
+// One of the element's two views (compact.js the other), answering the same calls (element.js
+// names them).
 
 import { translate, describeLoadFailure } from '../ui/i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
@@ -94,15 +96,19 @@ export class FullView {
   constructor(av, host) {
     this.av = av;
     this.host = host;
-    host.append(...layout());
-    const $ = (id) => host.querySelector(`#${id}`);
-    this.$ = $;
+    this.$ = (id) => host.querySelector(`#${id}`);
     this.lang = null; // the language the static strings are in
     this.playTimer = null;
     this.stepIndex = 4; // where to go when the step in view disappears
     this.toolsKey = '';
     this.arrival = null; // {from}: the step shown next is reached from another (goTo)
+  }
 
+  // The layout in the element's own children; its keys and dropped files are taken from the
+  // whole document.
+  mount() {
+    const { host, $ } = this;
+    host.append(...layout());
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
     // a drag let go (its one change event): the steps out of view get what it left
     host.addEventListener('change', () => settleSteps($('steps')));
@@ -120,6 +126,7 @@ export class FullView {
       document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
       if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
     }).observe($('steps-toolbar'));
+    return { root: host, keys: document, drops: document };
   }
 
   // The editor's panel (editor.js), built by the element, goes into #edit-panel.
@@ -154,8 +161,10 @@ export class FullView {
     return step === current.view.step ? current : { ...current, view: { ...current.view, step } };
   }
 
-  // Everything, from the element's state and result.
-  render() {
+  // Everything, from the element's state and result. counted: a result (or an input that
+  // does not read) is shown: counted in <html data-render-count> (for tests and the
+  // page-latency benchmark).
+  render({ counted = false } = {}) {
     const arrival = this.arrival;
     this.arrival = null;
     const { lang } = this.view();
@@ -169,10 +178,18 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
+    if (counted) {
+      const root = document.documentElement;
+      root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+    }
   }
 
   // While a computation runs: the edit and the status (the steps keep the last result, marked).
   renderWaiting() {
+    if (!this.av.editor()) {
+      this.av.render(); // (not drawn yet)
+      return;
+    }
     this.av.editor().render();
     this.renderStatus();
   }
@@ -317,6 +334,27 @@ export class FullView {
     this.$('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
   }
 
+  // (started at once: never far; the theme is the page's own, style.css)
+  renderFar() {}
+
+  themeStale() {
+    return false;
+  }
+
+  // The status's words: the page takes no display attributes, and names its own script
+  // when the engine did not load (loadFailure below).
+  attributeProblems() {
+    return [];
+  }
+
+  headingProblems() {
+    return [];
+  }
+
+  loadFailure(lang, failure) {
+    return loadFailure(lang, failure);
+  }
+
   // The comparison closed: the steps without it, the weights' step focused.
   closedComparison() {
     this.$('steps').querySelector('[data-step="softmax"]')?.focus();
@@ -353,7 +391,7 @@ export class FullView {
   }
 
   // Left/Right walk the steps unless the key belongs to a field or a matrix.
-  onKeydown(event) {
+  keys(event) {
     const move = stepMove(event);
     if (!move || this.overview()) return;
     event.preventDefault();
