@@ -16,7 +16,7 @@ import { translate, describeLoadFailure } from '../ui/i18n.js';
 import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
 import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
-import { applyStrings } from '../edit/editor.js';
+import { applyStrings } from '../edit/panel.js';
 import { readState } from '../state/model.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
 import { fillHeadTabs } from '../edit/headtabs.js';
@@ -32,7 +32,7 @@ const PLAY_INTERVAL_MS = 3000;
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
 const EXAMPLE_TOKENS = 24;
 
-// One node of the layout: attributes (data-i18n* name its strings: editor.js
+// One node of the layout: attributes (data-i18n* name its strings: panel.js
 // applyStrings) and children.
 function node(tag, attributes = {}, children = []) {
   const made = document.createElement(tag);
