@@ -20,6 +20,12 @@ import { tokenize, defaultMode } from '../io/tokenize.js';
 import { parseMatrixText } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
 
+// Whether this bundle is the visualizer's own page (index.html, whose main.js imports
+// page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
+// light-DOM layout would bring the page's ids and style.css (its font, its background)
+// into the host page: the element refuses it there and says what to use.
+export const FULL_MODE = { allowed: false };
+
 // every step id, in the order shown (the options that add steps all on)
 export const STEP_IDS = stepsFor({ positionalEncoding: true, alibi: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
@@ -205,7 +211,7 @@ function applyGroup(element, s, before, group, lang) {
 
 // The display attributes (and mode) that do not read, as messages: each is still read as far
 // as it does (an unknown step or panel left out, an unknown theme as auto).
-export function configProblems(element, fullAllowed) {
+export function configProblems(element) {
   const problems = [];
   const list = (name, allowed) => {
     const text = element.getAttribute(name);
@@ -221,7 +227,7 @@ export function configProblems(element, fullAllowed) {
   list('panels', PANELS);
   one('theme', THEMES);
   one('mode', MODES);
-  if (element.getAttribute('mode') === 'full' && !fullAllowed) problems.push({ key: 'errFullMode', params: {} });
+  if (element.getAttribute('mode') === 'full' && !FULL_MODE.allowed) problems.push({ key: 'errFullMode', params: {} });
   return problems;
 }
 

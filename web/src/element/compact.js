@@ -17,7 +17,7 @@ import { el, button, setAttr } from '../ui/dom.js';
 import { headTab, markHeadTab } from '../edit/headtabs.js';
 import { readState } from '../state/model.js';
 import { PANELS, headingLevel, displayConfig, configProblems } from './attributes.js';
-import { showSteps, FULL_MODE } from './full.js';
+import { showSteps } from './steps-list.js';
 import { viewInputs } from './context.js';
 import { stepMove, keepKeys } from './keys.js';
 
@@ -253,7 +253,7 @@ export class CompactView {
 
   // The status's words for what does not read: the display attributes (and mode), first ...
   attributeProblems() {
-    return configProblems(this.element, FULL_MODE.allowed);
+    return configProblems(this.element);
   }
 
   // ... heading-level, last.

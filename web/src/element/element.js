@@ -45,10 +45,10 @@ import { Editor } from '../edit/editor.js';
 import { undoKey, sameInputs } from '../state/history.js';
 import { learnedState } from '../state/learned.js';
 import { Tools } from '../views/tools.js';
-import { FullView, FULL_MODE } from './full.js';
+import { FullView } from './full.js';
 import { CompactView } from './compact.js';
 import {
-  DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, isOn, elementLang, readAttributes, stateWithAttribute, mergedState, stateOfText,
+  DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, FULL_MODE, isOn, elementLang, readAttributes, stateWithAttribute, mergedState, stateOfText,
   refusal, displayAttributes,
 } from './attributes.js';
 import { embedCode } from './embed-code.js';

@@ -13,20 +13,15 @@
 // names them).
 
 import { translate, describeLoadFailure } from '../ui/i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
+import { stepsFor, shownCell, settleSteps, holdSteps } from '../views/steps.js';
+import { showSteps } from './steps-list.js';
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
-import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
+import { el, setDisabled, setText, setAttr } from '../ui/dom.js';
 import { applyStrings } from '../edit/panel.js';
 import { readState } from '../state/model.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
 import { fillHeadTabs } from '../edit/headtabs.js';
 import { stepMove } from './keys.js';
-
-// Whether this bundle is the visualizer's own page (index.html, whose main.js imports
-// page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
-// light-DOM layout would bring the page's ids and style.css (its font, its background)
-// into the host page: the element refuses it there and says what to use.
-export const FULL_MODE = { allowed: false };
 
 const PLAY_INTERVAL_MS = 3000;
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
@@ -398,42 +393,6 @@ export class FullView {
     this.stopPlay();
     this.goTo(this.currentIndex(this.steps()) + move);
   }
-}
-
-// The steps `indices` of `steps` (a compact element may offer some of them)
-// in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
-// offered), for the view host av (its selections, holding()); arrival: {from} when the one
-// step shown is reached from another (steps.js renderStep). Steps of the same
-// layout as those on screen get the new numbers in place (defer: those out of
-// view may get them later, steps.js updateStep, then settleSteps). Full and compact alike.
-export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
-  const shown = [...list.children];
-  const nodes = indices.map((i, k) => {
-    const id = steps[i].id;
-    const options = {
-      selection: av.selections[id] || null,
-      onSelection: (selection) => { av.selections[id] = selection; },
-      defer,
-    };
-    const n = all.indexOf(steps[i]);
-    if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
-  });
-  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
-    for (const node of shown) {
-      if (nodes.includes(node)) continue;
-      forgetStep(node);
-      stopSkipping(node);
-    }
-    list.replaceChildren(...nodes);
-  }
-  // several steps: each skippable once laid out (style.css); one step is always laid out
-  if (nodes.length === 1) stopSkipping(nodes[0]);
-  else {
-    const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
-    skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
-  }
-  if (!av.holding()) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
 
 // Why the engine did not load, on the page: its own script named when it is
