@@ -76,7 +76,6 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     super();
     this._root = null; // made when first connected (_mount): the mode decides where
     this._full = false; // mode="full": the page's layout, in the light DOM (full.js)
-    this._view = null; // the view that draws it: compact.js or full.js
     // The state (store.js): set by the attributes, the `state` property and the edits;
     // _onStore() computes and renders what it holds. _handled: the state it last saw.
     this._store = new StateStore();
@@ -134,6 +133,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       selections: { get: () => this._selections }, // each step's selected cell, by step id
       tools: { get: () => this._tools },
     });
+    // The view that draws it: compact.js, or full.js once connected with mode="full" (_mount).
+    this._view = new CompactView(this._viewHost, this);
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
     this._urgent = false; // a whole state loaded: computed at once
     this._before = null; // the before/after comparison's (full mode, compute.js): {result, changes}, or null
@@ -176,7 +177,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // with adopted stylesheets (compact.js).
   _mount() {
     this._full = this.getAttribute('mode') === 'full' && FULL_MODE.allowed; // (else refused: configProblems)
-    this._view = this._full ? new FullView(this._viewHost, this) : new CompactView(this._viewHost, this);
+    if (this._full) this._view = new FullView(this._viewHost, this);
     const { root, keys, drops } = this._view.mount();
     this._root = root;
     keys.addEventListener('keydown', (event) => this._onKeydown(event));
