@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps } from './ui.mjs';
 import { TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
