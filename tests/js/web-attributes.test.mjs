@@ -19,8 +19,8 @@ function roundTrip(state) {
   return read;
 }
 
-// A value of each option other than its default (a switch flipped, a number, keys padded).
-const OTHER = { boolean: (o) => !o.default, positive: () => 0.5, keyFlags: () => [false, true, false] };
+// A value of each option other than its default (a switch flipped, a number, keys padded, cells to fill in).
+const OTHER = { boolean: (o) => !o.default, positive: () => 0.5, keyFlags: () => [false, true, false], exercise: () => 'weights[0][1],output[2]' };
 
 test('the embed code is the inverse of the attributes: each registry option away from its default comes back', () => {
   for (const option of OPTIONS) {
