@@ -7,7 +7,7 @@
 // docs/mutation-explained.json, keyed by `module mutator original → replacement`; the report
 // shows each explanation by its mutant, and the run fails on a key that matches no survivor
 // (stale: the code changed, or a test now kills it) of the modules it ran.
-//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md] [--concurrency 2]
+//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md] [--concurrency 2] [--incremental]
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './build.mjs';
@@ -17,6 +17,8 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export').split(',');
+// a module moved or split away is an error, not a run that mutates nothing of it
+for (const module of MODULES) if (!existsSync(path.join(ROOT, 'web/src', `${module}.js`))) throw new Error(`mutate: no module web/src/${module}.js (moved or split? name the files it is now)`);
 // The node tests of those modules (the engine's API tests need the wasm build and cover none of
 // them; web-export.test runs numpy and pandoc, ~28 s a run here: too slow for one run a mutant).
 // The tests of issue 33 (web-see-*) come last: a mutant's covering files run in this order and
@@ -78,6 +80,10 @@ if (!process.argv.includes('--reuse') && !MERGE) {
     reporters: ['json', 'clear-text', 'progress-append-only'],
     jsonReporter: { fileName: path.relative(ROOT, REPORT) },
     tempDirName: `.stryker-tmp-${NAME}`,
+    // --incremental: the mutants whose code and covering tests are unchanged since the last run
+    // of this name keep their result (e.g. after adding tests, only the survivors they cover run)
+    incremental: process.argv.includes('--incremental'),
+    incrementalFile: path.relative(ROOT, path.join(ROOT, 'build', 'mutation', `${NAME}-incremental.json`)),
     cleanTempDir: 'always',
     logLevel: 'warn',
   });
