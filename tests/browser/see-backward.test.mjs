@@ -110,16 +110,17 @@ for (const [name, c] of Object.entries(CASES)) {
       }
       await page.mouse.move(0, 0); // a cell under the pointer is shown too
       for (const [key, title] of Object.entries(GRADIENTS)) {
-        for (let r = 0; r < c[key].length; r++) {
-          for (let k = 0; k < c[key][r].length; k++) {
-            await page.focus(`.learn table[data-matrix="${title}"] td[data-r="${r}"][data-c="${k}"]`);
-            const lines = await page.$$eval('.learn-backward .work p', (ps) => ps.map((p) => p.textContent));
-            const want = expectedWork(c, key, r, k);
-            const what = `${title}[${r}][${k}]`;
-            for (const [index, [text, values]] of want.entries()) {
-              if (text !== null) assert.equal(lines[index], text, `${what}, line ${index + 1}`);
-              else expectNumbers(lines[index], values, `${what}, line ${index + 1}`);
-            }
+        // each cell focused in turn (as the keyboard does), its work read at once: [r][k] → lines
+        const works = await page.$$eval(`.learn table[data-matrix="${title}"] td[data-r]`, (tds) => tds.map((td) => {
+          td.focus();
+          return { r: Number(td.dataset.r), k: Number(td.dataset.c), lines: [...document.querySelectorAll('.learn-backward .work p')].map((p) => p.textContent) };
+        }));
+        assert.equal(works.length, c[key].length * c[key][0].length, `${title}: cells`);
+        for (const { r, k, lines } of works) {
+          const what = `${title}[${r}][${k}]`;
+          for (const [index, [text, values]] of expectedWork(c, key, r, k).entries()) {
+            if (text !== null) assert.equal(lines[index], text, `${what}, line ${index + 1}`);
+            else expectNumbers(lines[index], values, `${what}, line ${index + 1}`);
           }
         }
       }
