@@ -20,13 +20,13 @@ const arg = (name, fallback) => {
 const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export,state/store,state/link,state/json').split(',');
 // a module moved or split away is an error, not a run that mutates nothing of it
 for (const module of MODULES) if (!existsSync(path.join(ROOT, 'web/src', `${module}.js`))) throw new Error(`mutate: no module web/src/${module}.js (moved or split? name the files it is now)`);
-// The node tests of those modules (the engine's API tests, web-presets, web-tools and web-check
-// need the wasm build, which the sandbox leaves out; web-export.test runs numpy and pandoc, ~28 s
-// a run here, and web-share-large.test ~5 s: too slow for one run a mutant).
+// The node tests of those modules (the engine's API tests cover none of them; web-export.test
+// runs numpy and pandoc, ~28 s a run here, and web-share-large.test ~5 s: too slow for one run
+// a mutant).
 // The tests of issue 33 (web-see-*) come last: a mutant's covering files run in this order and
 // stop at the first that fails, so a mutant killed by one of them survived all the others, and
 // the score without them ("before") is read from the same run.
-const TESTS = arg('tests', 'web-format,web-work,web-color,web-tokenize,web-store,web-share,web-model,web-parse,web-variant,web-pipeline,web-persist,web-see-format,web-see-work,web-see-tokenize,web-see-export,web-see-history,web-see-color,web-see-work-notes,web-see-export-text,web-see-state,web-see-link,web-see-store').split(',');
+const TESTS = arg('tests', 'web-format,web-work,web-color,web-tokenize,web-store,web-share,web-model,web-parse,web-variant,web-pipeline,web-persist,web-presets,web-tools,web-check,web-see-format,web-see-work,web-see-tokenize,web-see-export,web-see-history,web-see-color,web-see-work-notes,web-see-export-text,web-see-state,web-see-link,web-see-store').split(',');
 const isNew = (file) => /web-see-/.test(file);
 const OUT = path.resolve(ROOT, arg('out', 'docs/mutation.md'));
 const EXPLAINED_FILE = path.join(ROOT, 'docs', 'mutation-explained.json');
@@ -74,8 +74,10 @@ if (!process.argv.includes('--reuse') && !MERGE) {
     plugins: ['@stryker-mutator/tap-runner'],
     tap: { testFiles: TESTS.map((name) => `tests/js/${name}.test.mjs`) },
     mutate: mutatePatterns,
-    // the sandbox copies only what these tests read (no builds, no C++)
-    ignorePatterns: ['/build', '/dist', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
+    // the sandbox copies only what these tests read (no builds but the page's, no C++): dist/ for
+    // the tests that compute with the engine (web-presets, web-tools, web-check: 4 MB, built from the
+    // sources as they are, never mutated)
+    ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
     coverageAnalysis: 'perTest',
     concurrency: Number(arg('concurrency', 2)),
     timeoutMS: 20000,
@@ -172,11 +174,10 @@ Score = killed (or timed out) / (killed + survived + not covered). "Before": the
 only the mutants that a test older than issue 33's (not web-see-*) killed; "after": all of them.
 "Explained": survivors no test can kill, each explained in docs/mutation-explained.json (below,
 by its mutant); the last column counts them with the killed. Node tests too slow to run once a
-mutant, or that need the built engine (dist/, not in Stryker's sandbox), are not in the run (its
-test files are listed above), so neither column counts what they kill: web-export.test (numpy and
-pandoc, 30–40 s: export's "before" is low for that reason; it also checks the numpy script, left
-out below), web-share-large.test (deep nesting through every field and a 5 MB state, ~5 s),
-web-presets.test, web-tools.test and web-check.test (the engine).
+mutant are not in the run (its test files are listed above), so neither column counts what they
+kill: web-export.test (numpy and pandoc, 30–40 s: export's "before" is low for that reason; it
+also checks the numpy script, left out below) and web-share-large.test (deep nesting through
+every field and a 5 MB state, ~5 s).
 
 | module | mutants | killed | survived | no coverage | explained | score before | score after | killed or explained |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
