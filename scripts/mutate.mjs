@@ -1,6 +1,6 @@
 // `npm run mutate`: Stryker's mutation score of the page modules whose logic the node tests
 // can check (the formatting, show-the-work, colours, tokenize, the undo history, the exports,
-// the store, the share link and the state's JSON), with its TAP runner over the node tests
+// the store, the share link, the state's JSON and the presets), with its TAP runner over the node tests
 // that import them. Not part of `npm test`:
 // it takes minutes. Writes docs/mutation.md (generated: the score per module, and each
 // surviving mutant, to be killed by a test or explained). A survivor no test can kill (an
@@ -17,7 +17,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export,state/store,state/link,state/json').split(',');
+const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export,state/store,state/link,state/json,state/presets').split(',');
 // a module moved or split away is an error, not a run that mutates nothing of it
 for (const module of MODULES) if (!existsSync(path.join(ROOT, 'web/src', `${module}.js`))) throw new Error(`mutate: no module web/src/${module}.js (moved or split? name the files it is now)`);
 // The node tests of those modules (the engine's API tests cover none of them; web-export.test
