@@ -1,13 +1,14 @@
 // `npm run mutate`: Stryker's mutation score of the page modules whose logic the node tests
-// can check (the formatting, show-the-work, colours, tokenize, the undo history and the
-// exports), with its TAP runner over the node tests that import them. Not part of `npm test`:
+// can check (the formatting, show-the-work, colours, tokenize, the undo history, the exports,
+// the store, the share link, the state's JSON and the presets), with its TAP runner over the node tests
+// that import them. Not part of `npm test`:
 // it takes minutes. Writes docs/mutation.md (generated: the score per module, and each
 // surviving mutant, to be killed by a test or explained). A survivor no test can kill (an
 // equivalent mutant: the same behaviour by another path) is explained in
 // docs/mutation-explained.json, keyed by `module mutator original → replacement`; the report
 // shows each explanation by its mutant, and the run fails on a key that matches no survivor
 // (stale: the code changed, or a test now kills it) of the modules it ran.
-//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md] [--concurrency 2]
+//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md] [--concurrency 2] [--incremental]
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './build.mjs';
@@ -16,13 +17,16 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export').split(',');
-// The node tests of those modules (the engine's API tests need the wasm build and cover none of
-// them; web-export.test runs numpy and pandoc, ~28 s a run here: too slow for one run a mutant).
+const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export,state/store,state/link,state/json,state/presets').split(',');
+// a module moved or split away is an error, not a run that mutates nothing of it
+for (const module of MODULES) if (!existsSync(path.join(ROOT, 'web/src', `${module}.js`))) throw new Error(`mutate: no module web/src/${module}.js (moved or split? name the files it is now)`);
+// The node tests of those modules (the engine's API tests cover none of them; web-export.test
+// runs numpy and pandoc, ~28 s a run here, and web-share-large.test ~5 s: too slow for one run
+// a mutant).
 // The tests of issue 33 (web-see-*) come last: a mutant's covering files run in this order and
 // stop at the first that fails, so a mutant killed by one of them survived all the others, and
 // the score without them ("before") is read from the same run.
-const TESTS = arg('tests', 'web-format,web-work,web-color,web-tokenize,web-store,web-see-format,web-see-work,web-see-tokenize,web-see-export,web-see-history,web-see-color,web-see-work-notes,web-see-export-text').split(',');
+const TESTS = arg('tests', 'web-format,web-work,web-color,web-tokenize,web-store,web-share,web-model,web-parse,web-variant,web-pipeline,web-persist,web-presets,web-tools,web-check,web-see-format,web-see-work,web-see-tokenize,web-see-export,web-see-history,web-see-color,web-see-work-notes,web-see-export-text,web-see-state,web-see-link,web-see-store').split(',');
 const isNew = (file) => /web-see-/.test(file);
 const OUT = path.resolve(ROOT, arg('out', 'docs/mutation.md'));
 const EXPLAINED_FILE = path.join(ROOT, 'docs', 'mutation-explained.json');
@@ -70,14 +74,20 @@ if (!process.argv.includes('--reuse') && !MERGE) {
     plugins: ['@stryker-mutator/tap-runner'],
     tap: { testFiles: TESTS.map((name) => `tests/js/${name}.test.mjs`) },
     mutate: mutatePatterns,
-    // the sandbox copies only what these tests read (no builds, no C++)
-    ignorePatterns: ['/build', '/dist', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
+    // the sandbox copies only what these tests read (no builds but the page's, no C++): dist/ for
+    // the tests that compute with the engine (web-presets, web-tools, web-check: 4 MB, built from the
+    // sources as they are, never mutated)
+    ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
     coverageAnalysis: 'perTest',
     concurrency: Number(arg('concurrency', 2)),
     timeoutMS: 20000,
     reporters: ['json', 'clear-text', 'progress-append-only'],
     jsonReporter: { fileName: path.relative(ROOT, REPORT) },
     tempDirName: `.stryker-tmp-${NAME}`,
+    // --incremental: the mutants whose code and covering tests are unchanged since the last run
+    // of this name keep their result (e.g. after adding tests, only the survivors they cover run)
+    incremental: process.argv.includes('--incremental'),
+    incrementalFile: path.relative(ROOT, path.join(ROOT, 'build', 'mutation', `${NAME}-incremental.json`)),
     cleanTempDir: 'always',
     logLevel: 'warn',
   });
@@ -164,9 +174,10 @@ Score = killed (or timed out) / (killed + survived + not covered). "Before": the
 only the mutants that a test older than issue 33's (not web-see-*) killed; "after": all of them.
 "Explained": survivors no test can kill, each explained in docs/mutation-explained.json (below,
 by its mutant); the last column counts them with the killed. Node tests too slow to run once a
-mutant are not in the run, so neither column counts what they kill: web-export.test (numpy and
-pandoc, 30–40 s: export's "before" is low for that reason; it also checks the numpy script, left
-out below) and web-persist.test (10 s; it has undo history tests too).
+mutant are not in the run (its test files are listed above), so neither column counts what they
+kill: web-export.test (numpy and pandoc, 30–40 s: export's "before" is low for that reason; it
+also checks the numpy script, left out below) and web-share-large.test (deep nesting through
+every field and a 5 MB state, ~5 s).
 
 | module | mutants | killed | survived | no coverage | explained | score before | score after | killed or explained |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |

@@ -9,6 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { browserAndServer } from './local.mjs';
+import { PRESETS, tutorialState } from '../../web/src/state/presets.js';
+import { LEARNED } from '../../web/src/state/learned-data.js';
+import { validateState } from '../../web/src/state/schema.js';
+import { tokenize } from '../../web/src/io/tokenize.js';
 
 const local = browserAndServer(path.resolve('dist'));
 const TYPES = ['ready', 'change', 'computed', 'replace'];
@@ -155,6 +159,76 @@ test('every event of the element (ready, change, computed, replace) bubbles out 
     await page.waitForFunction(() => window.heard.filter((type) => type === 'computed').length >= 2);
     const heard = await page.evaluate(() => window.heard);
     for (const type of TYPES) assert.ok(heard.includes(type), `${type} reaches the document (${heard})`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The documented detail (docs/authoring.md): `ready`, `computed` and `change` carry the state
+// shown (the element's `state` then and after); `replace` carries the whole state chosen: a
+// preset's numbers (presets.js), a learned example's trained weights (learned-data.js), a state
+// file as the schema reads it (validateState: the defaults filled in), each once per action.
+test('events carry the documented state: ready and computed the state shown; a preset, a learned example and a state file replace once with the state chosen', async () => {
+  const context = await local.browser.newContext({ locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.addInitScript(recordEvents, TYPES);
+    await page.goto(local.at('embed.html?editable=&lang=en'));
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
+    const state = () => page.evaluate(() => document.querySelector('attention-visualizer').state);
+    const take = async () => {
+      await page.waitForFunction(() => !document.querySelector('attention-visualizer').computing);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 150)));
+      return page.evaluate(() => window.seen.splice(0).map((e) => ({ ...e, detail: JSON.parse(e.detail), now: JSON.parse(e.now) })));
+    };
+    const types = (events) => events.map((e) => e.type);
+    // ready once, then computed, at load: each with the state shown then (embed.html sets the
+    // reader's language from its own script, which may run before or after the first result)
+    const load = await take();
+    assert.deepEqual(types(load).filter((type) => type !== 'change'), ['ready', 'computed'], `load: ${types(load)}`);
+    for (const e of load) assert.deepEqual(e.detail, e.now, `load: ${e.type}'s detail.state is the state shown`);
+    assert.deepEqual(load[load.length - 1].detail, await state(), 'load: the last event has the state on screen');
+    assert.deepEqual((await state()).tokens, tutorialState('en').tokens);
+
+    // One whole state chosen: replace first (the state chosen, the old one still on screen),
+    // then change and computed (the state chosen, now on screen), once each.
+    const chosen = async (label, action) => {
+      const before = await state();
+      await action();
+      const events = await take();
+      // (change and computed in either order: a small state is computed before change is sent)
+      assert.deepEqual([types(events)[0], ...types(events).slice(1).sort()], ['replace', 'change', 'computed'], `${label}: ${types(events)}`);
+      const [replace, change, computed] = ['replace', 'change', 'computed'].map((type) => events.find((e) => e.type === type));
+      const after = await state();
+      assert.deepEqual(replace.now, before, `${label}: replace comes while the old state is on screen`);
+      assert.deepEqual(replace.detail, after, `${label}: replace's detail.state is the state then shown`);
+      assert.deepEqual(change.detail, after, `${label}: change's detail.state`);
+      assert.deepEqual(computed.detail, after, `${label}: computed's detail.state`);
+      assert.deepEqual(computed.now, after, `${label}: computed comes with the state on screen`);
+      return replace.detail;
+    };
+    const english = await chosen('the preset "I love you"', () => page.locator(`${el} [data-preset="english"]`).click());
+    assert.deepEqual(english.tokens, tokenize(PRESETS.english.sentence, PRESETS.english.mode));
+    assert.deepEqual([english.x, english.heads[0].wq, english.heads[0].wk, english.heads[0].wv], [PRESETS.english.x, PRESETS.english.wq, PRESETS.english.wk, PRESETS.english.wv]);
+
+    // a learned example, chosen in the learn step
+    await page.evaluate(() => { document.querySelector('attention-visualizer').state = { view: { step: 'learn' } }; });
+    await page.locator(`${el} [data-learned="animal"]`).waitFor();
+    await take();
+    const learned = await chosen('the learned example "animal"', () => page.locator(`${el} [data-learned="animal"]`).click());
+    assert.deepEqual([learned.x, learned.heads[0].wq, learned.heads[0].wk], [LEARNED.animal.x, LEARNED.animal.wq, LEARNED.animal.wk]);
+
+    // a state file: the state as the schema reads it, the options it leaves out at their defaults
+    await page.evaluate(() => { document.querySelector('attention-visualizer').shadowRoot.querySelector('details.av-tools').open = true; });
+    const written = { version: 1, tokens: ['a', 'b', 'c'], x: [[1, 2], [3, 4], [5, 6]], heads: [{ wq: [[1, 0], [0, 1]], wk: [[0.5, 0], [0, 0.5]], wv: [[2, 0], [0, 2]] }], causal: true, view: { step: 'output', head: 0, lang: 'en', decimals: 3 } };
+    const read = validateState(written);
+    assert.equal(read.ok, true);
+    const file = await chosen('a state file', () => page.locator(`${el} input[type="file"]`).setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(written)) }));
+    assert.deepEqual(file, read.state);
+    assert.deepEqual([file.temperature, file.positionalEncoding, file.keyPadding], [1, false, [false, false, false]], 'the defaults filled in');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { STRINGS, translate } from '../../web/src/ui/i18n.js';
 import { browserAndServer } from './local.mjs';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 
 const local = browserAndServer(path.resolve('dist'));
 const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/u;
@@ -189,7 +191,37 @@ test('keys and buttons reach the first and the last step: compact element (embed
   }
 });
 
-test('keys and buttons reach the first and the last step: the full page (index.html)', async () => {
+// Walks the full page's steps with the keys (from the step's position line) and Next.
+async function walkFull(page, label, minimum) {
+  const ids = await page.evaluate(() => [...new Set([...document.querySelectorAll('#pipeline .pipeline-stage')].map((g) => g.dataset.step))]);
+  assert.ok(ids.length >= minimum, `${label}: steps ${ids}`);
+  const shown = () => page.evaluate(() => ({
+    steps: [...document.querySelectorAll('#steps > li.step')].map((li) => li.dataset.step),
+    state: document.querySelector('attention-visualizer').state.view.step,
+  }));
+  const at = async (i, how) => {
+    await page.waitForFunction((id) => [...document.querySelectorAll('#steps > li.step')].map((li) => li.dataset.step).join() === id, ids[i], { timeout: 3000 }).catch(() => {});
+    assert.deepEqual(await shown(), { steps: [ids[i]], state: ids[i] }, `${label}: after ${how}`);
+  };
+  await page.locator('#step-position').click();
+  for (let i = 0; i < ids.length; i++) await page.keyboard.press('ArrowLeft');
+  await at(0, 'Left to the start');
+  for (let i = 1; i < ids.length; i++) await page.keyboard.press('ArrowRight');
+  await at(ids.length - 1, 'Right to the end');
+  await page.keyboard.press('ArrowRight');
+  await at(ids.length - 1, 'Right past the end');
+  assert.equal(await page.isDisabled('#next'), true, `${label}: Next is off on the last step`);
+  for (let i = 1; i < ids.length; i++) await page.keyboard.press('ArrowLeft');
+  await at(0, 'Left to the start');
+  assert.equal(await page.isDisabled('#prev'), true, `${label}: Previous is off on the first step`);
+  for (let i = 0; i < ids.length + 1 && !(await page.isDisabled('#next')); i++) await page.click('#next');
+  await at(ids.length - 1, 'Next until disabled');
+  for (let i = 0; i < ids.length + 1 && !(await page.isDisabled('#prev')); i++) await page.click('#prev');
+  await at(0, 'Previous until disabled');
+  return ids;
+}
+
+test('keys and buttons reach the first and the last step: the full page (index.html), its tutorial and a state with every step', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
@@ -197,29 +229,13 @@ test('keys and buttons reach the first and the last step: the full page (index.h
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(local.at('index.html'));
     await page.waitForSelector('#steps .step table');
-    const ids = await page.evaluate(() => [...new Set([...document.querySelectorAll('#pipeline .pipeline-stage')].map((g) => g.dataset.step))]);
-    assert.ok(ids.length >= 7, `steps: ${ids}`);
-    const shown = () => page.evaluate(() => ({
-      steps: [...document.querySelectorAll('#steps > li.step')].map((li) => li.dataset.step),
-      state: document.querySelector('attention-visualizer').state.view.step,
-    }));
-    const at = async (i, how) => {
-      await page.waitForFunction((id) => [...document.querySelectorAll('#steps > li.step')].map((li) => li.dataset.step).join() === id, ids[i], { timeout: 3000 }).catch(() => {});
-      assert.deepEqual(await shown(), { steps: [ids[i]], state: ids[i] }, `full page: after ${how}`);
-    };
-    await page.locator('#step-position').click();
-    for (let i = 0; i < ids.length; i++) await page.keyboard.press('ArrowLeft');
-    await at(0, 'Left to the start');
-    for (let i = 1; i < ids.length; i++) await page.keyboard.press('ArrowRight');
-    await at(ids.length - 1, 'Right to the end');
-    await page.keyboard.press('ArrowRight');
-    await at(ids.length - 1, 'Right past the end');
-    assert.equal(await page.isDisabled('#next'), true, 'Next is off on the last step');
-    for (let i = 1; i < ids.length; i++) await page.keyboard.press('ArrowLeft');
-    await at(0, 'Left to the start');
-    assert.equal(await page.isDisabled('#prev'), true, 'Previous is off on the first step');
-    for (let i = 0; i < ids.length + 1 && !(await page.isDisabled('#next')); i++) await page.click('#next');
-    await at(ids.length - 1, 'Next until disabled');
+    await walkFull(page, 'full page', 7);
+    // a link of a state with every step (PE, two heads, W_O): the walk reaches learn, past W_O
+    const every = await context.newPage();
+    every.on('pageerror', (error) => problems.push(error.message));
+    await every.goto(local.at(`index.html#${encodeHash({ ...tutorialState('en'), ...EVERY_STEP, view: { step: 'scores', head: 0, lang: 'en', decimals: 4 } })}`));
+    await every.waitForSelector('#steps .step table');
+    assert.deepEqual(await walkFull(every, 'full page, every step', ALL_IDS.length), ALL_IDS);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -3,26 +3,13 @@ import assert from 'node:assert/strict';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { validateState, STATE_VERSION } from '../../web/src/state/schema.js';
 import { encodeHash, decodeHash } from '../../web/src/state/link.js';
-import { stateToJson, parseStateJson, copyState, jsonInSlices } from '../../web/src/state/json.js';
+import { stateToJson, parseStateJson, copyState } from '../../web/src/state/json.js';
 import { readModel, readState, modelFromState, stateFromRead } from '../../web/src/state/model.js';
 import { MAX_TOKEN_CHARS } from '../../web/src/state/schema.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { quote, excerpt } from '../../web/src/ui/quote.js';
-import { nestedArray, nestedArrayText, nestedStates, withFieldText, fullState, namedField } from './hostile-payloads.mjs';
-
-const variant = () => ({
-  ...tutorialState('en'),
-  heads: [
-    { wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]] },
-    { wq: [[-0.1, 1e-17], [0.3, 2]], wk: [[0.1, 0.2], [0.3, 0.4]], wv: [[1, 2], [3, 4]] },
-  ],
-  wo: [[1, 0], [0, 1], [0.5, 0.5], [0.1 + 0.2, -3]],
-  causal: true,
-  keyPadding: [false, true, false],
-  temperature: 0.7,
-  positionalEncoding: true,
-  view: { step: 'softmax', head: 1, lang: 'en', decimals: 6 },
-});
+import { nestedArray } from './hostile-payloads.mjs';
+import { variant, largeState } from './share-states.mjs';
 
 test('a state survives the URL hash bit for bit, with its step', () => {
   for (const state of [tutorialState(), variant()]) {
@@ -143,24 +130,6 @@ test('deep nesting in version is refused without recursion', () => {
   assert.equal(describe('en', result.message), 'The state is not valid: version […] is not supported (this version reads 1).');
 });
 
-test('deep nesting in any field is refused without recursion, by the hash and the JSON file alike', () => {
-  assert.equal(validateState(fullState()).ok, true);
-  for (const { field, kind, text } of nestedStates(100_000)) {
-    const label = `${field} nested as ${kind}s`;
-    for (const result of [parseStateJson(text), decodeHash(`av1.${Buffer.from(text).toString('base64url')}`)]) {
-      assert.equal(result.ok, false, label);
-      const message = describe('en', result.message);
-      // the field, or one inside it (an object in context or view names its key)
-      const named = field === 'version' ? `version ${kind === 'array' ? '[…]' : '{…}'} ` : `“${namedField(field)}`;
-      assert.ok(message.startsWith(`The state is not valid: ${named}`), `${label}: ${message}`);
-      assert.ok(message.length < 200, `${label}: ${message.slice(0, 300)}`);
-    }
-  }
-  // the cell's text that JSON.stringify() overflowed on is named by its kind
-  const cell = parseStateJson(withFieldText(tutorialState('en'), 'x[0][0]', nestedArrayText(100_000)));
-  assert.equal(describe('en', cell.message), 'The state is not valid: “x” has […] at row 1, column 1: a finite number is expected.');
-});
-
 test('the element\'s partial states (el.state = …) with deep nesting are refused without recursion', () => {
   const deep = nestedArray(100_000);
   for (const value of [{ version: deep }, { x: deep }, { x: [[deep, 0], [0, 1], [1, 1]] }, { heads: [{ wq: deep, wk: deep, wv: deep }] },
@@ -207,19 +176,6 @@ test('a token longer than 100 characters is refused, whatever its path (state, h
   assert.match(describe('en', context.message), /“context\.tokens” must hold tokens of at most 100 characters: token 1 has 101\./);
 });
 
-// A state at n = 4096, d = 64 (some 5 MB of JSON) with the shapes a state has.
-const largeState = () => {
-  const random = (rows, cols) => Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() - 0.5));
-  return {
-    ...tutorialState('zh'),
-    tokens: Array.from({ length: 4096 }, (_, i) => String.fromCodePoint(0x4e00 + i)),
-    x: random(4096, 64),
-    heads: [{ wq: random(64, 64), wk: random(64, 64), wv: random(64, 64) }],
-    keyPadding: Array.from({ length: 4096 }, (_, i) => i % 7 === 0),
-    view: { step: 'softmax', head: 0, lang: 'zh', decimals: 4 },
-  };
-};
-
 test('copyState is a deep copy: equal, sharing no object or array', () => {
   for (const state of [tutorialState(), variant(), largeState(), { a: [], b: {}, c: [[], [{}]], d: null }]) {
     const copy = copyState(state);
@@ -239,33 +195,4 @@ test('copyState is a deep copy: equal, sharing no object or array', () => {
       assert.notEqual(state.x[0][0], 12345);
     }
   }
-});
-
-test('jsonInSlices gives JSON.stringify\'s text (beyond U+00FF escaped), in more than one task for a large state', async () => {
-  const odd = { z: 1, a: [1, [2, { b: undefined, c: 'x"\n' }], undefined, null], e: {}, f: [[]], g: undefined, 1: true };
-  // JSON.stringify's text with every UTF-16 code unit beyond 0xFF as \uXXXX
-  const escaped = (value) => {
-    const json = JSON.stringify(value);
-    let out = '';
-    for (let i = 0; i < json.length; i++) {
-      const unit = json.charCodeAt(i);
-      out += unit > 0xff ? `\\u${unit.toString(16).padStart(4, '0')}` : json[i];
-    }
-    return out;
-  };
-  for (const value of [tutorialState(), variant(), odd, [], {}, 'text', 3.5, null]) {
-    assert.equal(await jsonInSlices(value, () => false), escaped(value));
-  }
-  // characters beyond U+00FF as escapes (one byte a character), read back the same
-  const wide = { tokens: ['注意', '😀', 'é'], x: [[0.5]] };
-  const text16 = await jsonInSlices(wide, () => false);
-  assert.equal(text16, '{"tokens":["\\u6ce8\\u610f","\\ud83d\\ude00","é"],"x":[[0.5]]}');
-  assert.deepEqual(JSON.parse(text16), wide);
-  const large = largeState();
-  let tasks = 0;
-  const text = await jsonInSlices(large, () => { tasks += 1; return false; });
-  assert.equal(text, escaped(large));
-  assert.ok(tasks >= 2, `${tasks} tasks between slices`);
-  // cancelled between slices: nothing
-  assert.equal(await jsonInSlices(large, () => true), null);
 });
