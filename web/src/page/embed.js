@@ -60,15 +60,6 @@ function showHash(start = false) {
 // With no state in the hash, or one that does not open, the browser's languages decide (the
 // element has read this file's <html lang>, which only says something once this has run).
 const language = () => ({ view: { lang: detectLanguage(navigator.languages) } });
-if (location.hash.length <= 1) visualizer.state = language();
-else if (!showHash(true)) visualizer.state = language();
-showLanguage(visualizer.state.view.lang);
-window.addEventListener('hashchange', () => {
-  if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
-  showHash();
-  showLanguage(visualizer.state.view.lang);
-  if (visualizer.result) post('change');
-});
 
 // Messages with the state and its result wait, in order, until the newest
 // state's result is on screen (a large one computes in the background), and go
@@ -110,7 +101,6 @@ function resultToSend() {
   const matrices = [...Object.values(typed), ...typed.heads.flatMap(Object.values)];
   return { result: typed, transfer: [...new Set(matrices.filter((m) => m && m.data).map((m) => m.data.buffer))] };
 }
-visualizer.addEventListener('computed', () => { snapshot = null; });
 
 // To the host, if any (the state is no secret; any host may embed it).
 function post(type) {
@@ -138,13 +128,10 @@ function showLanguage(lang) {
   document.title = translate(lang, 'embedTitle');
   openFull.textContent = translate(lang, 'openFull');
 }
-// The engine may be ready before this script ran (it loads while the page is parsed).
-if (visualizer.result) ready();
-else visualizer.addEventListener('ready', ready, { once: true });
 // After a change: the address once for a burst of changes, in a task of its own; one change message.
 let showTimer = 0;
 let changeQueued = false;
-visualizer.addEventListener('change', () => {
+function changed() {
   fromHash = false;
   snapshot = null;
   if (!showTimer) {
@@ -159,17 +146,17 @@ visualizer.addEventListener('change', () => {
     changeQueued = false;
     window.parent.postMessage({ type: `${PREFIX}change`, ...shown }, '*', transfer);
   });
-});
+}
 
 // The content's height in CSS pixels, whenever it changes: a host can size the iframe to it
 // (docs/authoring.md). The page has no height of its own, so the frame's size never feeds back.
 let height = 0;
-new ResizeObserver(() => {
+const resizeObserver = new ResizeObserver(() => {
   const now = Math.ceil(document.documentElement.getBoundingClientRect().height);
   if (now === height) return;
   height = now;
   if (window.parent !== window) window.parent.postMessage({ type: `${PREFIX}resize`, height }, '*');
-}).observe(document.documentElement);
+});
 
 const isPlainObject = (value) => Object.prototype.toString.call(value) === '[object Object]';
 const KEYS = { set: ['type', 'state', 'id'], get: ['type', 'id'] };
@@ -218,7 +205,7 @@ function answerNext() {
   });
 }
 
-window.addEventListener('message', (event) => {
+function received(event) {
   if (event.source !== window.parent) return; // only the host page drives this frame
   const message = readMessage(event.data);
   if (!message || !event.source) return;
@@ -230,4 +217,28 @@ window.addEventListener('message', (event) => {
   }
   inbox.push([message, reply]);
   answerNext();
-});
+}
+
+// embed.html loads the element's script after this one, so that the element is defined only once
+// the state and the language are known here: defined first, it computed and drew the tutorial in
+// <html lang>'s Chinese for as long as this script took to arrive (a slow network, a parser that
+// yields on a loaded machine), then switched (tests/browser/embed-first-language.test.mjs).
+function start() {
+  if (location.hash.length <= 1) visualizer.state = language();
+  else if (!showHash(true)) visualizer.state = language();
+  showLanguage(visualizer.state.view.lang);
+  window.addEventListener('hashchange', () => {
+    if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
+    showHash();
+    showLanguage(visualizer.state.view.lang);
+    if (visualizer.result) post('change');
+  });
+  visualizer.addEventListener('computed', () => { snapshot = null; });
+  // The engine may be ready already (it loads while the page is parsed).
+  if (visualizer.result) ready();
+  else visualizer.addEventListener('ready', ready, { once: true });
+  visualizer.addEventListener('change', changed);
+  resizeObserver.observe(document.documentElement);
+  window.addEventListener('message', received);
+}
+customElements.whenDefined('attention-visualizer').then(start);
