@@ -59,6 +59,10 @@ export interface AttentionVisualizerAttributes {
   'positional-encoding'?: boolean | '' | 'true' | 'false';
   /** ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置 */
   alibi?: boolean | '' | 'true' | 'false';
+  /** A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型 */
+  model?: string;
+  /** With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起） */
+  layer?: number | string;
   /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
   lang?: Language | string;
   /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
@@ -97,6 +101,10 @@ export interface AttentionVisualizerState {
   positionalEncoding: boolean;
   /** ALiBi's linear position bias (docs/api.md `alibi`). */
   alibi: boolean;
+  /** A shipped model's name ('' for none): the matrices are that model's, read from its tokens (docs/authoring.md `model`). */
+  model: string;
+  /** With `model`: the model's layer (0-based) shown step by step; X is its input after LayerNorm. */
+  layer: number;
   /**
    * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
    * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and

@@ -58,6 +58,8 @@ import { HostTheme } from './theme.js';
 import { stepMove, keepKeys } from './keys.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
+import { ModelChoice, derivedFields, chosenState, choiceKey } from '../engine/model-run.js';
+import { ModelPicker } from '../edit/model-picker.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -129,7 +131,7 @@ function attributeError(name, detail) {
 // group to the state on screen and changes nothing else (issue 32.2).
 const GROUPS = [
   ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
-  ...OPTIONS.map((o) => [o.attribute]), ['decimals'], ['head'], ['lang'], ['step'],
+  ...OPTIONS.filter((o) => o.stage !== 'model').map((o) => [o.attribute]), ['model', 'layer'], ['decimals'], ['head'], ['lang'], ['step'],
 ];
 const groupOf = (name) => GROUPS.find((group) => group.includes(name));
 
@@ -175,6 +177,16 @@ function applyGroup(element, s, before, group, lang) {
         s.context = { tokens, x };
       }
       if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'model':
+      for (const name of group) {
+        const { key } = optionByAttribute(name);
+        const read = readAttribute(name, get(name), s[key]);
+        if (!read.ok) throw attributeError(name, read.detail);
+        s[key] = read.value;
+      }
+      // the model's matrices now when it is here, else when it arrives (_modelArrived)
+      Object.assign(s, derivedFields(element._models, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
       break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
@@ -355,6 +367,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._store = new StateStore();
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
+    // the models a state names (model-run.js), loaded from the models/ folder beside the script
+    this._models = new ModelChoice({
+      base: () => new URL('models/', SCRIPT_URL || document.baseURI), engine: () => this._engine, loaded: () => this._modelArrived(),
+    });
+    this._attributeState = null; // the state the attributes made, until edited
+    this._picker = new ModelPicker({
+      entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer),
+      layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
+    });
     this._arrays = new ResultArrays(); // the arrays of the results computed on this thread
     this._workerResults = new WorkerResults(); // and of those the worker computed
     this._result = null; // the result on screen (row views, updates.js) ...
@@ -512,6 +533,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     withEngine(
       (engine) => {
         this._engine = engine;
+        this._modelArrived(); // (a model waiting for the engine is read now)
         if (this._state) this._updates.update();
       },
       (error) => {
@@ -699,6 +721,70 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     }
     this._propertyBase = null;
     this._quietly(() => this._editor?.reset(this._state));
+    this._attributeState = this._state;
+  }
+
+  // A state that names a model, read into its matrices once the model is here (model-run.js):
+  // true when the store was amended (the new state is heard next).
+  _resolveModel(state) {
+    if (!state || !state.model || this._models.notesOf(state)) return false;
+    let derived;
+    try {
+      derived = this._models.derive(state);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      return false; // (its message: the models' status)
+    }
+    const checked = derived && validateState(fitLearn(derived.state));
+    if (!checked) return false;
+    if (!checked.ok) {
+      this._models.error = { name: state.model, descriptor: checked.message };
+      return false;
+    }
+    this._store.amend(checked.state);
+    return true;
+  }
+
+  // The picker's choice: the tutorial's example, or a model (loaded first) at a layer.
+  async _chooseModel(name, layer) {
+    const { lang, decimals } = this._state.view;
+    if (!name) {
+      this._replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals } });
+      return;
+    }
+    await this._models.request(name);
+    const found = this._models.found.get(name);
+    if (!found || !this._engine) {
+      this._render(); // (the models' status says why)
+      return;
+    }
+    let derived;
+    try {
+      derived = chosenState(this._state, found, name, layer, this._engine);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      this._models.error = { name, descriptor: error.descriptor };
+      this._render();
+      return;
+    }
+    const checked = validateState(fitLearn(derived.state));
+    if (!checked.ok) return;
+    this._models.notes.set(choiceKey(checked.state), derived.notes);
+    if (name === this._state.model) this._apply(checked.state);
+    else this._replace(checked.state);
+  }
+
+  // A model (or the engine) arrived: the attributes read again when the state is theirs (head="3"
+  // then has the model's heads), else the state resolved; true when either changed the state.
+  _modelArrived() {
+    if (!this._state || !this._state.model) return false;
+    if (!this._full && this._state === this._attributeState && this.hasAttribute('model')) {
+      this._readAttributes();
+      return true;
+    }
+    if (this._resolveModel(this._state)) return true;
+    this._render();
+    return false;
   }
 
   // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
@@ -721,6 +807,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _onStore(state, types) {
     const before = this._handled;
     this._handled = state;
+    if (this._resolveModel(state)) return; // (heard again, read with its model)
     this._editor?.sync(state);
     // (in full mode an edit or a whole state is a result shown, even with the same inputs, as the page counted it)
     if (sameInputs(before, state)) this._render({ counted: this._full && [...types].some((type) => type !== 'view' && type !== 'learn') });
@@ -940,6 +1027,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._root.classList.toggle('dark', this._isDark(this._config().theme)); // far: an empty frame of its theme
       return;
     }
+    if (this._editor) this._picker.render(this._state);
     if (this._full) {
       if (!this._editor) this._makeEditor();
       this._fullView.render();
@@ -1077,6 +1165,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
     if (this._statusMessage) add('error', describe(lang, this._statusMessage));
     const shown = this._shownState();
+    for (const { kind, descriptor } of this._models.status(shown, lang)) add(kind, describe(lang, descriptor));
     const madeUp = shown ? madeUpTokens(shown) : [];
     if (madeUp.length > 0) add('note', translate(lang, 'madeUpVectors', quotedTokens(madeUp)));
     // what is typed in the editor does not read (its message is under its field): the steps show the last that did
@@ -1179,6 +1268,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._editorBox.setAttribute('aria-labelledby', 'inputs-title');
       this._editorBox.append(this._editor.panel);
     }
+    this._editor.panel.querySelector('#model-slot').append(this._picker.node);
+    this._picker.render(this._state);
     this._editor.reset(this._state);
   }
 

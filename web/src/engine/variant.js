@@ -21,8 +21,8 @@ export function engineInput(matrices, options) {
     if (options.usesWo) input.wo = matrices.wo;
   }
   if (options.cross) input.context = matrices.c;
-  // each option under its own name, left out at its default
-  for (const { key } of OPTIONS) if (!isDefault(key, options[key])) input[key] = options[key];
+  // each of compute()'s options under its own name, left out at its default
+  for (const { key, engine } of OPTIONS) if (engine !== false && !isDefault(key, options[key])) input[key] = options[key];
   return input;
 }
 

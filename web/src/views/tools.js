@@ -23,6 +23,7 @@ import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
 import { excerpt } from '../ui/quote.js';
 import { SWITCHES, optionAttributes } from '../state/options.js';
+import { modelText } from '../state/model-choice.js';
 
 // CSV and JSON are built in slices of about SLICE_MS, the page free between
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
@@ -156,12 +157,17 @@ export const EMBED_FORMS = ['element', 'iframe', 'hugo', 'mkdocs', 'jupyter'];
 // attribute that is on; json: the value is JSON text).
 function embedAttributes(state, config) {
   const json = (name, value) => [name, JSON.stringify(value), true];
-  const attrs = [json('tokens', state.tokens), json('x', state.x)];
-  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
-  else attrs.push(json('heads', state.heads));
-  if (state.wo) attrs.push(json('wo', state.wo));
+  // a model's state: the model (an option) and the sentence its tokenizer reads, not its weights
+  const model = Boolean(state.model);
+  const attrs = model ? [['sentence', modelText(state.tokens)]] : [json('tokens', state.tokens), json('x', state.x)];
+  if (!model) {
+    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
+    else attrs.push(json('heads', state.heads));
+    if (state.wo) attrs.push(json('wo', state.wo));
+  }
   if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
-  attrs.push(...optionAttributes(state));
+  // (a model's mask is its own)
+  attrs.push(...optionAttributes(state).filter(([name]) => !model || name !== 'causal'));
   attrs.push(['lang', state.view.lang], ['step', state.view.step]);
   if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
   attrs.push(['decimals', String(state.view.decimals)], ...config);
