@@ -7,9 +7,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
-import { HOST_CSP, openHost, pageFolder } from './host-pages.mjs';
+import { HOST_CSP, TUTORIAL, openHost, pageFolder } from './host-pages.mjs';
 
 const FIXTURES = JSON.parse(readFileSync('tests/fixtures/model_page_cases.json', 'utf8')).cases;
 const DIR = pageFolder('models-page', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'style.css', 'models']);
@@ -145,5 +146,88 @@ test('the embed code and the share link name the model and the sentence, not its
     close(shown.weights, c.weights, 'embed.html weights');
   } finally {
     await host.context.close();
+  }
+});
+
+// ---- the page (dist/index.html from file://): the picker by keyboard, axe, the link ----
+
+const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+const PAGE = pathToFileURL(path.resolve('dist/index.html')).href;
+
+async function serious(page, scope) {
+  if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (scope) => {
+    const report = await globalThis.axe.run({ include: scope }, { resultTypes: ['violations'] });
+    return report.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
+  }, scope);
+}
+
+const shownWeights = (page) => page.evaluate(() => {
+  const el = document.querySelector('attention-visualizer');
+  return { weights: el.result.heads[el.state.view.head].weights, state: el.state, hash: location.hash };
+});
+const modelRead = (page) => page.waitForFunction(() => /LayerNorm \(norm1\)/.test(document.querySelector('.status')?.textContent || '')
+  && !document.querySelector('attention-visualizer').computing);
+
+test('the page: the model picker beside the sentence, by keyboard, axe 0 serious; the link names the model and opens it again; the tutorial one choice away', async () => {
+  const context = await local.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  try {
+    await page.goto(PAGE);
+    await page.waitForSelector('#steps .step table');
+    if (await page.getAttribute('#edit-toggle', 'aria-expanded') !== 'true') await page.click('#edit-toggle');
+    await page.waitForFunction(() => document.querySelectorAll('#model-picker option').length === 4);
+    // beside the sentence: in its row, named by its label
+    assert.equal(await page.evaluate(() => document.querySelector('#model-picker').closest('.sentence-row') === document.querySelector('#sentence').closest('.sentence-row')), true);
+    assert.equal(await page.evaluate(() => document.querySelector('#model-picker').labels[0].textContent), 'Model');
+    // by keyboard: Tab from the sentence's tokenizer select to the picker, ↓ chooses the first model
+    await page.focus('#token-mode');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'model-picker');
+    await page.keyboard.press('ArrowDown');
+    await modelRead(page);
+    const c = FIXTURES.find((f) => f.sentence === '我爱你'); // the tutorial's 我爱你, which learner-words knows
+    let got = await shownWeights(page);
+    assert.equal(got.state.model, 'learner-words');
+    assert.deepEqual(got.state.tokens, c.tokens);
+    close(got.weights, c.allWeights[0][0], 'the page: layer 1 head 1 of learner-words on 我爱你');
+    assert.deepEqual(await serious(page, ['.model-choice']), []);
+    // the layer, by keyboard too: layer 2, head 4 by its tab
+    await page.focus('#model-layer');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.layer === 1);
+    await modelRead(page);
+    await page.click('#view-heads .head-tab[data-head="3"]');
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.view.head === 3);
+    got = await shownWeights(page);
+    const head = 3;
+    close(got.weights, c.allWeights[1][head], `the page: layer 2 head ${head + 1}`);
+    // the link: the model by name, no weights; opened in a new page, the same head
+    await page.waitForFunction(() => location.hash.length > 4);
+    const hash = await page.evaluate(() => location.hash.slice(1));
+    const decoded = JSON.parse(Buffer.from(hash.slice(4), 'base64url').toString('utf8'));
+    assert.equal(decoded.model, 'learner-words');
+    assert.equal(decoded.layer, 1);
+    assert.equal(decoded.x, undefined);
+    const again = await context.newPage();
+    await again.goto(`${PAGE}#${hash}`);
+    await again.waitForSelector('#steps .step table');
+    await modelRead(again);
+    const opened = await shownWeights(again);
+    assert.equal(opened.state.layer, 1);
+    assert.equal(opened.state.view.head, head);
+    close(opened.weights, c.allWeights[1][head], 'the link opened again');
+    await again.close();
+    // the tutorial, one choice away: its hand-set vectors again
+    await page.selectOption('#model-picker', '');
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').state.model);
+    got = await shownWeights(page);
+    assert.deepEqual(got.state.tokens, ['我', '爱', '你']);
+    assert.deepEqual(got.state.x, TUTORIAL.x);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });
