@@ -2,7 +2,9 @@
 // example (its hand-set 2-d vectors) or one of the shipped models (web/models/index.json), and,
 // with a model, which of its layers the step by step shows (the heads are the head tabs').
 //   host: { entries() → Promise of the index's entries, layers(name) → its layer count or null,
-//           choose(name, layer) (name '' for the tutorial), lang() }
+//           choose(name, layer) (name '' for the tutorial), lang(), eager() → whether the index
+//           loads at once (the page, which ships models/) or when the picker is first focused
+//           (an element on a host page: nothing is requested until the reader asks) }
 //   picker.node            the fields, placed by the editor
 //   picker.render(state)   shows the state's choice (the index loaded on first render)
 
@@ -36,19 +38,24 @@ export class ModelPicker {
     this.entries = null; // the index's entries once loaded
     this.asked = false;
     this.state = null;
+    this.model.select.addEventListener('focus', () => this.ask());
     this.model.select.addEventListener('change', () => this.host.choose(this.model.select.value, 0));
     this.layer.select.addEventListener('change', () => this.host.choose(this.model.select.value, Number(this.layer.select.value)));
   }
 
+  // The index, asked for once: the models offered when it arrives.
+  ask() {
+    if (this.asked) return;
+    this.asked = true;
+    this.host.entries().then((entries) => {
+      this.entries = entries;
+      if (this.state) this.render(this.state);
+    }, () => {}); // (no models to offer: the tutorial alone; a model named says why: model-run.js)
+  }
+
   render(state) {
     this.state = state;
-    if (!this.asked) {
-      this.asked = true;
-      this.host.entries().then((entries) => {
-        this.entries = entries;
-        if (this.state) this.render(this.state);
-      }, () => {}); // (no models to offer: the tutorial alone)
-    }
+    if (this.host.eager() || state.model) this.ask();
     const lang = this.host.lang();
     const t = (key) => translate(lang, key);
     setText(this.model.label, t('modelLabel'));

@@ -373,7 +373,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     });
     this._attributeState = null; // the state the attributes made, until edited
     this._picker = new ModelPicker({
-      entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer),
+      entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer), eager: () => this._full,
       layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
     });
     this._arrays = new ResultArrays(); // the arrays of the results computed on this thread
