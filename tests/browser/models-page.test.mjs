@@ -194,6 +194,7 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     assert.deepEqual(got.state.tokens, c.tokens);
     close(got.weights, c.allWeights[0][0], 'the page: layer 1 head 1 of learner-words on 我爱你');
     assert.deepEqual(await serious(page, ['.model-choice']), []);
+    assert.deepEqual(await serious(page, ['.predictions']), []);
     // the layer, by keyboard too: layer 2, head 4 by its tab
     await page.focus('#model-layer');
     await page.keyboard.press('ArrowDown');
@@ -229,5 +230,30 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test('the predictions: the top 5 at each position as numpy gives them; the head switched off (headsOff) changes them, as numpy without that head', async () => {
+  const host = await openHost(local.browser, local.server.url);
+  try {
+    for (const [i, c] of FIXTURES.entries()) {
+      await modelElement(host.page, `c${i}`);
+      const read = (column) => host.page.evaluate(({ id, column }) => [...document.getElementById(id).shadowRoot.querySelectorAll('.predictions-table tr')].slice(1)
+        .map((tr) => [...tr.children[column].querySelectorAll('.prediction')].map((li) => [li.querySelector('.prediction-token').textContent, li.querySelector('.prediction-p').textContent])), { id: `c${i}`, column });
+      const shown = (rows) => rows.map((row) => row.map(([token, p]) => [token, `${(100 * p).toFixed(1)}%`]));
+      assert.deepEqual(await read(1), shown(c.top5), `${c.model} “${c.sentence}”: with every head`);
+      assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelectorAll('.predictions-table tr:first-child th').length, `c${i}`), 2);
+      // switched off by keyboard: the button focused, Enter
+      await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.head-off').focus(), `c${i}`);
+      await host.page.keyboard.press('Enter');
+      await host.page.waitForFunction((id) => document.getElementById(id).shadowRoot.querySelector('.head-off[aria-pressed="true"]'), `c${i}`);
+      assert.deepEqual(await read(1), shown(c.top5), `${c.model}: the column with every head stays`);
+      const off = await read(2);
+      assert.deepEqual(off, shown(c.top5Off), `${c.model} “${c.sentence}”: layer ${c.layer} head ${c.head} off`);
+      assert.notDeepEqual(c.top5Off, c.top5, 'numpy: the head matters');
+      assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.activeElement?.classList.contains('head-off'), `c${i}`), true, 'the focus stays on the button');
+    }
+  } finally {
+    await host.context.close();
   }
 });

@@ -60,6 +60,7 @@ import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
 import { ModelChoice, derivedFields, chosenState, choiceKey } from '../engine/model-run.js';
 import { ModelPicker } from '../edit/model-picker.js';
+import { renderPredictions } from '../views/predictions.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -372,6 +373,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       base: () => new URL('models/', SCRIPT_URL || document.baseURI), engine: () => this._engine, loaded: () => this._modelArrived(),
     });
     this._attributeState = null; // the state the attributes made, until edited
+    this._headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
     this._picker = new ModelPicker({
       entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer), eager: () => this._full,
       layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
@@ -774,6 +776,22 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else this._replace(checked.state);
   }
 
+  // A model's next-token predictions under the steps (views/predictions.js), or null.
+  _renderPredictions(lang) {
+    const state = this._state;
+    const off = this._headOff && { layer: state.layer, head: state.view.head };
+    const shown = state.model && this._models.predictions(state, off);
+    if (!shown) return null;
+    return renderPredictions(lang, {
+      ...shown, tokens: state.tokens, off: Boolean(off), layer: state.layer, head: state.view.head,
+      onToggle: () => {
+        this._headOff = !this._headOff;
+        this._render();
+        (this._full ? this : this.shadowRoot).querySelector('.head-off')?.focus();
+      },
+    });
+  }
+
   // A model (or the engine) arrived: the attributes read again when the state is theirs (head="3"
   // then has the model's heads), else the state resolved; true when either changed the state.
   _modelArrived() {
@@ -1031,6 +1049,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (this._full) {
       if (!this._editor) this._makeEditor();
       this._fullView.render();
+      this.querySelector('.predictions')?.remove();
+      const predictions = this._renderPredictions(this._lang());
+      if (predictions) this.querySelector('#steps').after(predictions);
       if (counted) {
         const root = document.documentElement;
         root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
@@ -1051,6 +1072,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (config.panels.has('nav')) parts.push(this._renderNav(lang));
     if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
     parts.push(this._renderStatus(lang), this._renderSteps(lang));
+    const predictions = this._renderPredictions(lang);
+    if (predictions) parts.push(predictions);
     // the example's steps first; its editor under them (on a phone the editor is a long page of fields)
     if (this._editable()) parts.push(this._editorBox);
     if (config.panels.has('tools') && this._result) parts.push(this._tools.render(lang));

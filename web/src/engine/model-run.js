@@ -59,7 +59,7 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
   };
   delete next.context;
   const unknown = tokens.flatMap((t, i) => (t.id < 0 ? [{ position: i, text: t.text }] : []));
-  return { state: next, notes: { entry, unknown, instead: instead.text, cut, layer, layers, layerAsked: state.layer } };
+  return { state: next, notes: { entry, unknown, instead: instead.text, cut, layer, layers, layerAsked: state.layer, ids, probabilities: run.probabilities } };
 }
 
 // The fields a model gives a state read from attributes (s, not checked yet; text: the sentence
@@ -170,6 +170,17 @@ export class ModelChoice {
     if (this.error && this.error.name === state.model) this.error = null;
     this.notes.set(choiceKey(derived.state), derived.notes);
     return derived;
+  }
+
+  // The model's predictions of a state read (its notes'), and without head `off` ({ layer, head },
+  // runModel's headsOff: its output taken as 0), or null.
+  predictions(state, off) {
+    const notes = this.notesOf(state);
+    const engine = this.host.engine();
+    if (!notes || !engine) return null;
+    const { model } = this.found.get(state.model);
+    const without = off ? engine.runModel(model, notes.ids, { headsOff: [off] }).probabilities : null;
+    return { vocab: model.vocab, probabilities: notes.probabilities, without };
   }
 
   notesOf(state) {

@@ -30,4 +30,14 @@ export const MODEL_STRINGS = {
   errModelLoad: { zh: '模型 {name} 加载失败：{message}', en: 'The model {name} could not be loaded: {message}' },
   errModelBiases: { zh: '模型 {name} 的头带有偏置，逐步显示还不支持。', en: "The model {name}'s heads have biases, which the step by step cannot show yet." },
   errModelNoTokens: { zh: '句子里没有模型能读的词元。', en: 'The sentence has no tokens the model can read.' },
+  predictionsTitle: { zh: '模型在每个位置的预测', en: 'What the model predicts at each position' },
+  predictionsHint: {
+    zh: '每个位置上模型最可能的输出（前 5 个及其概率）：预测下一个词的模型给出它预计的下一个词元；“it”模型在 “it” 处给出它指代的名词。注意力就是为此：把别处的信息搬到这里。关掉一个头，看预测怎样变。',
+    en: 'At each position, the model’s most likely outputs (the top 5, with their probabilities): a next-token model’s guess of the token that comes next; the “it” model’s, at “it”, the noun it refers to. This is what attention is for: it brings information from elsewhere to here. Switch a head off and watch the predictions change.',
+  },
+  predictionsAfter: { zh: '位置上的词元', en: 'At this token' },
+  predictionsWith: { zh: '预测（所有头）', en: 'Predicted (every head)' },
+  predictionsWithout: { zh: '关掉第 {layer} 层第 {head} 个头', en: 'Layer {layer} head {head} off' },
+  headOff: { zh: '关掉这个头（第 {layer} 层第 {head} 个）', en: 'Switch this head off (layer {layer}, head {head})' },
+  headOnAgain: { zh: '重新打开这个头（第 {layer} 层第 {head} 个）', en: 'Switch this head on again (layer {layer}, head {head})' },
 };
