@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { INDUCTION, ROLE_MIN, inductionData, inductionHeldOut, inductionScores, inductionStart, initAttentionOnly, mulberry32, randomInt } from '../web/src/state/induction.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MODELS_DIR = path.join(ROOT, 'web/models');
@@ -21,51 +22,6 @@ const DIGITS = 6; // shipped parameters keep 6 significant digits; every figure 
 
 export function loadEngine() {
   return createRequire(import.meta.url)(path.join(ROOT, 'dist/attention-engine.js'))();
-}
-
-// The page's "fill randomly" generator: uniform in [0, 1), integer arithmetic only.
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const randomInt = (rand, n) => Math.floor(rand() * n);
-
-// rows × cols, uniform in [−scale, scale)
-function uniform(rand, rows, cols, scale) {
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => (rand() * 2 - 1) * scale));
-}
-
-const norm = (d) => ({ gain: new Array(d).fill(1), bias: new Array(d).fill(0) });
-
-// A pre-norm, attention-only transformer (no MLP), initialised from `rand`; 1/√fan-in scales.
-// `tied`: the unembedding is the embedding's transpose (half the vocabulary's bytes).
-function initAttentionOnly(rand, { vocab, dModel, maxTokens, causal, layers, heads, dHead, tied = false }) {
-  const model = {
-    vocab,
-    dModel,
-    maxTokens,
-    causal,
-    embed: uniform(rand, vocab.length, dModel, 1),
-    positions: uniform(rand, maxTokens, dModel, 1),
-    layers: [],
-  };
-  const s = 1 / Math.sqrt(dModel);
-  for (let l = 0; l < layers; l++) {
-    model.layers.push({
-      norm1: norm(dModel),
-      heads: Array.from({ length: heads }, () => ({ wq: uniform(rand, dModel, dHead, s), wk: uniform(rand, dModel, dHead, s), wv: uniform(rand, dModel, dHead, s) })),
-      wo: uniform(rand, heads * dHead, dModel, 1 / Math.sqrt(heads * dHead)),
-    });
-  }
-  model.finalNorm = norm(dModel);
-  model.unembed = tied ? 'tied' : uniform(rand, dModel, vocab.length, s); // 'tied': embedᵀ
-  return model;
 }
 
 // Every parameter as plain arrays rounded to DIGITS significant digits (what is shipped).
@@ -126,82 +82,21 @@ function train(engine, model, batches, phases) {
 }
 
 // ---- (3) induction: 2 layers, attention only ------------------------------------------------
-
-const INDUCTION = {
-  name: 'induction',
-  seed: 3,
-  vocabSize: 24,
-  length: 24, // tokens a sequence
-  copy: [8, 11], // the repeated stretch: 8 to 11 tokens, copied to a later random place
-  shape: { dModel: 32, layers: 2, heads: 2, dHead: 16 },
-  phases: [{ steps: 10000, learningRate: 2e-3 }],
-  heldOut: 48,
-};
-
-// A sequence of random tokens in which a random stretch reappears later at a random place (so
-// no fixed offset predicts it); `copies` marks the queries i whose token's earlier copy is at
-// `copies[i]` (its only earlier occurrence), one per copied token but the last.
-export function inductionData(rand, count) {
-  const { vocabSize, length, copy } = INDUCTION;
-  return Array.from({ length: count }, () => {
-    const ids = Array.from({ length }, () => randomInt(rand, vocabSize));
-    const k = copy[0] + randomInt(rand, copy[1] - copy[0] + 1);
-    const from = randomInt(rand, length - 2 * k + 1);
-    const to = from + k + randomInt(rand, length - from - 2 * k + 1);
-    for (let t = 0; t < k; t++) ids[to + t] = ids[from + t];
-    const copies = new Array(length).fill(-1);
-    for (let t = 0; t < k - 1; t++) {
-      const i = to + t;
-      if (ids.slice(0, i).filter((x) => x === ids[i]).length === 1) copies[i] = from + t;
-    }
-    return { ids, targets: [...ids.slice(1), -1], copies };
-  });
-}
-
-// Per head: the mean attention weight, over the copied queries of `sequences`, on the token
-// after the query's earlier copy (prefix matching, Olsson et al. 2022), and over every query
-// i ≥ 1 on token i − 1 (previous token).
-export function inductionScores(engine, model, sequences) {
-  const heads = model.layers.map((layer) => layer.heads.map(() => ({ induction: 0, previous: 0 })));
-  let inductionCount = 0;
-  let previousCount = 0;
-  for (const { ids, copies } of sequences) {
-    const run = engine.runModel(model, ids);
-    run.layers.forEach((layer, l) =>
-      layer.attention.heads.forEach((head, h) => {
-        for (let i = 1; i < ids.length; i++) {
-          heads[l][h].previous += head.weights[i][i - 1];
-          if (copies[i] >= 0) heads[l][h].induction += head.weights[i][copies[i] + 1];
-        }
-      }),
-    );
-    previousCount += ids.length - 1;
-    inductionCount += copies.filter((c) => c >= 0).length;
-  }
-  return heads.map((layer) => layer.map((s) => ({ induction: s.induction / inductionCount, previous: s.previous / previousCount })));
-}
+// The recipe (initial weights, data, held-out sequences, head scores) is web/src/state/induction.js,
+// shared with the page's live training ("How it learns").
 
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
 
-export function inductionHeldOut() {
-  return inductionData(mulberry32(INDUCTION.seed + 1000), INDUCTION.heldOut);
-}
-
 function trainInduction(engine, { steps } = {}) {
   const c = INDUCTION;
-  const rand = mulberry32(c.seed);
-  const vocab = Array.from({ length: c.vocabSize }, (_, i) => String.fromCharCode(65 + i)); // A … X
-  const init = initAttentionOnly(rand, { vocab, maxTokens: c.length, causal: true, ...c.shape });
+  const { rand, init } = inductionStart();
+  const vocab = init.vocab;
   const total = c.phases.reduce((a, p) => a + p.steps, 0);
   const batches = inductionData(rand, total);
   const heldOut = inductionHeldOut();
   const phases = steps ? [{ steps, learningRate: c.phases[0].learningRate }] : c.phases;
   return { init, batches, heldOut, vocab, ...train(engine, init, batches, phases) };
 }
-
-// Induction-model roles: a head is named for a score ≥ 0.4 (at random a causal head puts about
-// 1/(i + 1) on any one key).
-const ROLE_MIN = 0.4;
 
 function inductionCard(engine, trained) {
   const { model, losses, batches, heldOut } = trained;
@@ -707,6 +602,7 @@ async function main() {
 }
 
 export const CONFIG = { INDUCTION, ANIMAL, LEARNER, LOSS_EVERY };
+export { mulberry32, inductionData, inductionHeldOut, inductionScores };
 export { trainInduction, trainAnimal, trainLearner, percent, meanLoss };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

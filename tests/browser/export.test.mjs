@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { embedCode } from '../../web/src/views/tools.js';
+import { embedCode } from '../../web/src/element/embed-code.js';
 import { viridis } from './colors.mjs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';

@@ -206,7 +206,13 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     const head = 3;
     close(got.weights, c.allWeights[1][head], `the page: layer 2 head ${head + 1}`);
     // the link: the model by name, no weights; opened in a new page, the same head
-    await page.waitForFunction(() => location.hash.length > 4);
+    // (the page writes its link after a change settles)
+    await page.waitForFunction(() => {
+      const text = location.hash.slice(5).replace(/-/g, '+').replace(/_/g, '/');
+      if (!text) return false;
+      const state = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0))));
+      return state.layer === 1 && state.view.head === 3;
+    });
     const hash = await page.evaluate(() => location.hash.slice(1));
     const decoded = JSON.parse(Buffer.from(hash.slice(4), 'base64url').toString('utf8'));
     assert.equal(decoded.model, 'learner-words');

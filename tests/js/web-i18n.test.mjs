@@ -35,12 +35,14 @@ test('every message renders without a leftover placeholder in both languages', (
     m: '0.25', i: 0, j: 2, d: 2,
     // why a training run stopped
     floor: '0.0000', gap: 0.001, window: 50, p: '我',
+    // the induction model trained from scratch (learninduction.js)
+    goal: 0.4, loss: '2.300', score: '88.3%', layer: 2, head: 1, ln: '3.18', every: 50, chunk: 200, patience: 2000, gain: 1, step: 400, prefix: '88.3%',
     // the parameters of "What to look at" and the temperature's note (hints.js)
     lo: '0.3', hi: '0.4', animal: '0.6', street: '0.2', first: 'it', second: 'the', least: '0.5', most: '0.1', k: 2, now: '0.7', base: '0.4',
     words: 2, // the split prompt's count by spaces (editor.js)
+    // the shipped models (strings-models.js): the model's title, a layer asked for (layer, head: above)
+    title: 'A model', before: 1, asked: 3, layers: 2, instead: '<s>',
     // checking a learner's value (engine/check.js)
-    // the shipped models (strings-models.js): the model's title, its layer and head shown, a layer asked for
-    title: 'A model', layer: 2, head: 1, before: 1, asked: 3, layers: 2, instead: '<s>',
     cell: 'Weights[我, 爱]', places: 4, wrong: '0.3361', full: '0.33569311', other: 'Weights[爱, 我]', root: '1.4142', term: 'Q[我, d1]·K[爱, d1]', slip: 'left out', previous: 'Scaled',
   };
   for (const key of Object.keys(STRINGS)) {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { PRESETS, presetOf } from '../../web/src/state/presets.js';
 import { tokenize } from '../../web/src/io/tokenize.js';
 import { STRINGS } from '../../web/src/ui/i18n.js';
-import { PRESET_KEYS } from '../../web/src/edit/editor.js';
+import { PRESET_KEYS } from '../../web/src/edit/panel.js';
 import { nearUniform, NEAR_UNIFORM_RATIO } from '../../web/src/views/extras.js';
 import { createAttentionEngine, maxAbsDiff, TUTORIAL_EXPECTED } from './fixtures.mjs';
 

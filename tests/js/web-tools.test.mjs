@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedCode, importTargets, withMatrix, shareLink, siblingPath, exportables } from '../../web/src/views/tools.js';
+import { importTargets, withMatrix, shareLink, exportables } from '../../web/src/views/tools.js';
+import { embedCode, siblingPath } from '../../web/src/element/embed-code.js';
 import { stepsFor } from '../../web/src/views/steps.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { decodeHash } from '../../web/src/state/link.js';

@@ -2,8 +2,9 @@
 // tutorial authors. One classic script (dist/attention-visualizer.js, the
 // engine included); every element on a page shares the one engine that
 // createAttentionEngine() caches, and each is drawn and computed only once near the viewport
-// or asked for by a script (visibility.js). Shadow DOM with adopted stylesheets, so
-// the host page's CSS neither breaks it nor is touched by it.
+// or asked for by a script (visibility.js). Two views behind one interface draw it: the
+// compact one (compact.js: shadow DOM with adopted stylesheets, so the host page's CSS neither
+// breaks it nor is touched by it) and, on the visualizer's own page, the full one (full.js).
 //
 // Attributes (docs/authoring.md): state, sentence, tokenize,
 // tokens, x, wq, wk, wv, heads, wo, context, context-tokens, each option's
@@ -23,332 +24,48 @@
 // after the next paint when larger (a burst of edits is one computation), in
 // the engine's Web Worker from 1024 × 1024 attention cells; meanwhile the
 // steps keep the last result, dimmed.
+//
+// The views (compact.js, full.js) answer the same calls, and the element makes no other:
+// mount() (where it draws: {root, keys, drops}), mountEditor(panel), render({counted}),
+// renderFar() (not started: an empty frame), renderWaiting() (while the newest edit computes:
+// in full mode the edit and the status at once, the steps keep the last result, marked),
+// renderTools(), keys(event) (a keydown the element did not take: ←/→), hold(on) (a drag),
+// shownState() (the step on screen), themeStale() (theme.js), openHead(h), closedComparison(),
+// stopPlay(), and for the status attributeProblems(), headingProblems(), loadFailure(lang, f).
+// They read the element through its view host (_viewHost), never its private fields.
 
-import PAGE_CSS from '../../style.css';
-import ELEMENT_CSS from '../../element.css';
-import { translate, describe, describeLoadFailure, detectLanguage, htmlLang, LANGUAGES } from '../ui/i18n.js';
-import { stepsFor, shownCell, isPlain } from '../views/steps.js';
-import { createPipeline, revealCurrent } from '../views/pipeline.js';
-import { engineInput, optionChanges } from '../engine/variant.js';
-import { OPTIONS, COMPARED, optionByAttribute, readAttribute } from '../state/options.js';
-import { Updates, ResultArrays, WorkerResults, WORKER_CELLS } from '../engine/updates.js';
-import { plainResult, typedResult, resultRowViews } from '../engine/rows.js';
-import { sameNumbers, cellMessage, locate, headField, fieldName, readState } from '../state/model.js';
-import { TUTORIAL, presetOf } from '../state/presets.js';
+import { describe, describeLoadFailure, LANGUAGES } from '../ui/i18n.js';
 import { presetHint } from '../views/hints.js';
-import { tokenize, defaultMode } from '../io/tokenize.js';
-import { parseMatrixText } from '../io/parse.js';
-import { excerpt, quotedTokens } from '../ui/quote.js';
-import { followTokens, madeUpTokens } from '../state/vectors.js';
-import { el, button, setAttr } from '../ui/dom.js';
 import { tutorialState } from '../state/presets.js';
-import { validateState, fitLearn, MAX_TOKENS } from '../state/schema.js';
-import { decodeHash } from '../state/link.js';
-import { parseStateJson, copyState } from '../state/json.js';
+import { validateState, fitLearn } from '../state/schema.js';
+import { copyState } from '../state/json.js';
 import { createLearner } from '../views/learn.js';
 import { StateStore } from '../state/store.js';
 import { Editor } from '../edit/editor.js';
 import { undoKey, sameInputs } from '../state/history.js';
 import { learnedState } from '../state/learned.js';
-import { Tools, embedCode } from '../views/tools.js';
-import { FullView, FULL_MODE, showSteps, loadFailure } from './full.js';
-import { headTab, markHeadTab } from '../edit/headtabs.js';
-import { PANELS, DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, STEP_IDS, THEMES, headingLevel } from './attributes.js';
+import { Tools } from '../views/tools.js';
+import { FullView } from './full.js';
+import { CompactView } from './compact.js';
+import {
+  DATA_ATTRIBUTES, CONFIG_ATTRIBUTES, FULL_MODE, isOn, elementLang, readAttributes, stateWithAttribute, mergedState, stateOfText,
+  refusal, displayAttributes,
+} from './attributes.js';
+import { embedCode } from './embed-code.js';
+import { Computation } from './compute.js';
+import { viewInputs, stepsContext, engineRefusal, statusMessages } from './context.js';
+import { resultCopy } from './buffers.js';
+import { emit, stateDetail } from './events.js';
 import { HostTheme } from './theme.js';
-import { stepMove, keepKeys } from './keys.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
-import { ModelChoice, derivedFields, chosenState, choiceKey } from '../engine/model-run.js';
+import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
 import { ModelPicker } from '../edit/model-picker.js';
 import { renderPredictions } from '../views/predictions.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
 const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
-
-// The values mode and tokenize take (attributes.js declares the others').
-const MODES = ['full'];
-const TOKENIZE_MODES = ['char', 'space', 'word'];
-// The engine's operands as the editor's fields.
-const ENGINE_FIELDS = { x: 'x', wq: 'wq', wk: 'wk', wv: 'wv', wo: 'wo', context: 'c' };
-
-// ---- styles: one set of sheets for every element ----
-
-let sheets = null;
-function styleSheets() {
-  if (!sheets) {
-    // rem would follow the host page's root font size: sizes follow the element's own instead.
-    const page = PAGE_CSS.replace(/(\d*\.?\d+)rem\b/g, 'calc($1 * var(--av-rem))');
-    sheets = [page, ELEMENT_CSS].map((text) => {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(text);
-      return sheet;
-    });
-  }
-  return sheets;
-}
-
-// ---- attributes → state ----
-
-const isOn = (value) => value !== null && value !== 'false';
-
-function matrixAttribute(name, text) {
-  const parsed = parseMatrixText(text.replace(/;/g, '\n'));
-  if (parsed.ok) return parsed.rows;
-  throw attributeError(name, parseProblem(name, parsed.error));
-}
-
-// A parse.js error as a message naming the field, the row and the column.
-function parseProblem(name, error) {
-  const { code, row, column, text, count, expected } = error;
-  // a decimal comma or an overlong cell: the page's own words for it
-  if (code === 'decimal_comma' || code === 'too_long') return cellMessage(null, error, []);
-  const problem = (key, params = {}) => ({ key: 'errStateField', params: { field: name, problem: { key, params } } });
-  if (code === 'not_number' || code === 'not_finite' || code === 'empty_cell') {
-    return problem('probMatrixCell', { row: row + 1, col: column + 1, text: code === 'empty_cell' ? '""' : text });
-  }
-  if (code === 'ragged') return problem('probMatrixRagged', { row: row + 1, count, expected });
-  if (code === 'empty_row') return problem('probMatrixRow', { row: row + 1 });
-  return problem('probMatrix');
-}
-
-function jsonAttribute(name, text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw attributeError(name, { key: 'errStateJson', params: {} });
-  }
-}
-
-const fieldError = (name, key, params = {}) => attributeError(name, { key: 'errStateField', params: { field: name, problem: { key, params } } });
-
-function attributeError(name, detail) {
-  const error = new Error(name);
-  error.descriptor = { key: 'errAttribute', params: { name, detail } };
-  return error;
-}
-
-// Each data attribute with those it is read with: a change of one applies its
-// group to the state on screen and changes nothing else (issue 32.2).
-const GROUPS = [
-  ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
-  ...OPTIONS.filter((o) => o.stage !== 'model').map((o) => [o.attribute]), ['model', 'layer'], ['decimals'], ['head'], ['lang'], ['step'],
-];
-const groupOf = (name) => GROUPS.find((group) => group.includes(name));
-
-// The state the `state` attribute (a share hash or state JSON) names, or the tutorial.
-function baseState(element, lang) {
-  const text = element.getAttribute('state');
-  if (!text) return tutorialState(lang);
-  const parsed = text.trim().startsWith('{') ? parseStateJson(text.trim()) : decodeHash(text.trim());
-  if (!parsed.ok) throw attributeError('state', parsed.message || { key: 'errStateHash', params: {} });
-  return parsed.state;
-}
-
-// `group`'s attributes written into s (a copy of `before`, the state they apply to).
-// An attribute taken away leaves its field as it is (a boolean one: its default).
-function applyGroup(element, s, before, group, lang) {
-  const get = (name) => element.getAttribute(name);
-  const has = (name) => get(name) !== null;
-  switch (group[0]) {
-    case 'tokens':
-      if (has('tokenize') && !TOKENIZE_MODES.includes(get('tokenize'))) throw fieldError('tokenize', 'probOneOf', { list: TOKENIZE_MODES.join(', ') });
-      if (has('tokens')) s.tokens = jsonAttribute('tokens', get('tokens'));
-      else if (has('sentence')) s.tokens = tokenize(get('sentence'), get('tokenize') || defaultMode(get('sentence')));
-      if (!has('x')) followVectors(s, before);
-      if (!has('key-padding')) fitPadding(s);
-      break;
-    case 'x':
-      if (has('x')) s.x = matrixAttribute('x', get('x'));
-      break;
-    case 'heads':
-      if (has('heads')) s.heads = jsonAttribute('heads', get('heads'));
-      else if (['wq', 'wk', 'wv'].some(has)) {
-        s.heads = [{ ...s.heads[0] }];
-        for (const w of ['wq', 'wk', 'wv']) if (has(w)) s.heads[0][w] = matrixAttribute(w, get(w));
-      }
-      break;
-    case 'wo':
-      if (has('wo')) s.wo = matrixAttribute('wo', get('wo'));
-      break;
-    case 'context':
-      if (has('context')) {
-        const x = matrixAttribute('context', get('context'));
-        const tokens = has('context-tokens') ? jsonAttribute('context-tokens', get('context-tokens')) : x.map((_, i) => `k${i + 1}`);
-        s.context = { tokens, x };
-      }
-      if (!has('key-padding')) fitPadding(s);
-      break;
-    case 'model':
-      for (const name of group) {
-        const { key } = optionByAttribute(name);
-        const read = readAttribute(name, get(name), s[key]);
-        if (!read.ok) throw attributeError(name, read.detail);
-        s[key] = read.value;
-      }
-      // the model's matrices now when it is here, else when it arrives (_modelArrived)
-      Object.assign(s, derivedFields(element._models, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
-      break;
-    case 'decimals':
-      if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
-      break;
-    case 'head':
-      if (has('head')) s.view = { ...s.view, head: headNumber(s, get('head')) };
-      break;
-    case 'lang':
-      s.view = { ...s.view, lang };
-      break;
-    case 'step': {
-      const checked = has('step') && validateState(s); // (a state that does not read is named by the caller)
-      if (checked && checked.ok) s.view = { ...s.view, step: stepId(checked.state, get('step').trim()) };
-      break;
-    }
-    default: {
-      // an option (options.js reads it: a boolean one taken away goes back to its default)
-      const { key } = optionByAttribute(group[0]);
-      const read = readAttribute(group[0], get(group[0]), s[key]);
-      if (!read.ok) throw attributeError(group[0], read.detail);
-      s[key] = read.value;
-    }
-  }
-}
-
-// The display attributes (and mode) that do not read, as messages: each is still read as far
-// as it does (an unknown step or panel left out, an unknown theme as auto).
-function configProblems(element) {
-  const problems = [];
-  const list = (name, allowed) => {
-    const text = element.getAttribute(name);
-    if (text === null || (name === 'steps' && text.trim() === 'all')) return;
-    const bad = text.split(/[\s,]+/).filter(Boolean).find((word) => !allowed.includes(word));
-    if (bad !== undefined) problems.push(fieldError(name, 'probListOf', { text: excerpt(bad), list: allowed.join(', ') }).descriptor);
-  };
-  const one = (name, allowed) => {
-    const text = element.getAttribute(name);
-    if (text !== null && text !== '' && !allowed.includes(text)) problems.push(fieldError(name, 'probOneOf', { list: allowed.join(', ') }).descriptor);
-  };
-  list('steps', STEP_IDS);
-  list('panels', PANELS);
-  one('theme', THEMES);
-  one('mode', MODES);
-  if (element.getAttribute('mode') === 'full' && !FULL_MODE.allowed) problems.push({ key: 'errFullMode', params: {} });
-  return problems;
-}
-
-// s checked, or the error of the first attribute given.
-function validated(element, s) {
-  const checked = validateState(s);
-  if (!checked.ok) throw attributeError(firstAttribute(element), checked.message);
-  return checked.state;
-}
-
-// head="2": from 1, as on screen and as the attribute counts (the state counts from 0).
-function headNumber(s, text) {
-  const heads = Array.isArray(s.heads) ? s.heads.length : 1;
-  const n = Number(text.trim());
-  if (!Number.isInteger(n) || n < 1 || n > heads) throw fieldError('head', 'probInteger', { min: 1, max: heads });
-  return n - 1;
-}
-
-// The state the attributes describe: the base (the `state` attribute's, the
-// tutorial, or a state set by property before the element was connected) with
-// every other attribute given on top. errors (a Map): each group's error by
-// its first name ('state' for the whole), the groups that read applied.
-function stateFromAttributes(element, lang, base, errors, restored) {
-  errors.clear();
-  const s = { ...base, view: { ...base.view } };
-  // The language of a restored state stays unless lang="…" says otherwise.
-  const given = (group) => group.some((name) => element.hasAttribute(name)) || (group[0] === 'lang' && !restored);
-  for (const group of GROUPS.filter(given)) {
-    try {
-      applyGroup(element, s, base, group, lang);
-    } catch (error) {
-      if (!error.descriptor) throw error;
-      errors.set(group[0], error.descriptor);
-    }
-  }
-  return validated(element, s);
-}
-
-// The state with the group of the attribute `name` applied, all else as it was.
-function stateWithAttribute(element, state, name, lang, errors) {
-  const group = groupOf(name);
-  const s = { ...state, view: { ...state.view } };
-  try {
-    applyGroup(element, s, state, group, lang);
-    const next = validated(element, s);
-    errors.delete(group[0]);
-    errors.delete('state'); // what did not read together reads now
-    return next;
-  } catch (error) {
-    if (!error.descriptor) throw error;
-    errors.set(group[0], error.descriptor);
-    return state;
-  }
-}
-
-// Tokens given without X: each keeps its vector in `base` (the tutorial's 我, 爱, 你, or the
-// state's), any other gets a made-up one (vectors.js). Tokens that are no list of strings
-// are left for validateState() to name.
-function followVectors(s, base) {
-  const { tokens } = s;
-  if (tokens === base.tokens || !Array.isArray(tokens) || tokens.length > MAX_TOKENS || !tokens.every((t) => typeof t === 'string')) return;
-  s.x = followTokens(tokens, base.tokens, base.x, { width: base.x[0].length });
-}
-
-// Heads × queries × keys: the size of a computation (updates.js).
-function attentionCells(state) {
-  const keys = state.context ? state.context.tokens.length : state.tokens.length;
-  return state.heads.length * state.tokens.length * keys;
-}
-
-const firstAttribute = (element) => DATA_ATTRIBUTES.find((name) => element.hasAttribute(name) && name !== 'lang') || 'state';
-
-// Key padding not given follows the keys: none when their number changed
-// (the old padding of 3 keys cannot apply to 5). A key count that is no
-// count (a hostile `tokens`) is left for validateState() to name.
-function fitPadding(s) {
-  const keys = s.context && typeof s.context === 'object' ? s.context.tokens : s.tokens;
-  const count = Array.isArray(keys) && keys.length <= MAX_TOKENS ? keys.length : 0;
-  if (!Array.isArray(s.keyPadding) || s.keyPadding.length !== count) s.keyPadding = Array(count).fill(false);
-}
-
-// step="softmax" (any case), step="5" (1-based) or step="all"; anything else
-// is an error listing this state's steps (the link and embed code copied
-// later would otherwise carry a step no state may hold).
-function stepId(state, text) {
-  const word = text.toLowerCase();
-  const steps = stepsFor(readState(state).options);
-  if (word === 'all') return word;
-  if (/^\d+$/.test(word)) return steps[Math.min(steps.length, Math.max(1, Number(word))) - 1].id;
-  const step = steps.find((s) => s.id === word);
-  if (!step) throw fieldError('step', 'probStepOf', { count: steps.length, list: steps.map((s) => s.id).join(', ') });
-  return step.id;
-}
-
-// The `state` property's text: a share link's hash (av1.…, with or without its '#' or the
-// address before it) or the JSON text of a state, some or all of its fields; what does not
-// read is refused as an invalid state is.
-function stateOfText(text) {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      return JSON.parse(trimmed);
-    } catch {
-      throw refusal({ key: 'errState', params: { detail: { key: 'errStateJson', params: {} } } });
-    }
-  }
-  const decoded = decodeHash(trimmed.includes('#') ? trimmed.slice(trimmed.indexOf('#') + 1) : trimmed);
-  if (!decoded.ok) throw refusal(decoded.message || { key: 'errState', params: { detail: { key: 'errStateHash', params: {} } } });
-  return decoded.state;
-}
-
-// A refused state as an error: the English text, and the descriptor for either language.
-function refusal(descriptor) {
-  const error = new TypeError(describe('en', descriptor));
-  error.descriptor = descriptor;
-  return error;
-}
 
 // ---- the element ----
 
@@ -362,7 +79,6 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     super();
     this._root = null; // made when first connected (_mount): the mode decides where
     this._full = false; // mode="full": the page's layout, in the light DOM (full.js)
-    this._fullView = null;
     // The state (store.js): set by the attributes, the `state` property and the edits;
     // _onStore() computes and renders what it holds. _handled: the state it last saw.
     this._store = new StateStore();
@@ -373,13 +89,11 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       base: () => new URL('models/', SCRIPT_URL || document.baseURI), engine: () => this._engine, loaded: () => this._modelArrived(),
     });
     this._attributeState = null; // the state the attributes made, until edited
-    this._headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
     this._picker = new ModelPicker({
       entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer), eager: () => this._full,
       layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
     });
-    this._arrays = new ResultArrays(); // the arrays of the results computed on this thread
-    this._workerResults = new WorkerResults(); // and of those the worker computed
+    this._headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -390,36 +104,17 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._settleReady = { resolve, reject };
     });
     this._ready.catch(() => {}); // a page that never asks is not told of an unhandled rejection
-    this._stepList = el('ol', 'steps');
-    this._updates = new Updates({
-      cells: () => attentionCells(this._state),
-      here: () => {
-        this._computeHere();
-        this._computed();
-        this._giveBack(null); // the worker's results left are garbage now, or it broke
-      },
-      start: (engine) => {
-        this._giveBack(engine);
-        const state = this._state;
-        const { matrices, options } = readState(state);
-        const base = this._comparisonBase(options);
-        const rowsOf = (typed) => this._workerResults.rowsOf(typed);
-        const main = engine.compute(engineInput(matrices, options));
-        const before = base && engine.compute(engineInput(matrices, base)).then(
-          (typed) => ({ result: rowsOf(typed), changes: optionChanges(base, options) }),
-          () => {
-            this._compareBase = null; // no comparison then, as in _computeHere()
-            return null;
-          },
-        );
-        return Promise.all([main.then(rowsOf), before]).then(([result, compared]) => () => this._take(state, result, compared));
-      },
-      waiting: () => this._renderWaiting(),
+    // Computed (compute.js) where and when its size says, into the arrays of results no longer shown.
+    this._compute = new Computation({
+      state: () => this._state,
+      engine: () => this._engine,
+      comparing: () => this._full,
+      live: () => [this._result, this._before?.result].filter(Boolean),
+      resultState: () => this._resultState,
+      take: (state, result, before) => this._take(state, result, before),
       failed: (error) => this._failed(error),
-      done: (engine) => {
-        this._computed();
-        this._giveBack(engine);
-      },
+      computed: () => this._computed(),
+      waiting: () => this._view.renderWaiting(),
     });
     this._started = false; // drawn and computed: once near the viewport or asked for (visibility.js)
     this._engine = null;
@@ -428,44 +123,48 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._propertyBase = null; // a state set by property before the element was first connected
     this._engineErrorMessage = null;
     this._selections = {};
-    // What the views (full.js, and the compact render's steps: showSteps) read of the element and
+    // What the views (compact.js, full.js, and their steps: showSteps) read of the element and
     // ask of it: no view reads the element's private fields.
     this._viewHost = {
       state: () => this._state,
       result: () => this._result,
       resultState: () => this._resultState,
       editor: () => this._editor,
+      editable: () => this._editable(),
+      lang: () => this._lang(),
+      isDark: (theme) => this._theme.isDark(theme), // theme="auto" follows what the element sits on (theme.js)
       holding: () => this._holding,
-      running: () => Boolean(this._updates.running),
+      waiting: () => this._waiting,
+      refused: () => Boolean(this._engineErrorMessage),
+      running: () => Boolean(this._compute.running),
       ctx: (lang) => this._ctx(lang),
       statusMessages: (lang) => this._statusMessages(lang),
       setView: (view) => this._setView(view),
+      render: () => this._render(),
+      predictions: (lang) => this._renderPredictions(lang), // a model's, under the steps, or null
     };
     Object.defineProperties(this._viewHost, {
       selections: { get: () => this._selections }, // each step's selected cell, by step id
       tools: { get: () => this._tools },
     });
+    // The view that draws it: compact.js, or full.js once connected with mode="full" (_mount).
+    this._view = new CompactView(this._viewHost, this);
     this._statusMessage = null; // the page's message over the steps (a damaged link), until the next whole state
     this._urgent = false; // a whole state loaded: computed at once
-    // The before/after comparison (full mode): the compared options (scale,
-    // temperature, masks) before the latest change, or null; the result before.
-    this._compareBase = null;
-    this._compareOption = null;
-    this._before = null;
-    this._shownStep = null; // the step id shown last, or 'all'
+    this._before = null; // the before/after comparison's (full mode, compute.js): {result, changes}, or null
     this._editor = null; // "Edit the example" (editor.js), made when first editable
-    this._editorBox = null;
     this._quiet = false; // a change the element tells of itself (or not at all: attributes)
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
+    const baseUrl = () => (this._full ? location.href : SCRIPT_URL || location.href);
     this._tools = new Tools({
       state: () => this._shownState(),
       ctx: (lang) => this._ctx(lang),
       editable: () => this._editable(),
       apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
-      rerender: () => (this._full ? this._fullView.renderTools(true) : this._render()),
-      config: () => this._displayAttributes(),
-      baseUrl: () => (this._full ? location.href : SCRIPT_URL || location.href),
+      rerender: () => this._view.renderTools(true),
+      embedCode: (form) => embedCode(form, this._shownState(), this._displayAttributes(), baseUrl(), document.baseURI),
+      baseUrl,
     });
     // "How it learns" (learn.js): trained weights become the state's, of the head trained.
     this._learner = createLearner({
@@ -482,33 +181,19 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     });
     // the system's scheme, or a host page that switches its own theme on <html> or <body>
     this._theme = new HostTheme(this, () => {
-      if (this._state && !this._full && this._root.classList.contains('dark') !== this._isDark(this._config().theme)) this._render();
+      if (this._state && this._view.themeStale()) this._render();
     });
   }
 
   // Where the element draws, decided when first connected (mode is read then):
   // in full mode the element's own children, the page's layout (full.js), its
   // keys and dropped files taken from the whole document; else a shadow root
-  // with adopted stylesheets.
+  // with adopted stylesheets (compact.js).
   _mount() {
     this._full = this.getAttribute('mode') === 'full' && FULL_MODE.allowed; // (else refused: configProblems)
-    let keys;
-    let drops;
-    if (this._full) {
-      this._root = this;
-      this._fullView = new FullView(this._viewHost, this);
-      keys = document;
-      drops = document;
-    } else {
-      this.attachShadow({ mode: 'open' });
-      this.shadowRoot.adoptedStyleSheets = styleSheets();
-      this._root = el('div', 'av av-far'); // (an empty frame until started: _render() names its classes)
-      this._root.setAttribute('role', 'group');
-      this.shadowRoot.append(this._root);
-      keepKeys(this.shadowRoot);
-      keys = this._root;
-      drops = this._root;
-    }
+    if (this._full) this._view = new FullView(this._viewHost, this);
+    const { root, keys, drops } = this._view.mount();
+    this._root = root;
     keys.addEventListener('keydown', (event) => this._onKeydown(event));
     takeDrops(drops, this._root, { editable: () => this._editable(), importFiles: (files) => this._tools.importFiles(files) });
   }
@@ -536,7 +221,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       (engine) => {
         this._engine = engine;
         this._modelArrived(); // (a model waiting for the engine is read now)
-        if (this._state) this._updates.update();
+        if (this._state) this._compute.update();
       },
       (error) => {
         this._engineError = { code: (error && error.code) || 'load', message: (error && error.message) || String(error) };
@@ -559,7 +244,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (before === after || !this._root) return;
     if (DATA_ATTRIBUTES.includes(name) && !this._full) {
       if (name === 'state') this._readAttributes();
-      else this._quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._attributeLang(), this._attributeErrors)));
+      else this._quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._lang(), this._attributeErrors)));
     }
     this._render();
   }
@@ -572,42 +257,22 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
 
   // (The step is one of the steps on screen: `steps` may hide the one the state names.)
   _shownState() {
-    if (!this._state) return null;
-    if (this._full) return this._fullView.shownState();
-    const { step } = this._state.view;
-    const steps = this._visibleSteps();
-    const shown = step === 'all' ? step : steps[this._currentIndex(steps)].id;
-    return shown === step ? this._state : { ...this._state, view: { ...this._state.view, step: shown } };
+    return this._state ? this._view.shownState() : null;
   }
 
-  // An event's detail, whose `state` is a copy of the state shown when the
-  // event was sent, made when first read (at n = 4096 a copy costs ~10 ms, and
-  // the page sends an event for every edit). States are replaced, never changed.
+  // An event's detail: {state}, a copy of the state shown now, made when first read (events.js).
   _stateDetail() {
-    const shown = this._shownState();
-    let copy;
-    return {
-      get state() {
-        copy ??= shown && copyState(shown);
-        return copy;
-      },
-    };
+    return stateDetail(this._shownState());
   }
 
-  // A whole state or some of its fields (merged into the current one); key
-  // padding not given is kept only while the number of keys stays.
+  // A whole state or some of its fields (merged into the current one: attributes.js mergedState).
   set state(value) {
     wake(this);
     if (typeof value === 'string') {
       this.state = stateOfText(value); // a share link's hash, or a state's JSON text (React 19 sets the property)
       return;
     }
-    const current = this._state || tutorialState(this._lang());
-    const merged = { ...current, ...value };
-    if (value && !Object.hasOwn(value, 'x')) followVectors(merged, current);
-    if (value && value.view) merged.view = { ...(this._state ? this._state.view : {}), ...value.view };
-    if (!(value && Object.hasOwn(value, 'keyPadding'))) fitPadding(merged);
-    const result = validateState(value && Object.hasOwn(value, 'learn') ? merged : fitLearn(merged));
+    const result = validateState(mergedState(this._state || tutorialState(this._lang()), value, this._state?.view));
     if (!result.ok) throw refusal(result.message);
     // before the first connection: kept, as the base the attributes then apply to
     if (!this._root) this._propertyBase = result.state;
@@ -623,9 +288,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   get result() {
     wake(this);
     if (!this._result) return null;
-    const { heads } = this._result;
-    return heads.length * heads[0].weights.length * heads[0].weights[0].length >= WORKER_CELLS
-      ? resultRowViews(typedResult(this._result, { copy: true })) : plainResult(this._result);
+    return resultCopy(this._result);
   }
 
   // A whole state replacing the one shown, as a link or a state file brings it
@@ -695,32 +358,18 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
 
   // ---- state ----
 
+  // The language shown (attributes.js): lang="…", the state's, the page's or the browser's.
   _lang() {
-    const own = this.getAttribute('lang');
-    if (LANGUAGES.includes(own)) return own;
-    if (this._state) return this._state.view.lang;
-    const inherited = this.closest('[lang]');
-    return detectLanguage(inherited ? inherited.getAttribute('lang') : navigator.languages);
-  }
-
-  _attributeLang() {
-    return LANGUAGES.includes(this.getAttribute('lang')) ? this.getAttribute('lang') : this._lang();
+    return elementLang(this, this._state);
   }
 
   // The whole state from the attributes (first connected, or a new `state` attribute), on
   // a state set by property before the first connection if there is one; what was typed
   // gives way to it.
   _readAttributes() {
-    const lang = this._attributeLang();
-    try {
-      const base = this._propertyBase || baseState(this, lang);
-      const restored = Boolean(this._propertyBase) || this.hasAttribute('state');
-      this._store.dispatch('load', stateFromAttributes(this, lang, base, this._attributeErrors, restored));
-    } catch (error) {
-      if (!error.descriptor) throw error;
-      this._attributeErrors.set('state', error.descriptor);
-      if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
-    }
+    const read = readAttributes(this, this._lang(), this._propertyBase, this._attributeErrors);
+    if (read) this._store.dispatch('load', read);
+    else if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     this._propertyBase = null;
     this._quietly(() => this._editor?.reset(this._state));
     this._attributeState = this._state;
@@ -842,9 +491,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     const kept = strict && [this._store.snapshot(), this._handled, this._result, this._resultState, this._engineErrorMessage];
     if (this._full) {
       // nothing of the work before stays: its selections, comparison, a damaged link's message
-      this._fullView.stopPlay();
+      this._view.stopPlay();
       this._selections = {};
-      this._compareBase = null;
+      this._compute.compareBase = null;
       this._before = null;
       this._statusMessage = null;
     }
@@ -884,11 +533,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else this._notifyChange();
   }
 
-  // Every event of the element (ready, change, computed, replace): a CustomEvent with its
-  // detail that bubbles and is composed, as `change` always was (types/attention-visualizer.d.ts),
-  // so that a listener on a host page's ancestor or beyond a shadow root hears each alike.
+  // Every event of the element, bubbling and composed alike (events.js).
   _emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    emit(this, type, detail);
   }
 
   _notifyChange() {
@@ -907,7 +554,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _hold(on) {
     this._store.hold(on);
     this._holding = on;
-    if (this._full) this._fullView.hold(on);
+    this._view.hold(on);
     if (on || !this._heldChange) return;
     this._heldChange = false;
     this._notifyChange();
@@ -917,39 +564,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // (updates.js; once the engine has loaded), and shown at once.
   _edited() {
     this._waiting = true;
-    if (this._engine && (this._urgent || (this._full && this._editor.urgent))) this._updates.update();
-    else if (this._engine) this._updates.schedule();
-    if (this._waiting) this._renderWaiting(); // else rendered with its result
-  }
-
-  _computeHere() {
-    const { matrices, options } = readState(this._state);
-    // the results in use are never written (updates.js ResultArrays): the one on screen,
-    // its Before, and while the Before is computed, the new result
-    const inUse = [this._result, this._before?.result].filter(Boolean);
-    const compute = (opts, live) => this._arrays.resultOf(this._engine.compute(engineInput(matrices, opts), { typed: true, reuse: true }), live);
-    let result;
-    try {
-      result = compute(options, inUse);
-    } catch (error) {
-      this._failed(error);
-      return;
-    }
-    const base = this._comparisonBase(options);
-    let before = null;
-    if (base) {
-      try {
-        before = { result: compute(base, [...inUse, result]), changes: optionChanges(base, options) };
-      } catch {
-        this._compareBase = null; // e.g. overflow without the scaling: no comparison then
-      }
-    }
-    this._take(this._state, result, before);
-  }
-
-  // The worker's results no longer on screen go back to it (updates.js WorkerResults).
-  _giveBack(engine) {
-    this._workerResults.giveBack(engine, [this._result, this._before?.result]);
+    if (this._engine && (this._urgent || (this._full && this._editor.urgent))) this._compute.update();
+    else if (this._engine) this._compute.schedule();
+    if (this._waiting) this._view.renderWaiting(); // else rendered with its result
   }
 
   _take(state, result, before = null) {
@@ -961,38 +578,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
 
   // The engine's refusal, naming the field, row and column (the token) it is about.
   _failed(error) {
-    const base = ENGINE_FIELDS[error.operand];
-    const field = base && (['wq', 'wk', 'wv'].includes(base) ? headField(base, error.head || 0) : base);
-    const tokens = field === 'c' ? this._state.context.tokens : this._state.tokens;
-    const params = { ...locate(field, error.row, error.column, tokens), name: field ? fieldName(field) : error.operand, message: error.message };
-    this._engineErrorMessage = { key: error.code === 'overflow' ? 'errOverflow' : 'errEngine', params };
-  }
-
-  // The options compared with the current ones (full mode), or null.
-  _comparisonBase(options) {
-    if (!this._full || !this._compareBase) return null;
-    const base = { ...options, ...this._compareBase };
-    if (base.keyPadding.length !== options.keyPadding.length) {
-      this._compareBase = null; // the keys changed: the old padding no longer applies
-      return null;
-    }
-    return optionChanges(base, options).length > 0 ? base : null;
-  }
-
-  // Called before a compared option changes: the settings so far become "before",
-  // unless the same control is still being changed (typing a temperature).
-  _noteComparedChange(option) {
-    if (!this._resultState || (this._compareBase && this._compareOption === option)) return;
-    const { options } = readState(this._resultState);
-    this._compareBase = Object.fromEntries(COMPARED.map((key) => [key, options[key]]));
-    this._compareOption = option;
+    this._engineErrorMessage = engineRefusal(error, this._state);
   }
 
   _closeComparison() {
-    this._compareBase = null;
+    this._compute.compareBase = null;
     this._before = null;
-    this._updates.update();
-    this._fullView.closedComparison();
+    this._compute.update();
+    this._view.closedComparison();
   }
 
   // The newest edit's result (or its error) is on screen.
@@ -1007,27 +600,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._emit('computed', this._stateDetail());
   }
 
-  _config() {
-    const stepsAttr = this.getAttribute('steps');
-    const panelsAttr = this.getAttribute('panels');
-    return {
-      steps: stepsAttr && stepsAttr.trim() !== 'all' ? stepsAttr.split(/[\s,]+/).filter(Boolean) : null,
-      panels: new Set(panelsAttr ? panelsAttr.split(/[\s,]+/).filter(Boolean) : PANELS),
-      theme: this.getAttribute('theme') || 'auto',
-    };
-  }
-
   // (mode="full" refused on a host page: the editor still, as the author asked for the whole page)
   _editable() {
     return this._full || this.getAttribute('mode') === 'full' || isOn(this.getAttribute('editable'));
-  }
-
-  // The steps of the result on screen (those of the newest edit once it is computed).
-  _visibleSteps() {
-    const all = stepsFor(readState(this._resultState || this._state).options);
-    const { steps } = this._config();
-    const visible = steps ? all.filter((step) => steps.includes(step.id)) : all;
-    return visible.length > 0 ? visible : all;
   }
 
   _setView(view) {
@@ -1042,230 +617,42 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _render({ counted = false } = {}) {
     if (!this._state || !this._root) return;
     if (!this._started) {
-      this._root.classList.toggle('dark', this._isDark(this._config().theme)); // far: an empty frame of its theme
+      this._view.renderFar();
       return;
     }
+    if (!this._editor && this._editable()) this._makeEditor();
     if (this._editor) this._picker.render(this._state);
-    if (this._full) {
-      if (!this._editor) this._makeEditor();
-      this._fullView.render();
-      this.querySelector('.predictions')?.remove();
-      const predictions = this._renderPredictions(this._lang());
-      if (predictions) this.querySelector('#steps').after(predictions);
-      if (counted) {
-        const root = document.documentElement;
-        root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
-      }
-      return;
-    }
-    const lang = this._lang();
-    const config = this._config();
-    const root = this._root;
-    root.lang = htmlLang(lang);
-    root.setAttribute('aria-label', translate(lang, 'elementLabel'));
-    root.className = ['av', ...PANELS.filter((p) => !config.panels.has(p)).map((p) => `no-${p}`),
-      this._isDark(config.theme) ? 'dark' : ''].filter(Boolean).join(' ');
-    const focusedId = this.shadowRoot.activeElement && this.shadowRoot.activeElement.dataset.focusId;
-    // The editor stays in place (typing must keep its focus); the rest is drawn anew.
-    if (this._editable()) this._renderEditor();
-    const parts = [];
-    if (config.panels.has('nav')) parts.push(this._renderNav(lang));
-    if (this._state.heads.length > 1) parts.push(this._renderHeads(lang));
-    parts.push(this._renderStatus(lang), this._renderSteps(lang));
-    const predictions = this._renderPredictions(lang);
-    if (predictions) parts.push(predictions);
-    // the example's steps first; its editor under them (on a phone the editor is a long page of fields)
-    if (this._editable()) parts.push(this._editorBox);
-    if (config.panels.has('tools') && this._result) parts.push(this._tools.render(lang));
-    const keep = parts.filter((node) => node.isConnected);
-    for (const node of [...root.children]) if (!keep.includes(node)) node.remove();
-    parts.forEach((node, i) => {
-      if (root.children[i] !== node) root.insertBefore(node, root.children[i] || null);
-    });
-    if (focusedId) {
-      const again = root.querySelector(`[data-focus-id="${focusedId}"]`);
-      // Next pressed at the last step (Previous at the first) is disabled now: its focus goes
-      // to the first of Previous, Next and "all steps" left enabled, not to the body.
-      (again && again.disabled ? [...root.querySelectorAll('.av-bar > button')].find((b) => !b.disabled) : again)?.focus();
-      // a stage left by ←/→ hands its focus to the stage of the step it opened (the one in the Tab order)
-      if (again && focusedId.startsWith('stage-') && again.tabIndex < 0) root.querySelector('.pipeline-stage[tabindex="0"]')?.focus();
-    }
-    this._levelHeadings();
-    // On a narrow screen the diagram scrolls sideways: keep the current stage in sight
-    // (scrollIntoView would scroll the host page too).
-    const pipeline = root.querySelector('.pipeline');
-    if (pipeline) revealCurrent(pipeline);
+    this._view.render({ counted });
   }
 
-  // heading-level="N": the steps' titles (h3) and the editor's (h2) are read as level N, what
-  // they hold one or two below; headings drawn later (a step's learning panel) too.
-  _levelHeadings() {
-    const { level } = headingLevel(this.getAttribute('heading-level'));
-    this._headingObserver ||= new MutationObserver(() => this._levelHeadings());
-    this._headingObserver.disconnect();
-    for (const h of this._root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
-      const below = Number(h.tagName[1]) - (this._editorBox?.contains(h) ? 2 : 3);
-      if (level === null) h.removeAttribute('aria-level');
-      else setAttr(h, 'aria-level', String(Math.min(6, Math.max(1, level + below))));
-    }
-    if (level !== null) this._headingObserver.observe(this._root, { childList: true, subtree: true });
-  }
-
-  // While the newest edit computes: in full mode the edit and the status show
-  // at once, the steps keep the last result, marked, until the new one (their
-  // render at n = 512 would cost as much as the computation).
-  _renderWaiting() {
-    if (this._full && this._editor) this._fullView.renderWaiting();
-    else this._render();
-  }
-
-  // theme="auto" follows what the element sits on (theme.js)
-  _isDark(theme) {
-    return this._theme.isDark(theme);
-  }
-
-  _currentIndex(steps) {
-    const i = steps.findIndex((step) => step.id === this._state.view.step);
-    return i >= 0 ? i : 0;
-  }
-
-  _renderNav(lang) {
-    const t = (key, params) => translate(lang, key, params);
-    const steps = this._visibleSteps();
-    const overview = this._state.view.step === 'all';
-    const index = this._currentIndex(steps);
-    const bar = el('div', 'av-bar');
-    const go = (i) => this._setView({ step: steps[Math.max(0, Math.min(steps.length - 1, i))].id });
-    const prev = button(t('prev'), () => go(index - 1));
-    prev.disabled = overview || index === 0;
-    prev.dataset.focusId = 'prev';
-    const next = button(t('next'), () => go(index + 1));
-    next.disabled = overview || index === steps.length - 1;
-    next.dataset.focusId = 'next';
-    // a labelled group, not a landmark: landmarks are the host page's (several elements, several navs)
-    const nav = el('div', 'pipeline-box');
-    nav.setAttribute('role', 'group');
-    nav.setAttribute('aria-label', translate(lang, 'stepsLabel'));
-    // the whole computation, its stages opening the steps this element shows, one of them in the Tab order
-    nav.append(createPipeline(this._view(lang), {
-      current: overview ? null : steps[index].id, onOpen: (id) => this._setView({ step: id }), enabled: steps.map((step) => step.id), roving: true,
-    }));
-    const all = button(t(overview ? 'guided' : 'overview'), () => this._setView({ step: overview ? steps[0].id : 'all' }));
-    all.setAttribute('aria-pressed', overview ? 'true' : 'false');
-    all.dataset.focusId = 'all';
-    bar.append(prev, nav, next, all);
-    return bar;
-  }
-
-  _renderHeads(lang) {
-    const box = el('div', 'av-heads');
-    box.setAttribute('role', 'group');
-    box.append(el('span', 'head-tabs-label', translate(lang, 'viewHeadLabel')));
-    const errors = this._editable() && this._editor ? this._editor.errors : {};
-    this._state.heads.forEach((_, h) => {
-      const tab = headTab(lang, h, () => this._setView({ head: h }));
-      markHeadTab(tab, h, this._state.view.head, errors);
-      box.append(tab);
-    });
-    return box;
-  }
-
-  _renderStatus(lang) {
-    const box = el('div', 'status');
-    box.append(...this._statusMessages(lang).map(([kind, text]) => el('p', `status-${kind}`, text)));
-    return box;
-  }
-
-  // The status over the steps, full and compact alike: [kind, text] of each message.
+  // The status over the steps, full and compact alike (context.js): [kind, text] of each message.
   _statusMessages(lang) {
-    const messages = [];
-    const add = (kind, text) => messages.push([kind, text]);
-    for (const descriptor of this._attributeErrors.values()) add('error', describe(lang, descriptor));
-    if (!this._full) for (const descriptor of configProblems(this)) add('error', describe(lang, descriptor));
-    if (this._engineError) add('error', this._full ? loadFailure(lang, this._engineError) : describeLoadFailure(lang, this._engineError));
-    else if (!this._engine) add('loading', translate(lang, 'loading'));
-    else if (this._updates.running) add('loading', translate(lang, 'computing'));
-    if (this._engineErrorMessage) add('error', describe(lang, this._engineErrorMessage));
-    if (this._statusMessage) add('error', describe(lang, this._statusMessage));
-    const shown = this._shownState();
-    for (const { kind, descriptor } of this._models.status(shown, lang)) add(kind, describe(lang, descriptor));
-    const madeUp = shown ? madeUpTokens(shown) : [];
-    if (madeUp.length > 0) add('note', translate(lang, 'madeUpVectors', quotedTokens(madeUp)));
-    // what is typed in the editor does not read (its message is under its field): the steps show the last that did
-    if (this._editable() && this._editor && this._editor.hasErrors() && this._result) add('stale', translate(lang, 'staleNote'));
-    const heading = this._full ? {} : headingLevel(this.getAttribute('heading-level'));
-    if (heading.error) add('error', describe(lang, heading.error));
-    return messages;
+    const models = this._models.status(this._shownState(), lang).map(({ kind, descriptor }) => [kind, describe(lang, descriptor)]);
+    return [...models, ...statusMessages(lang, {
+      errors: [...this._attributeErrors.values(), ...this._view.attributeProblems()],
+      engineError: this._engineError, loadFailure: (failure) => this._view.loadFailure(lang, failure),
+      loaded: Boolean(this._engine), running: this._compute.running,
+      refusals: [this._engineErrorMessage, this._statusMessage].filter(Boolean),
+      shown: this._shownState(),
+      stale: this._editable() && this._editor && this._editor.hasErrors() && this._result,
+      after: this._view.headingProblems(),
+    })];
   }
 
-  // The inputs of `state` as the views read them (all the pipeline diagram needs;
-  // the steps' ctx adds the result).
-  _view(lang, state = this._state) {
-    const { matrices, options } = readState(state);
-    const head = Math.min(this._state.view.head, options.heads - 1);
-    const tokens = state.tokens;
-    const keyTokens = state.context ? state.context.tokens : tokens;
-    return {
-      lang, decimals: this._state.view.decimals, tokens, keyTokens, options, head, matrices,
-      inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...state.heads[head] },
-    };
-  }
-
-  // The steps' context: the result on screen with the inputs it was computed
+  // The steps' context (context.js): the result on screen with the inputs it was computed
   // from, shown as the current view says.
   _ctx(lang) {
-    const view = this._view(lang, this._resultState);
-    const { options, tokens, matrices, head } = view;
-    const before = this._full && this._before;
-    return {
-      ...view,
-      result: this._result.heads[head], full: this._result,
-      // the tutorial's printed values are of temperature 1
-      tutorial: isPlain(options) && options.temperature === 1 && tokens.length === 3 && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], TUTORIAL[f])),
-      // the preset whose numbers these are (head 0's, on its own tokens), whatever the options:
-      // its note says what the weights on screen now show (hints.js)
-      preset: !options.cross && head === 0 ? presetOf(tokens, matrices) : null,
-      compare: before && before.changes.length > 0 ? {
-        before: { weights: before.result.heads[head].weights, masked: before.result.masked },
-        after: { weights: this._result.heads[head].weights, masked: this._result.masked },
-        changes: before.changes,
-      } : null,
+    return stepsContext(viewInputs(lang, this._resultState, this._state), this._result, this._full && this._before, {
       onCloseCompare: () => this._closeComparison(),
-      onOpenHead: (h) => (this._full ? this._fullView.openHead(h) : this._setView({ head: h, step: 'softmax' })),
+      onOpenHead: (h) => this._view.openHead(h),
       learn: this._learner,
       learnSettings: this._state.learn || null,
-    };
-  }
-
-  // Steps of the same layout as those on screen get the new numbers in place (as on the full page).
-  _renderSteps(lang) {
-    const list = this._stepList;
-    if (!this._result) {
-      list.replaceChildren();
-      return list;
-    }
-    list.classList.toggle('stale', Boolean(this._engineErrorMessage) || (this._editable() && this._editor.hasErrors()) || this._waiting);
-    list.dataset.staleLabel = translate(lang, 'staleLabel');
-    const ctx = this._ctx(lang);
-    const steps = this._visibleSteps();
-    const current = this._state.view.step === 'all' ? 'all' : steps[this._currentIndex(steps)].id;
-    const indices = current === 'all' ? steps.map((_, i) => i) : [this._currentIndex(steps)];
-    // one step reached from another: its arrival plays (steps.js)
-    const left = this._shownStep;
-    const arrival = current !== 'all' && left && left !== 'all' && left !== current ? { from: shownCell(list.querySelector(':scope > .step')) } : null;
-    this._shownStep = current;
-    showSteps(list, this._viewHost, { steps, indices, all: stepsFor(ctx.options), ctx, arrival });
-    return list;
+    });
   }
 
   // ---- editing (editable) ----
 
-  // "Edit the example" (editor.js), as on the full page; made once, kept in place.
-  _renderEditor() {
-    if (!this._editor) this._makeEditor();
-    this._editor.render();
-  }
-
+  // "Edit the example" (editor.js), as on the full page; made once (when first drawn), kept in place.
   _makeEditor() {
     this._editor = new Editor({
       store: this._store,
@@ -1274,23 +661,12 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       undo: () => this._undoRedo('undo'),
       redo: () => this._undoRedo('redo'),
       hold: (on) => this._hold(on),
-      // the before/after comparison is the full mode's
-      optionChanged: (key) => {
-        if (!this._full) return;
-        if (key === 'cross') this._compareBase = null; // the keys change
-        else this._noteComparedChange(key);
-      },
+      optionChanged: (key) => this._compute.optionChanged(key), // the before/after comparison's
       changed: () => this._render({ counted: true }),
       // the preset's note, from the result on screen once it is the newest edit's
       presetHint: () => (this._result && !this._waiting ? presetHint(this._ctx(this._lang())) : null),
     });
-    if (this._full) {
-      this._fullView.mountEditor(this._editor.panel);
-    } else {
-      this._editorBox = el('section', 'panel inputs av-editor');
-      this._editorBox.setAttribute('aria-labelledby', 'inputs-title');
-      this._editorBox.append(this._editor.panel);
-    }
+    this._view.mountEditor(this._editor.panel);
     this._editor.panel.querySelector('#model-slot').append(this._picker.node);
     this._picker.render(this._state);
     this._editor.reset(this._state);
@@ -1304,24 +680,12 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       else this._undoRedo('redo');
       return;
     }
-    if (this._full) {
-      this._fullView.onKeydown(event);
-      return;
-    }
-    const move = stepMove(event);
-    if (!move || this._state.view.step === 'all') return;
-    const steps = this._visibleSteps();
-    const i = this._currentIndex(steps) + move;
-    if (i < 0 || i >= steps.length) return;
-    event.preventDefault();
-    this._setView({ step: steps[i].id });
+    this._view.keys(event);
   }
 
   // The display attributes present (an iframe's query takes editable only when on).
   _displayAttributes() {
-    if (this._full) return []; // the page's embed code shows the steps as an element's defaults do
-    return CONFIG_ATTRIBUTES.filter((name) => this.hasAttribute(name) && (name !== 'editable' || this._editable()))
-      .map((name) => [name, this.getAttribute(name)]);
+    return this._full ? [] : displayAttributes(this, this._editable()); // (the page's: as an element's defaults)
   }
 
   // The markup that shows exactly this: 'element' or 'iframe'.

@@ -9,28 +9,25 @@
 //
 // The element computes and holds the state; this view reads it through the element's
 // view host (av.state(), av.result(), av.ctx()) and changes the view through av.setView().
+// One of the element's two views (compact.js the other), answering the same calls (element.js
+// names them).
 
 import { translate, describeLoadFailure } from '../ui/i18n.js';
-import { stepsFor, renderStep, updateStep, shownCell, settleSteps, forgetStep, holdSteps } from '../views/steps.js';
+import { stepsFor, shownCell, settleSteps, holdSteps } from '../views/steps.js';
+import { showSteps } from './steps-list.js';
 import { showPipeline, revealCurrent } from '../views/pipeline.js';
-import { el, setDisabled, setText, setAttr, skippableOnceLaidOut, stopSkipping } from '../ui/dom.js';
-import { applyStrings } from '../edit/editor.js';
+import { el, setDisabled, setText, setAttr } from '../ui/dom.js';
+import { applyStrings } from '../edit/panel.js';
 import { readState } from '../state/model.js';
 import { COALESCE_CELLS } from '../engine/updates.js';
 import { fillHeadTabs } from '../edit/headtabs.js';
 import { stepMove } from './keys.js';
 
-// Whether this bundle is the visualizer's own page (index.html, whose main.js imports
-// page-owns-full.js first): the one place an element takes mode="full". Elsewhere its
-// light-DOM layout would bring the page's ids and style.css (its font, its background)
-// into the host page: the element refuses it there and says what to use.
-export const FULL_MODE = { allowed: false };
-
 const PLAY_INTERVAL_MS = 3000;
 // The first EXAMPLE_TOKENS tokens of a long sentence are shown above the steps.
 const EXAMPLE_TOKENS = 24;
 
-// One node of the layout: attributes (data-i18n* name its strings: editor.js
+// One node of the layout: attributes (data-i18n* name its strings: panel.js
 // applyStrings) and children.
 function node(tag, attributes = {}, children = []) {
   const made = document.createElement(tag);
@@ -94,15 +91,19 @@ export class FullView {
   constructor(av, host) {
     this.av = av;
     this.host = host;
-    host.append(...layout());
-    const $ = (id) => host.querySelector(`#${id}`);
-    this.$ = $;
+    this.$ = (id) => host.querySelector(`#${id}`);
     this.lang = null; // the language the static strings are in
     this.playTimer = null;
     this.stepIndex = 4; // where to go when the step in view disappears
     this.toolsKey = '';
     this.arrival = null; // {from}: the step shown next is reached from another (goTo)
+  }
 
+  // The layout in the element's own children; its keys and dropped files are taken from the
+  // whole document.
+  mount() {
+    const { host, $ } = this;
+    host.append(...layout());
     $('edit-toggle').addEventListener('click', () => this.toggleEditor());
     // a drag let go (its one change event): the steps out of view get what it left
     host.addEventListener('change', () => settleSteps($('steps')));
@@ -120,6 +121,7 @@ export class FullView {
       document.documentElement.style.scrollPaddingTop = `${$('steps-toolbar').offsetHeight + 8}px`;
       if ($('pipeline').firstElementChild) revealCurrent($('pipeline').firstElementChild);
     }).observe($('steps-toolbar'));
+    return { root: host, keys: document, drops: document };
   }
 
   // The editor's panel (editor.js), built by the element, goes into #edit-panel.
@@ -154,8 +156,10 @@ export class FullView {
     return step === current.view.step ? current : { ...current, view: { ...current.view, step } };
   }
 
-  // Everything, from the element's state and result.
-  render() {
+  // Everything, from the element's state and result. counted: a result (or an input that
+  // does not read) is shown: counted in <html data-render-count> (for tests and the
+  // page-latency benchmark).
+  render({ counted = false } = {}) {
     const arrival = this.arrival;
     this.arrival = null;
     const { lang } = this.view();
@@ -169,10 +173,22 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
+    // a model's predictions under the steps (element.js), drawn anew
+    this.host.querySelector('.predictions')?.remove();
+    const predictions = this.av.predictions(lang);
+    if (predictions) this.$('steps').after(predictions);
+    if (counted) {
+      const root = document.documentElement;
+      root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
+    }
   }
 
   // While a computation runs: the edit and the status (the steps keep the last result, marked).
   renderWaiting() {
+    if (!this.av.editor()) {
+      this.av.render(); // (not drawn yet)
+      return;
+    }
     this.av.editor().render();
     this.renderStatus();
   }
@@ -317,6 +333,27 @@ export class FullView {
     this.$('view-heads').querySelector(`.head-tab[data-head="${h}"]`).focus({ preventScroll: true });
   }
 
+  // (started at once: never far; the theme is the page's own, style.css)
+  renderFar() {}
+
+  themeStale() {
+    return false;
+  }
+
+  // The status's words: the page takes no display attributes, and names its own script
+  // when the engine did not load (loadFailure below).
+  attributeProblems() {
+    return [];
+  }
+
+  headingProblems() {
+    return [];
+  }
+
+  loadFailure(lang, failure) {
+    return loadFailure(lang, failure);
+  }
+
   // The comparison closed: the steps without it, the weights' step focused.
   closedComparison() {
     this.$('steps').querySelector('[data-step="softmax"]')?.focus();
@@ -353,49 +390,13 @@ export class FullView {
   }
 
   // Left/Right walk the steps unless the key belongs to a field or a matrix.
-  onKeydown(event) {
+  keys(event) {
     const move = stepMove(event);
     if (!move || this.overview()) return;
     event.preventDefault();
     this.stopPlay();
     this.goTo(this.currentIndex(this.steps()) + move);
   }
-}
-
-// The steps `indices` of `steps` (a compact element may offer some of them)
-// in `list`, numbered within `all` ("step 3 of 6" even when only step 3 is
-// offered), for the view host av (its selections, holding()); arrival: {from} when the one
-// step shown is reached from another (steps.js renderStep). Steps of the same
-// layout as those on screen get the new numbers in place (defer: those out of
-// view may get them later, steps.js updateStep, then settleSteps). Full and compact alike.
-export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer = false }) {
-  const shown = [...list.children];
-  const nodes = indices.map((i, k) => {
-    const id = steps[i].id;
-    const options = {
-      selection: av.selections[id] || null,
-      onSelection: (selection) => { av.selections[id] = selection; },
-      defer,
-    };
-    const n = all.indexOf(steps[i]);
-    if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
-  });
-  if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
-    for (const node of shown) {
-      if (nodes.includes(node)) continue;
-      forgetStep(node);
-      stopSkipping(node);
-    }
-    list.replaceChildren(...nodes);
-  }
-  // several steps: each skippable once laid out (style.css); one step is always laid out
-  if (nodes.length === 1) stopSkipping(nodes[0]);
-  else {
-    const fresh = nodes.filter((node) => !node.classList.contains('skippable'));
-    skippableOnceLaidOut(fresh, (node) => node.parentNode === list && list.children.length > 1);
-  }
-  if (!av.holding()) settleSteps(list); // the updates kept, a step a task (a drag keeps them to its end)
 }
 
 // Why the engine did not load, on the page: its own script named when it is

@@ -63,9 +63,9 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
 }
 
 // The fields a model gives a state read from attributes (s, not checked yet; text: the sentence
-// attribute's, or null): none while the model loads. refuse(descriptor) → the Error to throw.
+// attribute's, or null): none while the model loads, or with no element's models (choice null). refuse(descriptor) → the Error to throw.
 export function derivedFields(choice, s, text, refuse) {
-  if (!s.model || !Array.isArray(s.tokens) || !s.tokens.every((t) => typeof t === 'string')) return {};
+  if (!choice || !s.model || !Array.isArray(s.tokens) || !s.tokens.every((t) => typeof t === 'string')) return {};
   try {
     const derived = choice.derive(s, text ?? undefined);
     return derived ? derived.state : {};

@@ -124,9 +124,10 @@ const matricesOf = (typed) => [typed, ...(typed.heads || [])].flatMap((part) => 
   .filter((value) => value !== null && typeof value === 'object' && ArrayBuffer.isView(value.data));
 
 // The engine's worker, one for the page and all its elements, started when
-// first needed; null where none can start, or once it broke.
+// first needed; null where none can start, or once it broke. Also what "How it
+// learns" trains its model from scratch in (views/learninduction.js).
 let worker;
-function backgroundEngine() {
+export function backgroundEngine() {
   if (worker === undefined) {
     try {
       worker = globalThis.createAttentionEngine.startWorker();

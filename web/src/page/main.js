@@ -8,7 +8,7 @@
 import './page-owns-full.js'; // first: the element below may take mode="full" here
 import '../element/element.js';
 import { detectLanguage, htmlLang, translate, LANGUAGES } from '../ui/i18n.js';
-import { applyStrings } from '../edit/editor.js';
+import { applyStrings } from '../edit/panel.js';
 import { decodeHash, encodeHash } from '../state/link.js';
 import { fitLearn } from '../state/schema.js';
 import { jsonInSlices } from '../state/json.js';
@@ -19,7 +19,7 @@ import { renderStorageNotice } from './storage-notice.js';
 import { sameInputs, numbersOf } from '../state/history.js';
 import { presetOf } from '../state/presets.js';
 import { learnedOf } from '../state/learned.js';
-import { PRESET_KEYS } from '../edit/editor.js';
+import { PRESET_KEYS } from '../edit/panel.js';
 
 const $ = (id) => document.getElementById(id);
 const LANG_KEY = 'attention-visualizer.lang';

@@ -4,7 +4,7 @@
 // before/after comparison is about it and the pipeline stage it acts in. Read by the state's
 // schema (schema.js), the link's compaction (link.js), the editor's model and controls
 // (model.js, editor.js), the engine's input (variant.js), the element's attributes and the
-// embed code (attributes.js, element.js, tools.js), show-the-work and the diagram.
+// embed code (element/attributes.js, embed-code.js), show-the-work and the diagram.
 // The structure of a state (tokens, the heads, W_O, the second sentence) is not an option.
 //
 // Entry: { key, attribute, type, default, labels: { control, change, problem? }, compared,

@@ -125,6 +125,88 @@ export const LEARN_STRINGS = {
     en: 'Each training step subtracts this gradient (as Adam rescales it) times the learning rate from the matrix.',
   },
 
+  // "How it learns", from scratch: the induction model trained live (learninduction.js, state/learninduction.js)
+  inductionTitle: { zh: '从零训练一个模型：看归纳头怎样形成', en: 'Train a model from scratch: watch an induction head form' },
+  inductionPlain: {
+    zh: '一个 2 层、每层 2 个头、只有注意力的 Transformer（因果掩码），从随机数出发，在随机字母序列上学习预测下一个字母；每条序列里有一段 8–11 个字母会在后面随机位置再出现一次。要猜中被复制的字母，它得找到当前字母上一次出现的位置，再抄下紧随其后的那个字母——这就是“归纳头”（Olsson 等，2022）。损失先在一个平台上停很久，然后突然下降：这时某个头的前缀匹配得分升起来。目标：一个头在 {count} 条从未训练过的序列上的前缀匹配得分 ≥ {goal}。数据和初始权重与随页面提供的 induction 模型相同，训练在后台线程里进行，页面保持流畅。',
+    en: 'A 2-layer, 2-head, attention-only transformer (causal) starts from random numbers and learns to predict the next letter of random sequences in which a stretch of 8–11 letters reappears later, at a random place. To predict a copied letter it must find where the current letter appeared before and copy the letter that came after it: an induction head (Olsson et al. 2022). The loss sits on a plateau for a long while, then drops: that is when one head’s prefix-matching score rises. Goal: a head with a prefix-matching score ≥ {goal} on {count} sequences it never trained on. The data and the initial weights are those of the induction model the page ships; the steps run in a background thread, so the page stays responsive.',
+  },
+  inductionTrain: { zh: '从零开始训练', en: 'Train from scratch' },
+  inductionResume: { zh: '继续', en: 'Resume' },
+  inductionSave: { zh: '保存模型（JSON）', en: 'Save the model (JSON)' },
+  inductionStart: { zh: '还没有训练：所有权重都是随机数（种子 3）。', en: 'Not trained yet: every weight is a random number (seed 3).' },
+  inductionStatus: {
+    zh: '第 {n} 步：损失 {loss}（最近 {window} 步的平均）；前缀匹配得分最高的是第 {layer} 层第 {head} 个头，{score}',
+    en: 'Step {n}: loss {loss} (mean of the last {window} steps); best prefix-matching score {score}, layer {layer} head {head}',
+  },
+  inductionPausing: {
+    zh: '第 {n} 步：正在暂停（这一段训练完就停）……',
+    en: 'Step {n}: pausing (once the chunk under way is done)…',
+  },
+  inductionNoWorker: {
+    zh: '这个页面不允许后台线程，训练在页面自己的线程上进行，每一段训练时页面会卡顿一下。',
+    en: 'This page allows no background thread: training runs on the page’s own thread, which stalls for each chunk of steps.',
+  },
+  inductionStop_converged: {
+    zh: '训练了 {n} 步后停下：已收敛——最近 {window} 步的平均损失下降不到 {gain}%。',
+    en: 'Stopped after {n} steps: converged — the mean loss fell by less than {gain}% over the last {window} steps.',
+  },
+  inductionStop_plateau: {
+    zh: '训练了 {n} 步后停下：停在平台上——最近 {patience} 步的平均损失下降不到 {gain}%，也没有哪个头达到目标。',
+    en: 'Stopped after {n} steps: a plateau — the mean loss fell by less than {gain}% over the last {patience} steps, and no head reached the goal.',
+  },
+  inductionStop_cap: { zh: '训练了 {n} 步后停下：这是一次训练的上限。', en: 'Stopped after {n} steps, the most a run takes.' },
+  inductionGoalMet: {
+    zh: '目标达到了：第 {layer} 层第 {head} 个头是归纳头——在未训练过的序列上，被复制的字母平均把 {score} 的注意力放在它上一次出现之后的那个字母上（目标 ≥ {goal}）。',
+    en: 'Goal reached: layer {layer} head {head} is an induction head — on sequences never trained on, a copied letter puts {score} of its attention, on average, on the letter after its earlier copy (goal ≥ {goal}).',
+  },
+  inductionGoalMissed: {
+    zh: '目标没有达到：前缀匹配得分最高的是第 {layer} 层第 {head} 个头，{score}，不到 {goal}。',
+    en: 'Goal not reached: the best prefix-matching score is {score} (layer {layer} head {head}), below {goal}.',
+  },
+  inductionGoalAt: {
+    zh: '第 {n} 步时第一次有头达到目标：正是损失突然下降的时候。',
+    en: 'A head first reached the goal at step {n}, as the loss dropped.',
+  },
+  inductionCurve: { zh: '从零训练的损失曲线', en: 'Loss curve of the run from scratch' },
+  inductionCurveCaption: {
+    zh: '训练损失，每 {every} 步取平均（nats/词元；瞎猜是 ln 24 = {ln}）。',
+    en: 'The training loss, averaged over each {every} steps (nats per token; guessing is ln 24 = {ln}).',
+  },
+  inductionPrefixChart: { zh: '每个头的前缀匹配得分随步数的变化', en: 'Each head’s prefix-matching score over the steps' },
+  inductionPrefixCaption: {
+    zh: '前缀匹配：被复制的字母放在“它上一次出现之后那个字母”上的平均注意力，每个头一条线，颜色同下表。虚线是目标 {goal}。',
+    en: 'Prefix matching: the mean attention a copied letter puts on the letter after its earlier copy, a line a head, coloured as in the table below. The dashed line is the goal, {goal}.',
+  },
+  inductionPreviousChart: { zh: '每个头的前一词元得分随步数的变化', en: 'Each head’s previous-token score over the steps' },
+  inductionPreviousCaption: {
+    zh: '前一词元：每个字母放在紧挨着的前一个字母上的平均注意力。归纳头要靠另一层的前一词元头才能工作。',
+    en: 'Previous token: the mean attention each letter puts on the letter just before it. An induction head needs a previous-token head in the layer below.',
+  },
+  inductionHead: { zh: '头', en: 'Head' },
+  inductionPrefix: { zh: '前缀匹配', en: 'Prefix matching' },
+  inductionPrevious: { zh: '前一词元', en: 'Previous token' },
+  inductionHeadName: { zh: '第 {layer} 层第 {head} 个头', en: 'Layer {layer} head {head}' },
+  inductionTableCaption: { zh: '第 {n} 步的得分', en: 'Scores at step {n}' },
+  inductionTableEmpty: { zh: '得分（训练开始后出现）', en: 'Scores (once training starts)' },
+  inductionScoresHint: {
+    zh: '每训练 {chunk} 步，在 {count} 条从未训练过的序列上量一次，和随页面提供的模型卡片用的是同一种量法。',
+    en: 'Measured every {chunk} steps on {count} sequences never trained on, as the shipped model’s card measures them.',
+  },
+  inductionHeadsTitle: {
+    zh: '第 {step} 步时，每个头在一条未训练过的序列上的注意力权重（行是查询，列是键）：',
+    en: 'At step {step}, each head’s attention weights on a sequence never trained on (rows are queries, columns keys):',
+  },
+  inductionSequenceHint: {
+    zh: '标出的字母是复制段里有更早副本的查询：归纳头在这些行上看向更早副本之后的那个字母，亮点落在对角线下方的一条斜线上。',
+    en: 'The marked letters are the copied queries with an earlier copy: an induction head’s rows there look at the letter after that copy, a bright stripe below the diagonal.',
+  },
+  inductionTileScores: { zh: '前缀匹配 {prefix}，前一词元 {previous}', en: 'prefix matching {prefix}, previous token {previous}' },
+  inductionReadout: {
+    zh: '{query}（第 {i} 个）→ {key}（第 {j} 个）：{value}',
+    en: '{query} (position {i}) → {key} (position {j}): {value}',
+  },
+
   probLearn: {
     zh: '要是 {goal, target?, lr?, trainX?} 形式的对象。',
     en: 'must be an object { goal, target?, lr?, trainX? }.',

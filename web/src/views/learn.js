@@ -20,7 +20,7 @@
 // ctx.learnSettings is the state's `learn` field (or null).
 
 import { translate } from '../ui/i18n.js';
-import { formatNumber, formatCompact } from '../ui/format.js';
+import { formatNumber } from '../ui/format.js';
 import { largestMagnitude, VIRIDIS_STOPS, DIVERGING_STOPS } from '../ui/color.js';
 import { el, svg, button, flowArrow } from '../ui/dom.js';
 import { createMatrixView } from './view.js';
@@ -35,6 +35,8 @@ import { LEARNED_NAMES, learnedOf } from '../state/learned.js';
 import { revealWork } from './steps.js';
 import { legend } from './extras.js';
 import { goalGrid } from './goalgrid.js';
+import { drawCurve } from './learncurve.js';
+import { createInductionTrainer } from './learninduction.js';
 import { verdictText, magnitudeText, GRAD_NAMES, firstSelection, explain } from './learntext.js';
 
 // Training here is for inputs a person paints a goal for: up to this many
@@ -67,6 +69,7 @@ export function createLearner(host) {
   let selection = null; // the cell of the backward pass explained { name, r, c }
   let panel = null; // { sig (layoutSig), node, refs } rebuilt when the layout changes
   let tooMany = null; // the note shown instead beyond LEARN_LIMIT tokens
+  const induction = createInductionTrainer(host); // the model trained from scratch, below (its own session)
 
   // ---- the session: what is trained, from where ----
 
@@ -479,9 +482,11 @@ export function createLearner(host) {
       session = null;
       panel = null;
       if (!tooMany || tooMany.dataset.lang !== next.lang) {
-        tooMany = el('p', 'step-note', translate(next.lang, 'learnTooMany', { max: LEARN_LIMIT }));
+        tooMany = el('div', 'learn');
+        tooMany.append(el('p', 'step-note', translate(next.lang, 'learnTooMany', { max: LEARN_LIMIT })));
         tooMany.dataset.lang = next.lang;
       }
+      tooMany.append(induction.view(next));
       return tooMany;
     }
     sync(next);
@@ -491,39 +496,10 @@ export function createLearner(host) {
       selection = null;
     }
     if (!running) draw({ lines: true });
+    const trainer = induction.view(next);
+    if (trainer.parentNode !== panel.node) panel.node.append(trainer);
     return panel.node;
   }
 
   return { view };
-}
-
-// The losses as a line, the first at the left and the newest at the right,
-// 0 at the bottom and the largest loss at the top.
-function drawCurve(node, losses, t) {
-  const W = 320;
-  const H = 120;
-  const pad = { l: 34, r: 6, t: 8, b: 18 };
-  const top = Math.max(...losses.filter(Number.isFinite), 1e-12);
-  const count = Math.max(losses.length - 1, 1);
-  // at most ~2 points a pixel
-  const stride = Math.max(1, Math.floor(losses.length / 600));
-  let points = [];
-  for (let i = 0; i < losses.length; i += stride) points.push(i);
-  if (points[points.length - 1] !== losses.length - 1) points.push(losses.length - 1);
-  points = points.filter((i) => Number.isFinite(losses[i])); // a loss the engine could not give
-  const x = (i) => pad.l + ((W - pad.l - pad.r) * i) / count;
-  const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v / top);
-  const axis = svg('path', { d: `M${pad.l} ${pad.t}V${H - pad.b}H${W - pad.r}`, class: 'learn-axis' });
-  const line = svg('polyline', { points: points.map((i) => `${x(i).toFixed(1)},${y(losses[i]).toFixed(1)}`).join(' '), class: 'learn-loss' });
-  const label = (text, attrs) => {
-    const node2 = svg('text', attrs);
-    node2.textContent = text;
-    return node2;
-  };
-  node.replaceChildren(
-    axis, line,
-    label(formatCompact(top, 3), { x: pad.l - 4, y: pad.t + 8, 'text-anchor': 'end', class: 'learn-tick' }),
-    label('0', { x: pad.l - 4, y: H - pad.b, 'text-anchor': 'end', class: 'learn-tick' }),
-    label(t('learnSteps', { n: losses.length - 1 }), { x: W - pad.r, y: H - 4, 'text-anchor': 'end', class: 'learn-tick' }),
-  );
 }

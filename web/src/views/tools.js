@@ -2,7 +2,7 @@
 // a matrix (CSV, JSON, LaTeX, Markdown, heatmap SVG/PNG), the lines view, the
 // state and the numpy script; copy a link or the embed code; import files
 // (state JSON, CSV/TSV, .npy) by picker or drop. host: {state(), ctx(lang),
-// editable(), apply(state, {whole}), rerender(), config(), baseUrl()}; whole: a
+// editable(), apply(state, {whole}), rerender(), embedCode(form), baseUrl()}; whole: a
 // state file replaces everything (the full page sets the work it replaces aside).
 // Every export either saves (or copies) its file or says in the panel why not.
 
@@ -21,9 +21,6 @@ import { heatmapBin } from '../ui/limits.js';
 import { LINES_LIMIT } from './lines.js';
 import { holdRows, whenRead } from '../engine/rows.js';
 import { cellMessage, CELL_CODES } from '../state/model.js';
-import { excerpt } from '../ui/quote.js';
-import { SWITCHES, optionAttributes } from '../state/options.js';
-import { modelText } from '../state/model-choice.js';
 
 // CSV and JSON are built in slices of about SLICE_MS, the page free between
 // slices (a 4096 × 4096 matrix is 16.7 M numbers: seconds of work, which in one
@@ -84,8 +81,6 @@ function heatmapPng({ data, kind, masked }) {
   return canvasPng(canvas);
 }
 
-const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
-
 // Import targets: the catalog's inputs (catalog.js) the state has: X, each head's
 // W_Q, W_K, W_V, then W_O and C when present.
 export function importTargets(state) {
@@ -131,90 +126,11 @@ export function exportables(ctx) {
   return list;
 }
 
-// The address the embed code gives a file next to the script (attention-visualizer.js,
-// embed.html): the path from the page the code is copied on (pageUrl) to it, so that the
-// code works wherever the author's site lives, and never names a file: address or the
-// author's own machine. Only a script on another web host (a CDN) keeps its full address.
-export function siblingPath(file, scriptUrl, pageUrl) {
-  const target = new URL(file, scriptUrl);
-  const page = new URL(pageUrl);
-  const local = (url) => url.protocol === 'file:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (target.protocol !== page.protocol || target.host !== page.host) return local(target) ? file : target.href;
-  const from = page.pathname.split('/').slice(0, -1);
-  const to = target.pathname.split('/');
-  let common = 0;
-  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
-  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
-}
-
 // The forms of the embed code, as the tools offer them: the element in an HTML page (or a
 // reveal.js slide), the iframe, Hugo's shortcode (hosts/hugo: Hugo's Markdown drops raw
 // HTML), the element in MkDocs' Markdown (its script from mkdocs.yml) and a Jupyter cell
 // (hosts/jupyter's show()).
 export const EMBED_FORMS = ['element', 'iframe', 'hugo', 'mkdocs', 'jupyter'];
-
-// The attributes that show exactly `state`, as [name, value, json] (value '': a boolean
-// attribute that is on; json: the value is JSON text).
-function embedAttributes(state, config) {
-  const json = (name, value) => [name, JSON.stringify(value), true];
-  // a model's state: the model (an option) and the sentence its tokenizer reads, not its weights
-  const model = Boolean(state.model);
-  const attrs = model ? [['sentence', modelText(state.tokens)]] : [json('tokens', state.tokens), json('x', state.x)];
-  if (!model) {
-    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
-    else attrs.push(json('heads', state.heads));
-    if (state.wo) attrs.push(json('wo', state.wo));
-  }
-  if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
-  // (a model's mask is its own)
-  attrs.push(...optionAttributes(state).filter(([name]) => !model || name !== 'causal'));
-  attrs.push(['lang', state.view.lang], ['step', state.view.step]);
-  if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
-  attrs.push(['decimals', String(state.view.decimals)], ...config);
-  return attrs;
-}
-
-// A Hugo shortcode parameter: a raw string in backticks (taken as it is, `}}` and quotes
-// too); a backtick inside JSON is written \u0060, elsewhere the value is quoted with \".
-function hugoParameter([name, value, json]) {
-  if (value === '') return `${name}="true"`;
-  const text = json ? value.replace(/`/g, '\\u0060') : value;
-  return text.includes('`') ? `${name}="${text.replace(/"/g, '\\"')}"` : `${name}=\`${text}\``;
-}
-
-// A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
-// (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
-// (editable: the one boolean display attribute)
-const FLAGS = [...SWITCHES.map((o) => o.attribute), 'editable'];
-function pythonKeyword([name, value, json]) {
-  const keyword = name.replace(/-/g, '_');
-  if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on
-  if (name === 'key-padding') return `${keyword}=[${value.split(',').map((v) => (v === 'true' ? 'True' : 'False')).join(', ')}]`;
-  return `${keyword}=${json || /^[1-9]\d{0,5}$/.test(value) ? value : JSON.stringify(value)}`; // a count as a number
-}
-
-// The markup that shows exactly `state`, in one of EMBED_FORMS. config: [name, value] display
-// attributes (steps, panels, editable, theme); scriptUrl: where attention-visualizer.js and
-// embed.html are; pageUrl: the page the code is copied on.
-export function embedCode(form, state, config, scriptUrl, pageUrl) {
-  if (!EMBED_FORMS.includes(form)) throw new TypeError(`embedCode(): the form is one of ${EMBED_FORMS.join(', ')}, not ${excerpt(String(form))}`);
-  const sibling = (file) => siblingPath(file, scriptUrl, pageUrl);
-  if (form === 'iframe') {
-    const query = new URLSearchParams(config);
-    const src = `${sibling('embed.html')}${[...query].length > 0 ? `?${query}` : ''}#${encodeHash(state)}`;
-    return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '%22')}" title="${htmlAttribute(translate(state.view.lang, 'embedTitle'))}" width="100%" height="720" loading="lazy"></iframe>\n`;
-  }
-  const attrs = embedAttributes(state, config);
-  if (form === 'hugo') return `{{< attention-visualizer\n${attrs.map((a) => `  ${hugoParameter(a)}`).join('\n')} >}}\n`;
-  if (form === 'jupyter') return `from attention_visualizer import show\n\nshow(\n${attrs.map((a) => `    ${pythonKeyword(a)},`).join('\n')}\n)\n`;
-  const markup = attrs.map(([name, value]) => (value === '' ? `  ${name}` : `  ${name}='${htmlAttribute(value)}'`)).join('\n');
-  const element = `<attention-visualizer\n${markup}>\n</attention-visualizer>\n`;
-  // MkDocs: the script is mkdocs.yml's extra_javascript, linked on every page; in a <div>, a
-  // block of raw HTML that Markdown leaves alone (else it reads the element's lines as a paragraph)
-  if (form === 'mkdocs') return `<div class="attention-visualizer">\n${element}</div>\n`;
-  return `<script src="${sibling('attention-visualizer.js')}"></script>\n${element}`;
-}
-
 
 // A link to the full page with the state; embed.html for several heads without
 // W_O, which the full page cannot show (it always uses W_O with several heads).
@@ -281,7 +197,7 @@ export class Tools {
     body.append(row('shareTitle',
       button(translate(lang, 'copyLink'), () => this.copy(shareLink(this.host.state(), this.host.baseUrl()))),
       form,
-      button(translate(lang, 'copyEmbed'), () => this.copy(embedCode(form.value, this.host.state(), this.host.config(), this.host.baseUrl(), document.baseURI)))));
+      button(translate(lang, 'copyEmbed'), () => this.copy(this.host.embedCode(form.value)))));
     if (this.host.editable()) body.append(this.renderImport(lang, row));
     const message = el('p', `av-message${this.message && this.message.error ? ' error' : ''}`, this.message ? this.message.text(lang) : '');
     message.setAttribute('role', 'status');
