@@ -61,6 +61,10 @@ export interface AttentionVisualizerAttributes {
   alibi?: boolean | '' | 'true' | 'false';
   /** Values the reader fills in: a step's matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数 */
   exercise?: string;
+  /** A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型 */
+  model?: string;
+  /** With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起） */
+  layer?: number | string;
   /** zh or en (default: the nearest lang of the page, else the browser's) · 界面语言 */
   lang?: Language | string;
   /** The step shown first: an id (any case), a number from 1, or all (every step at once) · 起始步骤 */
@@ -101,6 +105,10 @@ export interface AttentionVisualizerState {
   alibi: boolean;
   /** The values the reader fills in, as the `exercise` attribute reads them ('weights[1],output[2][1]'); '' for none. */
   exercise: string;
+  /** A shipped model's name ('' for none): the matrices are that model's, read from its tokens (docs/authoring.md `model`). */
+  model: string;
+  /** With `model`: the model's layer (0-based) shown step by step; X is its input after LayerNorm. */
+  layer: number;
   /**
    * "How it learns" (the step `learn`): the goal a head is trained toward, a custom goal's
    * n_q × n_k target (rows of weights summing to 1, or free rows of 0), the learning rate and

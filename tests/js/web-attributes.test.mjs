@@ -20,7 +20,9 @@ function roundTrip(state) {
 }
 
 // A value of each option other than its default (a switch flipped, a number, keys padded, cells to fill in).
-const OTHER = { boolean: (o) => !o.default, positive: () => 0.5, keyFlags: () => [false, true, false], exercise: () => 'weights[0][1],output[2]' };
+// (a model and its layer: without an engine, under node, the model is not read, so its state
+// keeps the tutorial's matrices, which its sentence gives back)
+const OTHER = { boolean: (o) => !o.default, positive: () => 0.5, keyFlags: () => [false, true, false], exercise: () => 'weights[0][1],output[2]', modelName: () => 'learner-words', index: () => 1 };
 
 test('the embed code is the inverse of the attributes: each registry option away from its default comes back', () => {
   for (const option of OPTIONS) {
@@ -34,7 +36,9 @@ test('the embed code is the inverse of the attributes: each registry option away
 
 test('the embed code is the inverse of the attributes: every option at once, several heads, W_O, a second sentence', () => {
   const base = tutorialState('zh');
-  const options = Object.fromEntries(OPTIONS.map((o) => [o.key, OTHER[o.type](o)]));
+  // (not a model: its embed code names the model instead of these heads and W_O, by design;
+  // models-page.test.mjs checks that in Chromium)
+  const options = Object.fromEntries(OPTIONS.filter((o) => o.stage !== 'model').map((o) => [o.key, OTHER[o.type](o)]));
   const checked = validateState({
     ...base, ...options,
     heads: [base.heads[0], { wq: [[1, 0], [0, 1]], wk: [[0.5, 0.5], [0, 1]], wv: [[2, 0], [0, 2]] }],

@@ -40,6 +40,8 @@ test('every message renders without a leftover placeholder in both languages', (
     // the parameters of "What to look at" and the temperature's note (hints.js)
     lo: '0.3', hi: '0.4', animal: '0.6', street: '0.2', first: 'it', second: 'the', least: '0.5', most: '0.1', k: 2, now: '0.7', base: '0.4',
     words: 2, // the split prompt's count by spaces (editor.js)
+    // the shipped models (strings-models.js): the model's title, a layer asked for (layer, head: above)
+    title: 'A model', before: 1, asked: 3, layers: 2, instead: '<s>',
     // checking a learner's value (engine/check.js)
     cell: 'Weights[我, 爱]', places: 4, wrong: '0.3361', full: '0.33569311', other: 'Weights[爱, 我]', root: '1.4142', term: 'Q[我, d1]·K[爱, d1]', slip: 'left out', previous: 'Scaled',
   };

@@ -76,7 +76,8 @@ export function buildPanel() {
     h('div', { class: 'sentence-row' },
       h('div', { class: 'field field-sentence' }, h('label', { for: 'sentence', i18n: 'sentenceLabel' }),
         sentenceBox('sentence')),
-      h('div', { class: 'field' }, h('label', { for: 'token-mode', i18n: 'tokenModeLabel' }), modes)),
+      h('div', { class: 'field' }, h('label', { for: 'token-mode', i18n: 'tokenModeLabel' }), modes),
+      h('div', { class: 'model-slot', id: 'model-slot' })), // the model picker (edit/model-picker.js), placed by the element
     // Latin text with spaces split by character: splitting by spaces is proposed; the reader decides.
     h('div', { class: 'split-prompt', id: 'split-prompt', role: 'status', hidden: true },
       h('span', { id: 'split-prompt-text' }), ' ',

@@ -16,6 +16,8 @@ import { validateState, fitLearn, MAX_TOKENS } from '../state/schema.js';
 import { decodeHash } from '../state/link.js';
 import { parseStateJson } from '../state/json.js';
 import { followTokens } from '../state/vectors.js';
+import { modelText } from '../state/model-choice.js';
+import { derivedFields } from '../engine/model-run.js';
 import { tokenize, defaultMode } from '../io/tokenize.js';
 import { parseMatrixText } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
@@ -138,7 +140,7 @@ function attributeError(name, detail) {
 // group to the state on screen and changes nothing else (issue 32.2).
 const GROUPS = [
   ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
-  ...OPTIONS.map((o) => [o.attribute]), ['decimals'], ['head'], ['lang'], ['step'],
+  ...OPTIONS.filter((o) => o.stage !== 'model').map((o) => [o.attribute]), ['model', 'layer'], ['decimals'], ['head'], ['lang'], ['step'],
 ];
 const groupOf = (name) => GROUPS.find((group) => group.includes(name));
 
@@ -184,6 +186,16 @@ function applyGroup(element, s, before, group, lang) {
         s.context = { tokens, x };
       }
       if (!has('key-padding')) fitPadding(s);
+      break;
+    case 'model':
+      for (const name of group) {
+        const { key } = optionByAttribute(name);
+        const read = readAttribute(name, get(name), s[key]);
+        if (!read.ok) throw attributeError(name, read.detail);
+        s[key] = read.value;
+      }
+      // the model's matrices now when it is here, else when it arrives (element.js _modelArrived)
+      Object.assign(s, derivedFields(element._models, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
       break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
@@ -393,12 +405,17 @@ export function displayConfig(element) {
 // attribute that is on; json: the value is JSON text).
 export function embedAttributes(state, config) {
   const json = (name, value) => [name, JSON.stringify(value), true];
-  const attrs = [json('tokens', state.tokens), json('x', state.x)];
-  if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
-  else attrs.push(json('heads', state.heads));
-  if (state.wo) attrs.push(json('wo', state.wo));
+  // a model's state: the model (an option) and the sentence its tokenizer reads, not its weights
+  const model = Boolean(state.model);
+  const attrs = model ? [['sentence', modelText(state.tokens)]] : [json('tokens', state.tokens), json('x', state.x)];
+  if (!model) {
+    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
+    else attrs.push(json('heads', state.heads));
+    if (state.wo) attrs.push(json('wo', state.wo));
+  }
   if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
-  attrs.push(...optionAttributes(state));
+  // (a model's mask is its own)
+  attrs.push(...optionAttributes(state).filter(([name]) => !model || name !== 'causal'));
   attrs.push(['lang', state.view.lang], ['step', state.view.step]);
   if (state.heads.length > 1) attrs.push(['head', String(state.view.head + 1)]);
   attrs.push(['decimals', String(state.view.decimals)], ...config);

@@ -94,6 +94,8 @@ export class CompactView {
     if (config.panels.has('nav')) parts.push(this.renderNav(lang));
     if (host.state().heads.length > 1) parts.push(this.renderHeads(lang));
     parts.push(this.renderStatus(lang), this.renderSteps(lang));
+    const predictions = host.predictions(lang); // a model's (element.js)
+    if (predictions) parts.push(predictions);
     // the example's steps first; its editor under them (on a phone the editor is a long page of fields)
     if (host.editable()) parts.push(this.editorBox);
     if (config.panels.has('tools') && host.result()) parts.push(host.tools.render(lang));

@@ -60,6 +60,9 @@ import { HostTheme } from './theme.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
 import { checkCell } from './check.js';
+import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
+import { ModelPicker } from '../edit/model-picker.js';
+import { renderPredictions } from '../views/predictions.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -82,6 +85,16 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._store = new StateStore();
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
+    // the models a state names (model-run.js), loaded from the models/ folder beside the script
+    this._models = new ModelChoice({
+      base: () => new URL('models/', SCRIPT_URL || document.baseURI), engine: () => this._engine, loaded: () => this._modelArrived(),
+    });
+    this._attributeState = null; // the state the attributes made, until edited
+    this._picker = new ModelPicker({
+      entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer), eager: () => this._full,
+      layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
+    });
+    this._headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -129,6 +142,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       statusMessages: (lang) => this._statusMessages(lang),
       setView: (view) => this._setView(view),
       render: () => this._render(),
+      predictions: (lang) => this._renderPredictions(lang), // a model's, under the steps, or null
     };
     Object.defineProperties(this._viewHost, {
       selections: { get: () => this._selections }, // each step's selected cell, by step id
@@ -207,6 +221,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     withEngine(
       (engine) => {
         this._engine = engine;
+        this._modelArrived(); // (a model waiting for the engine is read now)
         if (this._state) this._compute.update();
       },
       (error) => {
@@ -367,6 +382,86 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     else if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     this._propertyBase = null;
     this._quietly(() => this._editor?.reset(this._state));
+    this._attributeState = this._state;
+  }
+
+  // A state that names a model, read into its matrices once the model is here (model-run.js):
+  // true when the store was amended (the new state is heard next).
+  _resolveModel(state) {
+    if (!state || !state.model || this._models.notesOf(state)) return false;
+    let derived;
+    try {
+      derived = this._models.derive(state);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      return false; // (its message: the models' status)
+    }
+    const checked = derived && validateState(fitLearn(derived.state));
+    if (!checked) return false;
+    if (!checked.ok) {
+      this._models.error = { name: state.model, descriptor: checked.message };
+      return false;
+    }
+    this._store.amend(checked.state);
+    return true;
+  }
+
+  // The picker's choice: the tutorial's example, or a model (loaded first) at a layer.
+  async _chooseModel(name, layer) {
+    const { lang, decimals } = this._state.view;
+    if (!name) {
+      this._replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals } });
+      return;
+    }
+    await this._models.request(name);
+    const found = this._models.found.get(name);
+    if (!found || !this._engine) {
+      this._render(); // (the models' status says why)
+      return;
+    }
+    let derived;
+    try {
+      derived = chosenState(this._state, found, name, layer, this._engine);
+    } catch (error) {
+      if (!error.descriptor) throw error;
+      this._models.error = { name, descriptor: error.descriptor };
+      this._render();
+      return;
+    }
+    const checked = validateState(fitLearn(derived.state));
+    if (!checked.ok) return;
+    this._models.notes.set(choiceKey(checked.state), derived.notes);
+    if (name === this._state.model) this._apply(checked.state);
+    else this._replace(checked.state);
+  }
+
+  // A model's next-token predictions under the steps (views/predictions.js), or null.
+  _renderPredictions(lang) {
+    const state = this._state;
+    const off = this._headOff && { layer: state.layer, head: state.view.head };
+    const shown = state.model && this._models.predictions(state, off);
+    if (!shown) return null;
+    return renderPredictions(lang, {
+      ...shown, tokens: state.tokens, off: Boolean(off), layer: state.layer, head: state.view.head,
+      onToggle: () => {
+        this._headOff = !this._headOff;
+        this._render();
+        (this._full ? this : this.shadowRoot).querySelector('.head-off')?.focus();
+      },
+    });
+  }
+
+  // A model (or the engine) arrived: the attributes read again when the state is theirs (head="3"
+  // then has the model's heads), else the state resolved; true when either changed the state.
+  _modelArrived() {
+    if (!this._state || !this._state.model) return false;
+    if (!this._full && this._state === this._attributeState && this.hasAttribute('model')) {
+      this._readAttributes();
+      return true;
+    }
+    if (this._resolveModel(this._state)) return true;
+    this._render();
+    return false;
   }
 
   // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
@@ -389,6 +484,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _onStore(state, types) {
     const before = this._handled;
     this._handled = state;
+    if (this._resolveModel(state)) return; // (heard again, read with its model)
     this._editor?.sync(state);
     // (in full mode an edit or a whole state is a result shown, even with the same inputs, as the page counted it)
     if (sameInputs(before, state)) this._render({ counted: this._full && [...types].some((type) => type !== 'view' && type !== 'learn') });
@@ -535,12 +631,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       return;
     }
     if (!this._editor && this._editable()) this._makeEditor();
+    if (this._editor) this._picker.render(this._state);
     this._view.render({ counted });
   }
 
   // The status over the steps, full and compact alike (context.js): [kind, text] of each message.
   _statusMessages(lang) {
-    return statusMessages(lang, {
+    const models = this._models.status(this._shownState(), lang).map(({ kind, descriptor }) => [kind, describe(lang, descriptor)]);
+    return [...models, ...statusMessages(lang, {
       errors: [...this._attributeErrors.values(), ...this._view.attributeProblems()],
       engineError: this._engineError, loadFailure: (failure) => this._view.loadFailure(lang, failure),
       loaded: Boolean(this._engine), running: this._compute.running,
@@ -548,7 +646,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       shown: this._shownState(),
       stale: this._editable() && this._editor && this._editor.hasErrors() && this._result,
       after: this._view.headingProblems(),
-    });
+    })];
   }
 
   // The steps' context (context.js): the result on screen with the inputs it was computed
@@ -581,6 +679,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       presetHint: () => (this._result && !this._waiting ? presetHint(this._ctx(this._lang())) : null),
     });
     this._view.mountEditor(this._editor.panel);
+    this._editor.panel.querySelector('#model-slot').append(this._picker.node);
+    this._picker.render(this._state);
     this._editor.reset(this._state);
   }
 

@@ -173,6 +173,10 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
+    // a model's predictions under the steps (element.js), drawn anew
+    this.host.querySelector('.predictions')?.remove();
+    const predictions = this.av.predictions(lang);
+    if (predictions) this.$('steps').after(predictions);
     if (counted) {
       const root = document.documentElement;
       root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);

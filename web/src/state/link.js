@@ -3,6 +3,7 @@
 import { STATE_VERSION, validateState, refused } from './schema.js';
 import { OPTION_KEYS, isDefault } from './options.js';
 import { DEFAULT_DECIMALS } from '../ui/format.js';
+import { withModelInputs, withoutModelInputs } from './model-choice.js';
 
 const HASH_PREFIX = `av${STATE_VERSION}.`;
 const fail = refused;
@@ -24,9 +25,10 @@ function fromBase64url(text) {
 }
 
 
-// Fields at their default are left out (validateState() puts them back).
+// Fields at their default are left out (validateState() puts them back); a model's matrices
+// too: the link names the model (model-choice.js).
 function withoutDefaults(state) {
-  const compact = { ...state, view: { ...state.view } };
+  const compact = { ...withoutModelInputs(state), view: { ...state.view } };
   for (const key of OPTION_KEYS) if (isDefault(key, compact[key])) delete compact[key];
   for (const key of ['step', 'head', 'decimals']) if (compact.view[key] === VIEW_DEFAULTS[key]) delete compact.view[key];
   return compact;
@@ -50,5 +52,5 @@ export function decodeHash(hash) {
   } catch {
     return fail({ key: 'errStateHash', params: {} });
   }
-  return validateState(parsed);
+  return validateState(withModelInputs(parsed));
 }

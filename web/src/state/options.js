@@ -83,7 +83,42 @@ const TYPES = {
     write: (v, option) => (v === option.default ? null : v),
     edited: (v) => v,
   },
+  // a shipped model's name (engine/models.js's index), '' for none: the state's matrices are then
+  // that model's, derived from its tokens (engine/model-run.js); absent: the value stays as it is
+  modelName: {
+    check: (v, _, option) => (v === undefined || (typeof v === 'string' && (v === '' || MODEL_NAME.test(v))) ? null : { key: option.labels.problem, params: {} }),
+    fill: (v, _, option) => v ?? option.default,
+    isDefault: (v, option) => v === option.default,
+    read(text, current, option) {
+      if (text === null) return { ok: true, value: current };
+      const name = text.trim();
+      if (name === '' || MODEL_NAME.test(name)) return { ok: true, value: name };
+      return { ok: false, detail: { key: 'errStateField', params: { field: option.attribute, problem: { key: option.labels.problem, params: {} } } } };
+    },
+    write: (v, option) => (v === option.default ? null : v),
+    edited: (v) => v,
+  },
+  // a 0-based index (a model's layer), written and read from 1 as on screen (as head="…" is);
+  // absent: the value stays as it is
+  index: {
+    check: (v) => (v === undefined || (Number.isInteger(v) && v >= 0 && v < MAX_INDEX) ? null
+      : { key: 'probInteger', params: { min: 0, max: MAX_INDEX - 1 } }),
+    fill: (v, _, option) => v ?? option.default,
+    isDefault: (v, option) => v === option.default,
+    read(text, current, option) {
+      if (text === null) return { ok: true, value: current };
+      const n = Number(text.trim());
+      if (/^\s*\d+\s*$/.test(text) && n >= 1 && n <= MAX_INDEX) return { ok: true, value: n - 1 };
+      return { ok: false, detail: { key: 'errStateField', params: { field: option.attribute, problem: { key: 'probInteger', params: { min: 1, max: MAX_INDEX } } } } };
+    },
+    write: (v, option) => (v === option.default ? null : String(v + 1)),
+    edited: (v) => v,
+  },
 };
+
+// A model's name: lower-case letters, digits and dashes (web/models/index.json's names).
+export const MODEL_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const MAX_INDEX = 16;
 
 const BOOLEAN_JSX = "boolean | '' | 'true' | 'false'";
 
@@ -125,10 +160,22 @@ export const OPTIONS = [
     labels: { problem: 'probExercise' }, compared: false, stage: null,
     description: 'Values the reader fills in: a step\'s matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数',
   },
+  {
+    // not the engine's compute() options (engine: false): the model the matrices come from
+    // (engine/model-run.js), and which of its layers the step by step shows
+    key: 'model', attribute: 'model', type: 'modelName', default: '', engine: false,
+    labels: { control: 'modelLabel', problem: 'probModelName' }, compared: false, stage: 'model',
+    description: 'A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型',
+  },
+  {
+    key: 'layer', attribute: 'layer', type: 'index', default: 0, engine: false,
+    labels: { control: 'layerLabel' }, compared: false, stage: 'model',
+    description: "With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起）",
+  },
 ];
 
 export const OPTION_KEYS = OPTIONS.map((o) => o.key);
-// The options the engine is given (the others are the page's: exercise).
+// The options the engine is given (the others are the page's: exercise, model, layer).
 export const ENGINE_OPTIONS = OPTIONS.filter((o) => o.engine !== false);
 const BY_KEY = new Map(OPTIONS.map((o) => [o.key, o]));
 const BY_ATTRIBUTE = new Map(OPTIONS.map((o) => [o.attribute, o]));
@@ -191,7 +238,7 @@ export function optionAttributes(state) {
 // The option attributes' declarations, for attributes.js's table: an on-by-default switch
 // is written "false" to turn it off, an off-by-default one is a boolean attribute.
 export const optionAttributeDeclarations = () => OPTIONS.map((o) => {
-  if (o.type !== 'boolean') return { name: o.attribute, kind: 'data', type: o.type === 'positive' ? 'number | string' : 'string', description: o.description };
+  if (o.type !== 'boolean') return { name: o.attribute, kind: 'data', type: ['positive', 'index'].includes(o.type) ? 'number | string' : 'string', description: o.description };
   return o.default
     ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], description: o.description }
     : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', description: o.description };

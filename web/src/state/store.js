@@ -84,11 +84,20 @@ export class StateStore {
     const types = this.types;
     this.types = new Set();
     // a change of the view alone is no edit (history.js)
-    if ([...types].some((type) => type !== 'view' && type !== 'undo' && type !== 'redo')) {
+    if ([...types].some((type) => type !== 'view' && type !== 'undo' && type !== 'redo' && type !== 'amend')) {
       if (this.holding) this.held = true;
       else this.history.record(this.state);
     }
     for (const listener of [...this.listeners]) listener(this.state, types);
+  }
+
+  // The state replaced by what it stands for (a model's matrices, derived from its name and
+  // tokens: engine/model-run.js), in the same history entry: undo goes past it, never to it.
+  amend(next) {
+    const { entries, index } = this.history;
+    if (entries[index] === this.state) entries[index] = next;
+    this.state = next;
+    this.changed('amend');
   }
 
   // A drag (the temperature slider, a number scrubbed) under way: it changes the

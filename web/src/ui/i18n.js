@@ -8,6 +8,7 @@ import { plural } from './format.js';
 import { INPUT_STRINGS } from './strings-input.js';
 import { SHARE_STRINGS } from './strings-share.js';
 import { LEARN_STRINGS } from './strings-learn.js';
+import { MODEL_STRINGS } from './strings-models.js';
 import { HINT_STRINGS } from './strings-hints.js';
 import { STEP_STRINGS } from './strings-steps.js';
 import { EXERCISE_STRINGS } from './strings-exercise.js';
@@ -532,7 +533,7 @@ const MAIN_STRINGS = {
 
 // The one table: these strings and those of each area's file, a key declared once.
 export const STRINGS = {};
-for (const table of [MAIN_STRINGS, STEP_STRINGS, HINT_STRINGS, INPUT_STRINGS, SHARE_STRINGS, LEARN_STRINGS, EXERCISE_STRINGS]) {
+for (const table of [MAIN_STRINGS, STEP_STRINGS, HINT_STRINGS, INPUT_STRINGS, SHARE_STRINGS, LEARN_STRINGS, EXERCISE_STRINGS, MODEL_STRINGS]) {
   for (const [key, entry] of Object.entries(table)) {
     if (key in STRINGS) throw new Error(`The string key ${key} is declared twice`);
     STRINGS[key] = entry;

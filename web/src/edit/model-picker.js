@@ -1,0 +1,88 @@
+// The model picker beside the sentence ("Edit the example", page and element alike): the tutorial's
+// example (its hand-set 2-d vectors) or one of the shipped models (web/models/index.json), and,
+// with a model, which of its layers the step by step shows (the heads are the head tabs').
+//   host: { entries() → Promise of the index's entries, layers(name) → its layer count or null,
+//           choose(name, layer) (name '' for the tutorial), lang(), eager() → whether the index
+//           loads at once (the page, which ships models/) or when the picker is first focused
+//           (an element on a host page: nothing is requested until the reader asks) }
+//   picker.node            the fields, placed by the editor
+//   picker.render(state)   shows the state's choice (the index loaded on first render)
+
+import { translate } from '../ui/i18n.js';
+import { setText } from '../ui/dom.js';
+
+function field(id, labelKey) {
+  const box = document.createElement('div');
+  box.className = 'field field-model';
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.dataset.i18n = labelKey;
+  const select = document.createElement('select');
+  select.id = id;
+  box.append(label, select);
+  return { box, label, select };
+}
+
+export class ModelPicker {
+  constructor(host) {
+    this.host = host;
+    this.model = field('model-picker', 'modelLabel');
+    this.layer = field('model-layer', 'layerLabel');
+    this.model.select.setAttribute('aria-describedby', 'model-hint');
+    this.hint = document.createElement('p');
+    this.hint.id = 'model-hint';
+    this.hint.className = 'hint model-hint';
+    this.node = document.createElement('div');
+    this.node.className = 'model-choice';
+    this.node.append(this.model.box, this.layer.box, this.hint);
+    this.entries = null; // the index's entries once loaded
+    this.asked = false;
+    this.state = null;
+    this.model.select.addEventListener('focus', () => this.ask());
+    this.model.select.addEventListener('change', () => this.host.choose(this.model.select.value, 0));
+    this.layer.select.addEventListener('change', () => this.host.choose(this.model.select.value, Number(this.layer.select.value)));
+  }
+
+  // The index, asked for once: the models offered when it arrives.
+  ask() {
+    if (this.asked) return;
+    this.asked = true;
+    this.host.entries().then((entries) => {
+      this.entries = entries;
+      if (this.state) this.render(this.state);
+    }, () => {}); // (no models to offer: the tutorial alone; a model named says why: model-run.js)
+  }
+
+  render(state) {
+    this.state = state;
+    if (this.host.eager() || state.model) this.ask();
+    const lang = this.host.lang();
+    const t = (key) => translate(lang, key);
+    setText(this.model.label, t('modelLabel'));
+    setText(this.layer.label, t('layerLabel'));
+    setText(this.hint, t('modelPickerHint'));
+    const options = [['', t('modelTutorial')], ...(this.entries || []).map((e) => [e.name, e.title[lang] || e.name])];
+    // a state naming a model not in the index (yet) still shows its name
+    if (state.model && !options.some(([name]) => name === state.model)) options.push([state.model, state.model]);
+    fill(this.model.select, options);
+    this.model.select.value = state.model;
+    const layers = state.model ? this.host.layers(state.model) : null;
+    this.layer.box.hidden = !layers;
+    if (layers) {
+      fill(this.layer.select, Array.from({ length: layers }, (_, l) => [String(l), String(l + 1)]));
+      this.layer.select.value = String(Math.min(state.layer, layers - 1));
+    }
+  }
+}
+
+// The select's options as [value, text], rewritten only when they differ (a render keeps focus).
+function fill(select, options) {
+  const same = select.options.length === options.length && options.every(([value, text], i) => select.options[i].value === value && select.options[i].text === text);
+  if (same) return;
+  select.replaceChildren(...options.map(([value, text]) => {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = text;
+    return option;
+  }));
+}

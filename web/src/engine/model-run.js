@@ -1,0 +1,204 @@
+// The model a state names (options.js `model` and `layer`), read into the state's own fields, so
+// that the step by step shows one of its heads with the engine's compute(), as any other state:
+//   tokens   the sentence read by the model's tokenizer (io/model-tokens.js), at most maxTokens
+//   x        runModel()'s layers[layer].input: what the heads read, after LayerNorm (norm1)
+//   heads    that layer's W_Q, W_K, W_V (d_model × d_k each); wo its W_O
+//   causal   the model's mask
+// A token the model does not know runs as its stand-in (the start token, else the first of the
+// vocab) and is named on screen with it (notes.unknown): never a silent zero.
+//
+//   modelState(state, found, engine, text) → { state, notes }    (throws a descriptor'd Error)
+//   derivedFields(choice, s, text, refuse)   what a model gives a state read from attributes
+//   chosenState(state, found, name, layer, engine)   a model chosen in the picker
+//   ModelChoice                      the element's: loads models on demand, keeps their notes
+
+import { loadModelIndex, loadModel } from './models.js';
+import { modelTokens } from '../io/model-tokens.js';
+import { quotedTokens } from '../ui/quote.js';
+import { modelText, MODEL_EXAMPLES } from '../state/model-choice.js';
+
+const failure = (key, params = {}) => Object.assign(new Error(key), { descriptor: { key, params } });
+
+// The token a token the model does not know runs as.
+export function standIn(model) {
+  const start = model.tokenizer && model.tokenizer.start;
+  const id = typeof start === 'string' && model.vocab.includes(start) ? model.vocab.indexOf(start) : 0;
+  return { id, text: model.vocab[id] };
+}
+
+// The key of what a state asks of a model: its name, layer and tokens.
+export const choiceKey = (state) => `${state.model}\u0000${state.layer}\u0000${state.tokens.join('\u0001')}`;
+
+// state with its matrices the model's (found: { entry, model } of the index and the file).
+// text: what the tokenizer reads (the sentence attribute's, or the state's own tokens).
+export function modelState(state, { entry, model }, engine, text = modelText(state.tokens)) {
+  if (model.layers.some((l) => l.heads.some((h) => h.bq || h.bk || h.bv) || l.bo)) throw failure('errModelBiases', { name: entry.name });
+  const read = modelTokens(model, text);
+  let tokens = read.tokens;
+  const cut = tokens.length > model.maxTokens ? { count: tokens.length, max: model.maxTokens } : null;
+  if (cut) tokens = tokens.slice(0, model.maxTokens);
+  if (tokens.length === 0) throw failure('errModelNoTokens', { name: entry.name });
+  const instead = standIn(model);
+  const ids = tokens.map((t) => (t.id < 0 ? instead.id : t.id));
+  const layers = model.layers.length;
+  const layer = Math.min(state.layer, layers - 1);
+  const run = engine.runModel(model, ids);
+  const { heads, wo } = model.layers[layer];
+  const next = {
+    ...state,
+    tokens: tokens.map((t) => t.text),
+    x: run.layers[layer].input, // (n, dModel): the layer's input after its LayerNorm
+    heads: heads.map((h) => ({ wq: h.wq, wk: h.wk, wv: h.wv })),
+    wo,
+    causal: Boolean(model.causal),
+    positionalEncoding: false, // the positions are in X already (the model's own)
+    alibi: false,
+    keyPadding: tokens.map(() => false),
+    layer,
+    view: { ...state.view, head: Math.min(state.view.head, heads.length - 1) },
+  };
+  delete next.context;
+  const unknown = tokens.flatMap((t, i) => (t.id < 0 ? [{ position: i, text: t.text }] : []));
+  return { state: next, notes: { entry, unknown, instead: instead.text, cut, layer, layers, layerAsked: state.layer, ids, probabilities: run.probabilities } };
+}
+
+// The fields a model gives a state read from attributes (s, not checked yet; text: the sentence
+// attribute's, or null): none while the model loads, or with no element's models (choice null). refuse(descriptor) → the Error to throw.
+export function derivedFields(choice, s, text, refuse) {
+  if (!choice || !s.model || !Array.isArray(s.tokens) || !s.tokens.every((t) => typeof t === 'string')) return {};
+  try {
+    const derived = choice.derive(s, text ?? undefined);
+    return derived ? derived.state : {};
+  } catch (error) {
+    if (!error.descriptor) throw error;
+    throw refuse(error.descriptor);
+  }
+}
+
+// state with the model `name` chosen (found: loaded), at `layer`: the sentence on screen kept when
+// the model knows most of its tokens, else the model's example sentence; the first head shown.
+export function chosenState(state, found, name, layer, engine) {
+  const asked = { ...state, model: name, layer, view: { ...state.view, head: state.model === name ? state.view.head : 0 } };
+  const text = modelText(state.tokens);
+  const read = modelTokens(found.model, text);
+  const words = read.tokens.slice(read.started ? 1 : 0);
+  const knows = words.length > 0 && words.filter((t) => t.id >= 0).length * 2 >= words.length;
+  return modelState(asked, found, engine, knows || !MODEL_EXAMPLES[name] ? text : MODEL_EXAMPLES[name]);
+}
+
+// The descriptors of a model state's notes, for the status over the steps.
+export function modelNotes(notes, lang) {
+  const title = notes.entry.title[lang] || notes.entry.name;
+  const list = [{ kind: 'note', descriptor: { key: notes.layer === 0 ? 'modelInputFirst' : 'modelInputLater', params: { title, layer: notes.layer + 1, before: notes.layer } } }];
+  if (notes.unknown.length > 0) {
+    const tokens = quotedTokens(notes.unknown.map((u) => u.text));
+    list.push({ kind: 'unknown', descriptor: { key: 'modelUnknown', params: { ...tokens, instead: notes.instead } } });
+  }
+  if (notes.cut) list.push({ kind: 'note', descriptor: { key: 'modelCut', params: notes.cut } });
+  if (notes.layerAsked !== notes.layer) list.push({ kind: 'error', descriptor: { key: 'modelLayerClamped', params: { asked: notes.layerAsked + 1, layers: notes.layers } } });
+  return list;
+}
+
+// The element's models: loaded on demand from base (the models/ folder beside the script), kept;
+// what the state on screen asks of them derived at once when loaded (sync), else when they are.
+//   host: { base() → URL, engine() → the engine or null, loaded() → a model arrived }
+export class ModelChoice {
+  constructor(host) {
+    this.host = host;
+    this.found = new Map(); // name → { entry, model }
+    this.index = null; // the index's entries, once loaded
+    this.waiting = new Map(); // name → Promise
+    this.error = null; // { name, descriptor }: the last model asked for that did not load or read
+    this.failed = new Set(); // the names that did not load: not asked for again
+    this.notes = new Map(); // choiceKey → notes of the derived state
+  }
+
+  // { entry, model } of a loaded model, or null (then asked for: host.loaded() when it is here).
+  get(name) {
+    if (this.found.has(name)) return this.found.get(name);
+    if (!this.failed.has(name)) this.request(name);
+    return null;
+  }
+
+  loading(name) {
+    return this.waiting.has(name);
+  }
+
+  async entries() {
+    if (!this.index) this.index = await loadModelIndex(this.host.base());
+    return this.index;
+  }
+
+  request(name) {
+    if (this.waiting.has(name)) return this.waiting.get(name);
+    const promise = (async () => {
+      const index = await this.entries();
+      const entry = index.find((e) => e.name === name);
+      if (!entry) throw failure('errModelUnknown', { name, list: index.map((e) => e.name).join(', ') });
+      const model = await loadModel(this.host.base(), entry.file);
+      this.found.set(name, { entry, model });
+    })().then(
+      () => {
+        this.waiting.delete(name);
+        this.error = null;
+        this.host.loaded();
+      },
+      (error) => {
+        this.waiting.delete(name);
+        this.failed.add(name);
+        this.error = { name, descriptor: error.descriptor || { key: 'errModelLoad', params: { name, message: error.message } } };
+        this.host.loaded();
+      },
+    );
+    this.waiting.set(name, promise);
+    return promise;
+  }
+
+  // state read with its model: { state, notes } when the model is here (and the engine), null
+  // while it loads; throws a descriptor'd Error for a model it cannot show.
+  derive(state, text) {
+    const engine = this.host.engine();
+    const found = this.get(state.model);
+    if (!found || !engine) return null;
+    let derived;
+    try {
+      derived = modelState(state, found, engine, text);
+    } catch (error) {
+      if (error.descriptor) this.error = { name: state.model, descriptor: error.descriptor };
+      throw error;
+    }
+    if (this.error && this.error.name === state.model) this.error = null;
+    this.notes.set(choiceKey(derived.state), derived.notes);
+    return derived;
+  }
+
+  // The model's predictions of a state read (its notes'), and without head `off` ({ layer, head },
+  // runModel's headsOff: its output taken as 0), or null.
+  predictions(state, off) {
+    const notes = this.notesOf(state);
+    const engine = this.host.engine();
+    if (!notes || !engine) return null;
+    const { model } = this.found.get(state.model);
+    const without = off ? engine.runModel(model, notes.ids, { headsOff: [off] }).probabilities : null;
+    return { vocab: model.vocab, probabilities: notes.probabilities, without };
+  }
+
+  notesOf(state) {
+    return state.model ? this.notes.get(choiceKey(state)) || null : null;
+  }
+
+  // The status over the steps of a state shown: [{ kind, descriptor }].
+  status(state, lang) {
+    const list = [];
+    if (!state || !state.model) return list;
+    if (this.error && this.error.name === state.model) list.push({ kind: 'error', descriptor: this.error.descriptor });
+    const notes = this.notesOf(state);
+    if (!notes) {
+      if (this.loading(state.model)) list.push({ kind: 'loading', descriptor: { key: 'modelLoading', params: { name: state.model } } });
+      return list;
+    }
+    const title = notes.entry.title[lang] || notes.entry.name;
+    list.push({ kind: 'note', descriptor: { key: 'modelShown', params: { title, layer: notes.layer + 1, head: state.view.head + 1 } } });
+    return [...list, ...modelNotes(notes, lang)];
+  }
+}

@@ -1,0 +1,63 @@
+// What attention is for: a model's next-token predictions at each position (top 5, with their
+// probabilities), from runModel()'s probabilities; with the head on screen switched off
+// (runModel's headsOff), the predictions without it beside those with it.
+//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head })
+//     probabilities, without: (n, vocab) rows (without: null while the head is on)
+
+import { translate } from '../ui/i18n.js';
+import { el, button } from '../ui/dom.js';
+
+const TOP = 5;
+
+// The k most probable ids of a row, most probable first (ties: the lower id first).
+export function topIds(row, k = TOP) {
+  return Array.from(row.keys()).sort((a, b) => row[b] - row[a] || a - b).slice(0, k);
+}
+
+const percent = (p) => `${(100 * p).toFixed(1)}%`;
+
+function list(row, vocab, changedFrom) {
+  const items = el('ol', 'prediction-list');
+  const first = changedFrom ? topIds(changedFrom, 1)[0] : null;
+  for (const id of topIds(row)) {
+    const item = el('li', changedFrom && id !== first && topIds(row, 1)[0] === id ? 'prediction changed' : 'prediction');
+    item.append(el('span', 'prediction-token', vocab[id]), ' ', el('span', 'prediction-p', percent(row[id])));
+    items.append(item);
+  }
+  return items;
+}
+
+export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head }) {
+  const t = (key, params) => translate(lang, key, params);
+  const section = el('section', 'panel predictions');
+  section.setAttribute('aria-labelledby', 'predictions-title');
+  const title = el('h3', 'predictions-title', t('predictionsTitle'));
+  title.id = 'predictions-title';
+  const toggle = button(t(off ? 'headOnAgain' : 'headOff', { layer: layer + 1, head: head + 1 }), onToggle, 'button-small head-off');
+  toggle.setAttribute('aria-pressed', off ? 'true' : 'false');
+  section.append(title, el('p', 'hint', t('predictionsHint')), toggle);
+  const table = el('table', 'predictions-table');
+  const header = el('tr');
+  header.append(el('th', '', t('predictionsAfter')), el('th', '', t('predictionsWith')));
+  if (without) header.append(el('th', '', t('predictionsWithout', { layer: layer + 1, head: head + 1 })));
+  for (const th of header.children) th.scope = 'col';
+  table.append(header);
+  tokens.forEach((token, i) => {
+    const row = el('tr');
+    const th = el('th', 'prediction-at', token);
+    th.scope = 'row';
+    const cell = el('td');
+    cell.append(list(probabilities[i], vocab, null));
+    row.append(th, cell);
+    if (without) {
+      const changed = el('td');
+      changed.append(list(without[i], vocab, probabilities[i]));
+      row.append(changed);
+    }
+    table.append(row);
+  });
+  const scroll = el('div', 'table-scroll');
+  scroll.append(table);
+  section.append(scroll);
+  return section;
+}
