@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -541,16 +542,66 @@ void release_model(int id) { loaded_models().erase(id); }
 // A loaded model's parameters (model_to_js).
 val model_parameters(int id) { return model_to_js(loaded_models().at(id)); }
 
-// The last forward pass of a model, kept for runModel(..., {reuse: true})'s views.
+// The last forward pass of a model.
 attn::ModelRun& model_run() {
   static attn::ModelRun run;
   return run;
 }
 
+// A forward pass's matrices in one block, so that they cross into JS as one copy (or, with
+// reuse, one view) instead of ~150 objects of a few embind calls each. values: each matrix's
+// values (row-major) one after another; shapes: the number of layers L, then per layer its
+// number of heads and 1 if it has an MLP (else 0), then (rows, cols) of each matrix, in this
+// order: residual x₀ … x_L; per layer its input, per head q, k, v, scores, scaled, weights,
+// output, then concat and the attention's output, with an MLP its input, hidden, activated and
+// output; finalInput, logits, probabilities. engine.js (unpackRun) reads it in that order.
+// Kept for the module's lifetime: runModel(…, {reuse: true})'s views show it.
+struct PackedRun {
+  std::vector<double> values;
+  std::vector<int> shapes;
+};
+
+PackedRun& packed_run() {
+  static PackedRun packed;
+  return packed;
+}
+
+void pack_run(const attn::Model& m, const attn::ModelRun& run, PackedRun* p) {
+  std::vector<const attn::Matrix*> order;  // the matrices in PackedRun's order
+  p->shapes.clear();
+  p->shapes.push_back(static_cast<int>(run.layers.size()));
+  for (size_t l = 0; l < run.layers.size(); l++) {
+    p->shapes.push_back(static_cast<int>(run.layers[l].attention.heads.size()));
+    p->shapes.push_back(m.layers[l].has_mlp ? 1 : 0);
+  }
+  for (const attn::Matrix& x : run.residual) order.push_back(&x);
+  for (size_t l = 0; l < run.layers.size(); l++) {
+    const attn::LayerRun& r = run.layers[l];
+    order.push_back(&r.attention_input.x);
+    for (const attn::AttentionResult& h : r.attention.heads) {
+      order.insert(order.end(), {&h.q, &h.k, &h.v, &h.scores, &h.scaled, &h.weights, &h.output});
+    }
+    order.insert(order.end(), {&r.attention.concat, &r.attention_output});
+    if (m.layers[l].has_mlp) {
+      order.insert(order.end(), {&r.mlp_input, &r.hidden, &r.activated, &r.mlp_output});
+    }
+  }
+  order.insert(order.end(), {&run.final_input, &run.logits, &run.probabilities});
+  size_t total = 0;
+  for (const attn::Matrix* x : order) total += x->data.size();
+  p->values.resize(total);  // keeps its capacity: the same memory from call to call
+  double* at = p->values.data();
+  for (const attn::Matrix* x : order) {
+    p->shapes.push_back(x->rows);
+    p->shapes.push_back(x->cols);
+    at = std::copy(x->data.begin(), x->data.end(), at);
+  }
+}
+
 // model: packed as read_model() reads it, or a loaded model's id; ids a Float64Array, headsOff:
-// [Uint8Array per layer] or undefined. Returns {residual: [x₀ … x_L], layers: [{input, attention:
-// {heads: [{q, k, v, scores, scaled, weights, output}], concat, output}, mlp?: {input, hidden,
-// activated, output}}], finalInput, logits, probabilities} or {error}; live: views, as compute()'s.
+// [Uint8Array per layer] or undefined. Returns {values: Float64Array, shapes: Int32Array} (the
+// run packed as PackedRun says; values a copy, or when live a view valid until the next call,
+// as compute()'s) or {error}.
 val run_model(const val& model, const val& ids, const val& heads_off, bool live) {
   attn::Model from_js;
   const attn::Model* model_ptr = nullptr;
@@ -571,34 +622,12 @@ val run_model(const val& model, const val& ids, const val& heads_off, bool live)
   err = attn::run_model(m, token_ids, options, &run);
   if (!err.ok()) return error_to_js(err);
 
+  PackedRun& packed = packed_run();
+  pack_run(m, run, &packed);
   val result = val::object();
-  val residual = val::array();
-  for (const attn::Matrix& x : run.residual) residual.call<void>("push", to_js(x, live));
-  result.set("residual", residual);
-  val layers = val::array();
-  for (size_t l = 0; l < run.layers.size(); l++) {
-    const attn::LayerRun& r = run.layers[l];
-    val layer = val::object();
-    layer.set("input", to_js(r.attention_input.x, live));
-    val attention = val::object();
-    attention.set("heads", heads_to_js(r.attention.heads, live));
-    attention.set("concat", to_js(r.attention.concat, live));
-    attention.set("output", to_js(r.attention_output, live));
-    layer.set("attention", attention);
-    if (m.layers[l].has_mlp) {
-      val mlp = val::object();
-      mlp.set("input", to_js(r.mlp_input, live));
-      mlp.set("hidden", to_js(r.hidden, live));
-      mlp.set("activated", to_js(r.activated, live));
-      mlp.set("output", to_js(r.mlp_output, live));
-      layer.set("mlp", mlp);
-    }
-    layers.call<void>("push", layer);
-  }
-  result.set("layers", layers);
-  result.set("finalInput", to_js(run.final_input, live));
-  result.set("logits", to_js(run.logits, live));
-  result.set("probabilities", to_js(run.probabilities, live));
+  result.set("values", vector_to_js(packed.values, live));
+  result.set("shapes",
+             copy_or_view("Int32Array", packed.shapes.size(), packed.shapes.data(), false));
   return result;
 }
 

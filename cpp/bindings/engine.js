@@ -34,6 +34,47 @@ function unpackHead(head, unpack, names = RESULTS) {
 // A vector of the binding (Float64Array) in the rows form (an array of numbers) or as is.
 const unpackVector = (typed) => (typed ? (v) => v : (v) => Array.from(v));
 
+// runModel's result from the binding's one block ({ values, shapes }, attention_bindings.cpp
+// PackedRun: its order is read here): each matrix { rows, cols, data } with `data` a view of its
+// range of `values` (one copy out of wasm, or with reuse the engine's own buffer), then unpacked.
+function unpackRun({ values, shapes }, unpack) {
+  let s = 0;
+  let offset = 0;
+  const next = () => {
+    const rows = shapes[s++];
+    const cols = shapes[s++];
+    const data = values.subarray(offset, offset + rows * cols);
+    offset += rows * cols;
+    return unpack({ rows, cols, data });
+  };
+  const nLayers = shapes[s++];
+  const structure = [];
+  for (let l = 0; l < nLayers; l++) structure.push({ heads: shapes[s++], mlp: shapes[s++] !== 0 });
+  const residual = [];
+  for (let l = 0; l <= nLayers; l++) residual.push(next());
+  const layers = structure.map(({ heads, mlp }) => {
+    const input = next();
+    const attentionHeads = [];
+    for (let h = 0; h < heads; h++) {
+      const head = {};
+      for (const name of RESULTS) head[name] = next();
+      attentionHeads.push(head);
+    }
+    const concat = next();
+    const layer = { input, attention: { heads: attentionHeads, concat, output: next() } };
+    if (mlp) {
+      const mlpInput = next();
+      const hidden = next();
+      const activated = next();
+      layer.mlp = { input: mlpInput, hidden, activated, output: next() };
+    }
+    return layer;
+  });
+  const finalInput = next();
+  const logits = next();
+  return { residual, layers, finalInput, logits, probabilities: next() };
+}
+
 // The binding's model arrays (model_to_js) in the format's structure: matrices as rows (or
 // typed), vectors as arrays of numbers (or Float64Arrays).
 function unpackModelArrays(p, typed) {
@@ -249,22 +290,7 @@ function makeEngine(raw) {
       const off = packHeadsOff(headsOff, { layers });
       const result = raw.runModel(source, packIds(ids, 'ids'), off, reuse);
       if (result.error) throw inputError(result.error);
-      const unpack = typed ? (m) => m : unpackRows;
-      return {
-        residual: result.residual.map(unpack),
-        layers: result.layers.map((layer) => ({
-          input: unpack(layer.input),
-          attention: {
-            heads: layer.attention.heads.map((head) => unpackHead(head, unpack)),
-            concat: unpack(layer.attention.concat),
-            output: unpack(layer.attention.output),
-          },
-          ...(layer.mlp === undefined ? {} : { mlp: unpackHead(layer.mlp, unpack, ['input', 'hidden', 'activated', 'output']) }),
-        })),
-        finalInput: unpack(result.finalInput),
-        logits: unpack(result.logits),
-        probabilities: unpack(result.probabilities),
-      };
+      return unpackRun(result, typed ? (m) => m : unpackRows);
     },
 
     // The mean cross-entropy of the logits against targets (one id per position, -1: no loss
