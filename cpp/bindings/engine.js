@@ -34,7 +34,7 @@ function unpackHead(head, unpack, names = RESULTS) {
 // A vector of the binding (Float64Array) in the rows form (an array of numbers) or as is.
 const unpackVector = (typed) => (typed ? (v) => v : (v) => Array.from(v));
 
-// runModel's result from the binding's one block ({ values, shapes }, attention_bindings.cpp
+// runModel's result from the binding's one block ({ values, shapes }, model_bindings.cpp
 // PackedRun: its order is read here): each matrix { rows, cols, data } with `data` a view of its
 // range of `values` (one copy out of wasm, or with reuse the engine's own buffer), then unpacked.
 function unpackRun({ values, shapes }, unpack) {
