@@ -34,22 +34,24 @@ function unpackHead(head, unpack, names = RESULTS) {
 // A vector of the binding (Float64Array) in the rows form (an array of numbers) or as is.
 const unpackVector = (typed) => (typed ? (v) => v : (v) => Array.from(v));
 
-// runModel's result from the binding's one block ({ values, shapes }, model_bindings.cpp
-// PackedRun: its order is read here): each matrix { rows, cols, data } with `data` a view of its
-// range of `values` (one copy out of wasm, or with reuse the engine's own buffer), then unpacked.
-function unpackRun({ values, shapes }, unpack) {
+// runModel's result from the binding's layout (model_bindings.cpp run_layout, whose order is
+// read here) and the module's HEAPF64 right after the call: each matrix { rows, cols, data },
+// `data` its range of one fresh Float64Array holding the whole run (one copy, no embind call per
+// matrix), or with reuse a view of the engine's own buffer; then unpacked.
+function unpackRun(layout, heap, reuse, unpack) {
   let s = 0;
-  let offset = 0;
+  const matrices = [];
   const next = () => {
-    const rows = shapes[s++];
-    const cols = shapes[s++];
-    const data = values.subarray(offset, offset + rows * cols);
-    offset += rows * cols;
-    return unpack({ rows, cols, data });
+    const rows = layout[s++];
+    const cols = layout[s++];
+    const at = layout[s++];
+    const m = { rows, cols, data: heap.subarray(at, at + rows * cols) };
+    matrices.push(m);
+    return m;
   };
-  const nLayers = shapes[s++];
+  const nLayers = layout[s++];
   const structure = [];
-  for (let l = 0; l < nLayers; l++) structure.push({ heads: shapes[s++], mlp: shapes[s++] !== 0 });
+  for (let l = 0; l < nLayers; l++) structure.push({ heads: layout[s++], mlp: layout[s++] !== 0 });
   const residual = [];
   for (let l = 0; l <= nLayers; l++) residual.push(next());
   const layers = structure.map(({ heads, mlp }) => {
@@ -72,7 +74,38 @@ function unpackRun({ values, shapes }, unpack) {
   });
   const finalInput = next();
   const logits = next();
-  return { residual, layers, finalInput, logits, probabilities: next() };
+  const probabilities = next();
+  if (!reuse && unpack === undefined) {
+    // the typed form: one copy of the whole run (the rows form reads the engine's buffer at once)
+    const values = new Float64Array(matrices.reduce((sum, m) => sum + m.data.length, 0));
+    let offset = 0;
+    for (const m of matrices) {
+      values.set(m.data, offset);
+      m.data = values.subarray(offset, offset + m.data.length);
+      offset += m.data.length;
+    }
+  }
+  if (unpack !== undefined) {
+    // arrays of rows: each matrix replaced in place by its rows
+    const rows = new Map(matrices.map((m) => [m, unpack(m)]));
+    const of = (m) => rows.get(m);
+    return {
+      residual: residual.map(of),
+      layers: layers.map((layer) => ({
+        input: of(layer.input),
+        attention: {
+          heads: layer.attention.heads.map((head) => Object.fromEntries(RESULTS.map((name) => [name, of(head[name])]))),
+          concat: of(layer.attention.concat),
+          output: of(layer.attention.output),
+        },
+        ...(layer.mlp === undefined ? {} : { mlp: { input: of(layer.mlp.input), hidden: of(layer.mlp.hidden), activated: of(layer.mlp.activated), output: of(layer.mlp.output) } }),
+      })),
+      finalInput: of(finalInput),
+      logits: of(logits),
+      probabilities: of(probabilities),
+    };
+  }
+  return { residual, layers, finalInput, logits, probabilities };
 }
 
 // The binding's model arrays (model_to_js) in the format's structure: matrices as rows (or
@@ -288,9 +321,9 @@ function makeEngine(raw) {
       const { typed, reuse, headsOff } = readRunOptions(options);
       const { source, layers } = modelSource(model);
       const off = packHeadsOff(headsOff, { layers });
-      const result = raw.runModel(source, packIds(ids, 'ids'), off, reuse);
+      const result = raw.runModel(source, packIds(ids, 'ids'), off);
       if (result.error) throw inputError(result.error);
-      return unpackRun(result, typed ? (m) => m : unpackRows);
+      return unpackRun(result.layout, raw.HEAPF64, reuse, typed ? undefined : unpackRows);
     },
 
     // The mean cross-entropy of the logits against targets (one id per position, -1: no loss

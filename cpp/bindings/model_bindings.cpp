@@ -3,7 +3,7 @@
 // shares with attention_bindings.cpp is in convert.h.
 #include <emscripten/bind.h>
 
-#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -223,61 +223,53 @@ attn::ModelRun& model_run() {
   return run;
 }
 
-// A forward pass's matrices in one block, so that they cross into JS as one copy (or, with
-// reuse, one view) instead of ~150 objects of a few embind calls each. values: each matrix's
-// values (row-major) one after another; shapes: the number of layers L, then per layer its
-// number of heads and 1 if it has an MLP (else 0), then (rows, cols) of each matrix, in this
-// order: residual x₀ … x_L; per layer its input, per head q, k, v, scores, scaled, weights,
-// output, then concat and the attention's output, with an MLP its input, hidden, activated and
-// output; finalInput, logits, probabilities. engine.js (unpackRun) reads it in that order.
-// Kept for the module's lifetime: runModel(…, {reuse: true})'s views show it.
-struct PackedRun {
-  std::vector<double> values;
-  std::vector<int> shapes;
-};
-
-PackedRun& packed_run() {
-  static PackedRun packed;
-  return packed;
-}
-
-void pack_run(const attn::Model& m, const attn::ModelRun& run, PackedRun* p) {
-  std::vector<const attn::Matrix*> order;  // the matrices in PackedRun's order
-  p->shapes.clear();
-  p->shapes.push_back(static_cast<int>(run.layers.size()));
+// Where a forward pass's matrices are, in one list, so that they cross into JS without an embind
+// call (or a copy) per matrix: the number of layers L, then per layer its number of heads and 1 if
+// it has an MLP (else 0), then per matrix its rows, cols and where its values start in wasm
+// memory (an index into HEAPF64), in this order: residual x₀ … x_L; per layer its input, per
+// head q, k, v, scores, scaled, weights, output, then concat and the attention's output, with an
+// MLP its input, hidden, activated and output; finalInput, logits, probabilities. engine.js
+// (unpackRun) reads it in that order right after the call, before anything else runs in wasm.
+void run_layout(const attn::Model& m, const attn::ModelRun& run, std::vector<int>* layout) {
+  layout->clear();
+  layout->push_back(static_cast<int>(run.layers.size()));
   for (size_t l = 0; l < run.layers.size(); l++) {
-    p->shapes.push_back(static_cast<int>(run.layers[l].attention.heads.size()));
-    p->shapes.push_back(m.layers[l].has_mlp ? 1 : 0);
+    layout->push_back(static_cast<int>(run.layers[l].attention.heads.size()));
+    layout->push_back(m.layers[l].has_mlp ? 1 : 0);
   }
-  for (const attn::Matrix& x : run.residual) order.push_back(&x);
+  auto add = [&](const attn::Matrix& x) {
+    layout->push_back(x.rows);
+    layout->push_back(x.cols);
+    // wasm32: a double's address / 8 fits an int
+    layout->push_back(
+        static_cast<int>(reinterpret_cast<uintptr_t>(x.data.data()) / sizeof(double)));
+  };
+  for (const attn::Matrix& x : run.residual) add(x);
   for (size_t l = 0; l < run.layers.size(); l++) {
     const attn::LayerRun& r = run.layers[l];
-    order.push_back(&r.attention_input.x);
+    add(r.attention_input.x);
     for (const attn::AttentionResult& h : r.attention.heads) {
-      order.insert(order.end(), {&h.q, &h.k, &h.v, &h.scores, &h.scaled, &h.weights, &h.output});
+      for (const attn::Matrix* step :
+           {&h.q, &h.k, &h.v, &h.scores, &h.scaled, &h.weights, &h.output}) {
+        add(*step);
+      }
     }
-    order.insert(order.end(), {&r.attention.concat, &r.attention_output});
+    add(r.attention.concat);
+    add(r.attention_output);
     if (m.layers[l].has_mlp) {
-      order.insert(order.end(), {&r.mlp_input, &r.hidden, &r.activated, &r.mlp_output});
+      for (const attn::Matrix* step : {&r.mlp_input, &r.hidden, &r.activated, &r.mlp_output})
+        add(*step);
     }
   }
-  order.insert(order.end(), {&run.final_input, &run.logits, &run.probabilities});
-  size_t total = 0;
-  for (const attn::Matrix* x : order) total += x->data.size();
-  p->values.resize(total);  // keeps its capacity: the same memory from call to call
-  double* at = p->values.data();
-  for (const attn::Matrix* x : order) {
-    p->shapes.push_back(x->rows);
-    p->shapes.push_back(x->cols);
-    at = std::copy(x->data.begin(), x->data.end(), at);
-  }
+  add(run.final_input);
+  add(run.logits);
+  add(run.probabilities);
 }
 
 // model: packed as read_model() reads it, or a loaded model's id; ids a Float64Array, headsOff:
-// [Uint8Array per layer] or undefined. Returns {values: Float64Array, shapes: Int32Array} (the
-// run packed as PackedRun says; values a copy, or when live a view valid until the next call,
-// as compute()'s) or {error}.
-val run_model(const val& model, const val& ids, const val& heads_off, bool live) {
+// [Uint8Array per layer] or undefined. Returns {layout: Int32Array} (run_layout(); the matrices
+// stay in model_run() until the next call) or {error}.
+val run_model(const val& model, const val& ids, const val& heads_off) {
   attn::Model from_js;
   const attn::Model* model_ptr = nullptr;
   attn::Error err = resolve_model(model, &from_js, &model_ptr);
@@ -297,12 +289,10 @@ val run_model(const val& model, const val& ids, const val& heads_off, bool live)
   err = attn::run_model(m, token_ids, options, &run);
   if (!err.ok()) return error_to_js(err);
 
-  PackedRun& packed = packed_run();
-  pack_run(m, run, &packed);
+  std::vector<int> layout;
+  run_layout(m, run, &layout);
   val result = val::object();
-  result.set("values", vector_to_js(packed.values, live));
-  result.set("shapes",
-             copy_or_view("Int32Array", packed.shapes.size(), packed.shapes.data(), false));
+  result.set("layout", copy_or_view("Int32Array", layout.size(), layout.data(), false));
   return result;
 }
 
