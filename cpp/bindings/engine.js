@@ -34,6 +34,80 @@ function unpackHead(head, unpack, names = RESULTS) {
 // A vector of the binding (Float64Array) in the rows form (an array of numbers) or as is.
 const unpackVector = (typed) => (typed ? (v) => v : (v) => Array.from(v));
 
+// runModel's result from the binding's layout (model_bindings.cpp run_layout, whose order is
+// read here) and the module's HEAPF64 right after the call: each matrix { rows, cols, data },
+// `data` its range of one fresh Float64Array holding the whole run (one copy, no embind call per
+// matrix), or with reuse a view of the engine's own buffer; then unpacked.
+function unpackRun(layout, heap, reuse, unpack) {
+  let s = 0;
+  const matrices = [];
+  const next = () => {
+    const rows = layout[s++];
+    const cols = layout[s++];
+    const at = layout[s++];
+    const m = { rows, cols, data: heap.subarray(at, at + rows * cols) };
+    matrices.push(m);
+    return m;
+  };
+  const nLayers = layout[s++];
+  const structure = [];
+  for (let l = 0; l < nLayers; l++) structure.push({ heads: layout[s++], mlp: layout[s++] !== 0 });
+  const residual = [];
+  for (let l = 0; l <= nLayers; l++) residual.push(next());
+  const layers = structure.map(({ heads, mlp }) => {
+    const input = next();
+    const attentionHeads = [];
+    for (let h = 0; h < heads; h++) {
+      const head = {};
+      for (const name of RESULTS) head[name] = next();
+      attentionHeads.push(head);
+    }
+    const concat = next();
+    const layer = { input, attention: { heads: attentionHeads, concat, output: next() } };
+    if (mlp) {
+      const mlpInput = next();
+      const hidden = next();
+      const activated = next();
+      layer.mlp = { input: mlpInput, hidden, activated, output: next() };
+    }
+    return layer;
+  });
+  const finalInput = next();
+  const logits = next();
+  const probabilities = next();
+  if (!reuse && unpack === undefined) {
+    // the typed form: one copy of the whole run (the rows form reads the engine's buffer at once)
+    const values = new Float64Array(matrices.reduce((sum, m) => sum + m.data.length, 0));
+    let offset = 0;
+    for (const m of matrices) {
+      values.set(m.data, offset);
+      m.data = values.subarray(offset, offset + m.data.length);
+      offset += m.data.length;
+    }
+  }
+  if (unpack !== undefined) {
+    // arrays of rows: each matrix replaced in place by its rows
+    const rows = new Map(matrices.map((m) => [m, unpack(m)]));
+    const of = (m) => rows.get(m);
+    return {
+      residual: residual.map(of),
+      layers: layers.map((layer) => ({
+        input: of(layer.input),
+        attention: {
+          heads: layer.attention.heads.map((head) => Object.fromEntries(RESULTS.map((name) => [name, of(head[name])]))),
+          concat: of(layer.attention.concat),
+          output: of(layer.attention.output),
+        },
+        ...(layer.mlp === undefined ? {} : { mlp: { input: of(layer.mlp.input), hidden: of(layer.mlp.hidden), activated: of(layer.mlp.activated), output: of(layer.mlp.output) } }),
+      })),
+      finalInput: of(finalInput),
+      logits: of(logits),
+      probabilities: of(probabilities),
+    };
+  }
+  return { residual, layers, finalInput, logits, probabilities };
+}
+
 // The binding's model arrays (model_to_js) in the format's structure: matrices as rows (or
 // typed), vectors as arrays of numbers (or Float64Arrays).
 function unpackModelArrays(p, typed) {
@@ -247,24 +321,9 @@ function makeEngine(raw) {
       const { typed, reuse, headsOff } = readRunOptions(options);
       const { source, layers } = modelSource(model);
       const off = packHeadsOff(headsOff, { layers });
-      const result = raw.runModel(source, packIds(ids, 'ids'), off, reuse);
+      const result = raw.runModel(source, packIds(ids, 'ids'), off);
       if (result.error) throw inputError(result.error);
-      const unpack = typed ? (m) => m : unpackRows;
-      return {
-        residual: result.residual.map(unpack),
-        layers: result.layers.map((layer) => ({
-          input: unpack(layer.input),
-          attention: {
-            heads: layer.attention.heads.map((head) => unpackHead(head, unpack)),
-            concat: unpack(layer.attention.concat),
-            output: unpack(layer.attention.output),
-          },
-          ...(layer.mlp === undefined ? {} : { mlp: unpackHead(layer.mlp, unpack, ['input', 'hidden', 'activated', 'output']) }),
-        })),
-        finalInput: unpack(result.finalInput),
-        logits: unpack(result.logits),
-        probabilities: unpack(result.probabilities),
-      };
+      return unpackRun(result.layout, raw.HEAPF64, reuse, typed ? undefined : unpackRows);
     },
 
     // The mean cross-entropy of the logits against targets (one id per position, -1: no loss

@@ -1,6 +1,6 @@
 /* Input validation of the models' calls (runModel, modelGradients, trainModel; docs/api.md,
  * "Models"): the model object's JS types checked and packed for the binding (read_model in
- * cpp/bindings/attention_bindings.cpp checks every shape, value and limit). */
+ * cpp/bindings/model_bindings.cpp checks every shape, value and limit). */
 /* global inputError, describe, packRows, checkFields, readChoice, readFormat */
 /* exported packModel, packIds, packHeadsOff, packModelTrainOptions, readRunOptions */
 

@@ -90,6 +90,30 @@ test('runModel typed and reuse forms hold the same numbers', () => {
   assert.deepEqual(Array.from(views.logits.data), Array.from(typed.logits.data));
 });
 
+// Issue 35: a 4-layer runModel spent much of its time handing ~150 matrices out of wasm one by
+// one; they cross as one block now, each typed matrix a view of its own range of one buffer.
+test('runModel hands its matrices over as one block: typed views of one buffer, none overlapping', () => {
+  const c = cases.find((k) => k.model.layers.length >= 2 && k.model.layers.some((l) => l.mlp));
+  const matrices = (run) => {
+    const out = [...run.residual];
+    for (const layer of run.layers) {
+      out.push(layer.input, ...layer.attention.heads.flatMap((head) => RESULTS.map((name) => head[name])), layer.attention.concat, layer.attention.output);
+      if (layer.mlp) out.push(layer.mlp.input, layer.mlp.hidden, layer.mlp.activated, layer.mlp.output);
+    }
+    return [...out, run.finalInput, run.logits, run.probabilities];
+  };
+  for (const format of [{ typed: true }, { typed: true, reuse: true }]) {
+    const all = matrices(engine.runModel(c.model, c.ids, format));
+    const buffer = all[0].data.buffer;
+    assert.ok(all.every(({ rows, cols, data }) => data.buffer === buffer && data.length === rows * cols), JSON.stringify(format));
+    // the copy is its own buffer (the values alone); the views are of wasm memory
+    const total = all.reduce((sum, { data }) => sum + data.length, 0);
+    assert.equal(buffer.byteLength === total * 8, !format.reuse);
+    const ranges = all.map(({ data }) => [data.byteOffset, data.byteOffset + data.byteLength]).sort((a, b) => a[0] - b[0]);
+    ranges.slice(1).forEach(([from], i) => assert.ok(from >= ranges[i][1], 'two matrices share values'));
+  }
+});
+
 test('a head switched off enters its layer as 0', () => {
   const c = cases[1]; // one layer, two heads
   assert.equal(c.model.layers[0].heads.length, 2);
