@@ -45,6 +45,9 @@ function bigState(n, seed) {
     temperature: 1,
     positionalEncoding: false,
     alibi: false,
+    exercise: '',
+    model: '',
+    layer: 0,
     view: { step: 'softmax', head: 0, lang: 'en', decimals: 4 },
   };
 }

@@ -437,7 +437,7 @@ test('n = 4096 computes and draws its heatmaps, and the page stays responsive', 
     }, true);
     window.scrollTo(0, 0);
   });
-  const title = await page.locator('h1').boundingBox();
+  const title = await page.locator('h1[data-i18n="appTitle"]').boundingBox();
   const reseeded = await renderCount();
   await page.fill('#seed', '8');
   await page.click('#fill-random');

@@ -39,12 +39,9 @@ import { presetHint } from '../views/hints.js';
 import { tutorialState } from '../state/presets.js';
 import { validateState, fitLearn } from '../state/schema.js';
 import { copyState } from '../state/json.js';
-import { createLearner } from '../views/learn.js';
 import { StateStore } from '../state/store.js';
 import { Editor } from '../edit/editor.js';
 import { undoKey, sameInputs } from '../state/history.js';
-import { learnedState } from '../state/learned.js';
-import { Tools } from '../views/tools.js';
 import { FullView } from './full.js';
 import { CompactView } from './compact.js';
 import {
@@ -52,6 +49,7 @@ import {
   refusal, displayAttributes,
 } from './attributes.js';
 import { embedCode } from './embed-code.js';
+import { makeTools, makeLearner } from './parts.js';
 import { Computation } from './compute.js';
 import { viewInputs, stepsContext, engineRefusal, statusMessages } from './context.js';
 import { resultCopy } from './buffers.js';
@@ -60,9 +58,7 @@ import { HostTheme } from './theme.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
 import { checkCell } from './check.js';
-import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
-import { ModelPicker } from '../edit/model-picker.js';
-import { renderPredictions } from '../views/predictions.js';
+import { ElementModels } from './models.js';
 
 // Where this script was loaded from: embed.html and index.html sit next to it. (Under node,
 // a static-site build's server render, there is no document: importing defines nothing.)
@@ -85,16 +81,19 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._store = new StateStore();
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
-    // the models a state names (model-run.js), loaded from the models/ folder beside the script
-    this._models = new ModelChoice({
-      base: () => new URL('models/', SCRIPT_URL || document.baseURI), engine: () => this._engine, loaded: () => this._modelArrived(),
-    });
     this._attributeState = null; // the state the attributes made, until edited
-    this._picker = new ModelPicker({
-      entries: () => this._models.entries(), lang: () => this._lang(), choose: (name, layer) => this._chooseModel(name, layer), eager: () => this._full,
-      layers: (name) => this._models.found.get(name)?.model.layers.length ?? null,
-    });
-    this._headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
+    // a model the state names (models.js), loaded from the models/ folder beside the script
+    this._models = new ElementModels({
+      engine: () => this._engine, state: () => this._state, lang: () => this._lang(), full: () => this._full,
+      root: () => (this._full ? this : this.shadowRoot), amend: (state) => this._store.amend(state),
+      apply: (state) => this._apply(state), replace: (state) => this._replace(state), render: () => this._render(),
+      // (head="3" is read again once the model has its heads, while the state is the attributes')
+      reread: () => {
+        if (this._full || this._state !== this._attributeState || !this.hasAttribute('model')) return false;
+        this._readAttributes();
+        return true;
+      },
+    }, () => new URL('models/', SCRIPT_URL || document.baseURI));
     this._result = null; // the result on screen (row views, updates.js) ...
     this._resultState = null; // ... and the state it was computed from
     this._waiting = false; // an edit whose result is not on screen yet
@@ -142,7 +141,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       statusMessages: (lang) => this._statusMessages(lang),
       setView: (view) => this._setView(view),
       render: () => this._render(),
-      predictions: (lang) => this._renderPredictions(lang), // a model's, under the steps, or null
+      predictions: (lang) => this._models.predictions(lang), // a model's, under the steps, or null
     };
     Object.defineProperties(this._viewHost, {
       selections: { get: () => this._selections }, // each step's selected cell, by step id
@@ -157,29 +156,15 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._quiet = false; // a change the element tells of itself (or not at all: attributes)
     this._holding = false; // a drag under way (scrub.js): its change event waits for its end
     this._heldChange = false;
+    // The export panel (views/tools.js) and "How it learns" (views/learn.js): parts.js
     const baseUrl = () => (this._full ? location.href : SCRIPT_URL || location.href);
-    this._tools = new Tools({
-      state: () => this._shownState(),
-      ctx: (lang) => this._ctx(lang),
-      editable: () => this._editable(),
-      apply: (state, { whole = false } = {}) => (whole ? this._replace(state) : this._apply(state)),
-      rerender: () => this._view.renderTools(true),
-      embedCode: (form) => embedCode(form, this._shownState(), this._displayAttributes(), baseUrl(), document.baseURI),
-      baseUrl,
-    });
-    // "How it learns" (learn.js): trained weights become the state's, of the head trained.
-    this._learner = createLearner({
-      engine: () => this._engine,
-      commit: ({ head, x, c, wq, wk }) => {
-        const s = this._state;
-        this._apply({
-          ...s, x, ...(c ? { context: { ...s.context, x: c } } : {}),
-          heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk } : h)),
-        });
-      },
-      setSettings: (learn) => this._apply({ ...this._state, learn }),
-      loadLearned: (name) => this._replace(learnedState(name, { lang: this._state.view.lang, decimals: this._state.view.decimals })),
-    });
+    const actions = {
+      state: () => this._state, shownState: () => this._shownState(), engine: () => this._engine, ctx: (lang) => this._ctx(lang),
+      editable: () => this._editable(), apply: (state) => this._apply(state), replace: (state) => this._replace(state),
+      rerenderTools: () => this._view.renderTools(true), displayAttributes: () => this._displayAttributes(), baseUrl,
+    };
+    this._tools = makeTools(actions);
+    this._learner = makeLearner(actions);
     // the system's scheme, or a host page that switches its own theme on <html> or <body>
     this._theme = new HostTheme(this, () => {
       if (this._state && this._view.themeStale()) this._render();
@@ -221,7 +206,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     withEngine(
       (engine) => {
         this._engine = engine;
-        this._modelArrived(); // (a model waiting for the engine is read now)
+        this._models.arrived(); // (a model waiting for the engine is read now)
         if (this._state) this._compute.update();
       },
       (error) => {
@@ -385,85 +370,6 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._attributeState = this._state;
   }
 
-  // A state that names a model, read into its matrices once the model is here (model-run.js):
-  // true when the store was amended (the new state is heard next).
-  _resolveModel(state) {
-    if (!state || !state.model || this._models.notesOf(state)) return false;
-    let derived;
-    try {
-      derived = this._models.derive(state);
-    } catch (error) {
-      if (!error.descriptor) throw error;
-      return false; // (its message: the models' status)
-    }
-    const checked = derived && validateState(fitLearn(derived.state));
-    if (!checked) return false;
-    if (!checked.ok) {
-      this._models.error = { name: state.model, descriptor: checked.message };
-      return false;
-    }
-    this._store.amend(checked.state);
-    return true;
-  }
-
-  // The picker's choice: the tutorial's example, or a model (loaded first) at a layer.
-  async _chooseModel(name, layer) {
-    const { lang, decimals } = this._state.view;
-    if (!name) {
-      this._replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals } });
-      return;
-    }
-    await this._models.request(name);
-    const found = this._models.found.get(name);
-    if (!found || !this._engine) {
-      this._render(); // (the models' status says why)
-      return;
-    }
-    let derived;
-    try {
-      derived = chosenState(this._state, found, name, layer, this._engine);
-    } catch (error) {
-      if (!error.descriptor) throw error;
-      this._models.error = { name, descriptor: error.descriptor };
-      this._render();
-      return;
-    }
-    const checked = validateState(fitLearn(derived.state));
-    if (!checked.ok) return;
-    this._models.notes.set(choiceKey(checked.state), derived.notes);
-    if (name === this._state.model) this._apply(checked.state);
-    else this._replace(checked.state);
-  }
-
-  // A model's next-token predictions under the steps (views/predictions.js), or null.
-  _renderPredictions(lang) {
-    const state = this._state;
-    const off = this._headOff && { layer: state.layer, head: state.view.head };
-    const shown = state.model && this._models.predictions(state, off);
-    if (!shown) return null;
-    return renderPredictions(lang, {
-      ...shown, tokens: state.tokens, off: Boolean(off), layer: state.layer, head: state.view.head,
-      onToggle: () => {
-        this._headOff = !this._headOff;
-        this._render();
-        (this._full ? this : this.shadowRoot).querySelector('.head-off')?.focus();
-      },
-    });
-  }
-
-  // A model (or the engine) arrived: the attributes read again when the state is theirs (head="3"
-  // then has the model's heads), else the state resolved; true when either changed the state.
-  _modelArrived() {
-    if (!this._state || !this._state.model) return false;
-    if (!this._full && this._state === this._attributeState && this.hasAttribute('model')) {
-      this._readAttributes();
-      return true;
-    }
-    if (this._resolveModel(this._state)) return true;
-    this._render();
-    return false;
-  }
-
   // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
   _quietly(fn) {
     this._quiet = true;
@@ -484,7 +390,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   _onStore(state, types) {
     const before = this._handled;
     this._handled = state;
-    if (this._resolveModel(state)) return; // (heard again, read with its model)
+    if (this._models.resolve(state)) return; // (heard again, read with its model)
     this._editor?.sync(state);
     // (in full mode an edit or a whole state is a result shown, even with the same inputs, as the page counted it)
     if (sameInputs(before, state)) this._render({ counted: this._full && [...types].some((type) => type !== 'view' && type !== 'learn') });
@@ -631,13 +537,13 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       return;
     }
     if (!this._editor && this._editable()) this._makeEditor();
-    if (this._editor) this._picker.render(this._state);
+    if (this._editor) this._models.picker.render(this._state);
     this._view.render({ counted });
   }
 
   // The status over the steps, full and compact alike (context.js): [kind, text] of each message.
   _statusMessages(lang) {
-    const models = this._models.status(this._shownState(), lang).map(({ kind, descriptor }) => [kind, describe(lang, descriptor)]);
+    const models = this._models.status(this._shownState(), lang);
     return [...models, ...statusMessages(lang, {
       errors: [...this._attributeErrors.values(), ...this._view.attributeProblems()],
       engineError: this._engineError, loadFailure: (failure) => this._view.loadFailure(lang, failure),
@@ -679,8 +585,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       presetHint: () => (this._result && !this._waiting ? presetHint(this._ctx(this._lang())) : null),
     });
     this._view.mountEditor(this._editor.panel);
-    this._editor.panel.querySelector('#model-slot').append(this._picker.node);
-    this._picker.render(this._state);
+    this._editor.panel.querySelector('#model-slot').append(this._models.picker.node);
+    this._models.picker.render(this._state);
     this._editor.reset(this._state);
   }
 
