@@ -2,7 +2,8 @@
 // worksheet" button and the browser's own Ctrl+P alike. The worksheet is kept current, hidden on
 // screen (style.css), so that whatever prints the page (a print dialog, Chromium's PDF) finds
 // it: made again after each result and view change (its language follows the page's), and
-// before printing.
+// before printing. (`av.result` is a copy of the whole result: the worksheet asks for it only when
+// the example fits a sheet.)
 
 import { renderWorksheet } from '../views/worksheet.js';
 
@@ -10,7 +11,8 @@ export function startPrinting(av) {
   let sheet = null;
   const update = () => {
     const state = av.shownState;
-    const next = renderWorksheet({ lang: state.view.lang, state, result: av.result });
+    if (!state) return; // (nothing shown yet)
+    const next = renderWorksheet({ lang: state.view.lang, state, result: () => av.result });
     if (sheet) sheet.replaceWith(next);
     else document.body.append(next);
     sheet = next;
@@ -21,15 +23,13 @@ export function startPrinting(av) {
     queued = true;
     setTimeout(() => {
       queued = false;
-      if (av.result) update();
+      update();
     }, 0);
   };
   for (const type of ['computed', 'change']) av.addEventListener(type, later);
-  window.addEventListener('beforeprint', () => {
-    if (av.result) update();
-  });
+  window.addEventListener('beforeprint', update);
   document.getElementById('print').addEventListener('click', () => {
-    if (av.result) update();
+    update();
     window.print();
   });
 }

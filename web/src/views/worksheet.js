@@ -3,7 +3,7 @@
 // shape (its rows and columns labelled; masked cells given: −∞ before the softmax, 0 after),
 // then the answer key on a page of its own (style.css @media print). Of the head in view, with
 // the heads' combined output when there are several or W_O.
-//   renderWorksheet({ lang, state, result }) → <section> (result: the element's `result`)
+//   renderWorksheet({ lang, state, result }) → <section> (result(): the element's `result`, asked for only when the sheet fits)
 
 import { translate } from '../ui/i18n.js';
 import { el } from '../ui/dom.js';
@@ -44,27 +44,32 @@ function grid(caption, rowLabels, colLabels, rows, cols, { values = null, masked
   return table;
 }
 
-export function renderWorksheet({ lang, state, result }) {
+export function renderWorksheet({ lang, state, result: resultOf }) {
   const t = (key, params) => translate(lang, key, params);
   const section = el('section', 'worksheet');
   section.id = 'worksheet';
   section.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  if (!state || !result) return section;
+  if (!state) return section;
   const { options } = readState(state);
   const h = Math.min(state.view.head, state.heads.length - 1);
-  const head = result.heads[h];
   const queries = state.tokens;
   const keys = state.context ? state.context.tokens : state.tokens;
-  const x = result.xWithPe || state.x;
-  const c = state.context ? result.contextWithPe || state.context.x : x;
   const { wq, wk, wv } = state.heads[h];
   const several = options.heads > 1 || options.usesWo;
-  const sizes = [queries.length, keys.length, x[0].length, wq[0].length, wv[0].length, ...(several ? [result.output[0].length] : [])];
+  // (the sizes from the state: the result, a copy, is asked for only when the sheet fits; at
+  // 4096 tokens that copy is hundreds of MB, made again on every change)
+  const outputWidth = options.usesWo ? state.wo[0].length : state.heads.reduce((sum, one) => sum + one.wv[0].length, 0);
+  const sizes = [queries.length, keys.length, state.x[0].length, wq[0].length, wv[0].length, ...(several ? [outputWidth] : [])];
   section.append(el('h1', 'ws-title', t('worksheetTitle')));
   if (sizes.some((n) => n > WORKSHEET_LIMIT)) {
     section.append(el('p', 'ws-note', t('worksheetTooLarge', { max: WORKSHEET_LIMIT })));
     return section;
   }
+  const result = resultOf();
+  if (!result) return section;
+  const head = result.heads[h];
+  const x = result.xWithPe || state.x;
+  const c = state.context ? result.contextWithPe || state.context.x : x;
   const decimals = state.view.decimals;
   section.append(
     el('p', 'ws-example', t('worksheetExample', { tokens: queries.join(' ') }) + (options.heads > 1 ? ` · ${t('headN', { n: h + 1 })}` : '')),
