@@ -75,6 +75,8 @@ test('presenter mode: the keys of a clicker move one step, B and . blank the scr
           await page.keyboard.press('B');
           assert.equal(await shown(page, '#presenter-blank'), false);
           await page.screenshot({ path: `/tmp/shots-exercise/present-${lang}-${theme}-${width}.png` });
+          // (the numbers flowing into a step are half-transparent while in flight: axe reads the step once they land)
+          await page.waitForFunction(() => !document.querySelector('.flow-ghost, .flow-ring'));
           if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);
           const serious = await page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
             .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes[0].target)}`));

@@ -195,7 +195,7 @@ function applyGroup(element, s, before, group, lang) {
         s[key] = read.value;
       }
       // the model's matrices now when it is here, else when it arrives (element.js _modelArrived)
-      Object.assign(s, derivedFields(element._models.choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
+      Object.assign(s, derivedFields(element._models?.choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
       break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
