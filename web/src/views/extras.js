@@ -11,7 +11,7 @@ import { dimLabels } from '../ui/labels.js';
 import { quotedTokens } from '../ui/quote.js';
 import { TUTORIAL_PRINTED } from '../state/presets.js';
 import { matrixCatalog } from './catalog.js';
-import { paintOnce, walkCells } from './heatmap.js';
+import { headTile } from './heatmap.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { presetHint } from './hints.js';
 
@@ -166,23 +166,9 @@ export function headsGrid(ctx) {
     const top = el('div', 'head-tile-top');
     top.append(el('span', 'head-tile-name', name), open);
 
-    const canvas = el('canvas', 'head-canvas');
-    paintOnce(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
-    canvas.setAttribute('aria-hidden', 'true');
-    canvas.style.width = `${m * cell}px`;
-    canvas.style.height = `${n * cell}px`;
-    const mark = el('div', 'heat-mark mark-selected');
-    mark.hidden = true;
-    const box = el('div', 'head-box');
-    box.append(canvas, mark);
-    const readout = el('p', 'head-readout');
-    readout.setAttribute('aria-live', 'polite');
-    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
-      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
-      mark.hidden = false;
-      readout.textContent = t('headTileReadout', {
-        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
-      });
+    const { box, readout } = headTile({
+      weights: head.weights, masked: full.masked, rows: n, cols: m, cell, label: t('headTileLabel', { n: h + 1 }),
+      says: (r, c) => t('headTileReadout', { query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals) }),
     });
 
     const map = el('div', 'head-map');

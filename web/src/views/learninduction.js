@@ -21,7 +21,7 @@ import { INDUCTION, ROLE_MIN, inductionStart, inductionData, inductionHeldOut, i
 import { INDUCTION_RUN, bestHead, goalReached, inductionStop, curvePoints, recentLoss, packedModel } from '../state/learninduction.js';
 import { backgroundEngine } from '../engine/updates.js';
 import { rowViews } from '../engine/rows.js';
-import { paintOnce, walkCells } from './heatmap.js';
+import { headTile } from './heatmap.js';
 import { legend } from './extras.js';
 import { drawCurve } from './learncurve.js';
 
@@ -265,21 +265,9 @@ export function createInductionTrainer(host) {
       const s = session.points[session.points.length - 1].scores[l][h];
       const top = el('div', 'head-tile-top');
       top.append(el('span', 'head-tile-name', headName(t, l, h)), el('span', 'hint', t('inductionTileScores', { prefix: percent(s.induction), previous: percent(s.previous) })));
-      const canvas = el('canvas', 'head-canvas');
-      paintOnce(canvas, { data: weights, kind: 'weights', masked, cell: CELL });
-      canvas.setAttribute('aria-hidden', 'true');
-      canvas.style.width = `${n * CELL}px`;
-      canvas.style.height = `${n * CELL}px`;
-      const mark = el('div', 'heat-mark mark-selected');
-      mark.hidden = true;
-      const box = el('div', 'head-box');
-      box.append(canvas, mark);
-      const readout = el('p', 'head-readout');
-      readout.setAttribute('aria-live', 'polite');
-      walkCells(box, canvas, n, n, headName(t, l, h), (r, c) => {
-        Object.assign(mark.style, { top: `${r * CELL}px`, left: `${c * CELL}px`, width: `${CELL}px`, height: `${CELL}px` });
-        mark.hidden = false;
-        readout.textContent = t('inductionReadout', { query: tokens[r], i: r + 1, key: tokens[c], j: c + 1, value: formatNumber(weights[r][c], 3) });
+      const { box, readout } = headTile({
+        weights, masked, rows: n, cols: n, cell: CELL, label: headName(t, l, h),
+        says: (r, c) => t('inductionReadout', { query: tokens[r], i: r + 1, key: tokens[c], j: c + 1, value: formatNumber(weights[r][c], 3) }),
       });
       tile.append(top, box, readout);
       grid.append(tile);
