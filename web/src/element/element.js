@@ -230,7 +230,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (before === after || !this._root) return;
     if (DATA_ATTRIBUTES.includes(name) && !this._full) {
       if (name === 'state') this._readAttributes();
-      else this._changes.quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._lang(), this._attributeErrors)));
+      else this._changes.quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._lang(), this._attributeErrors, this._models.choice)));
     }
     this._render();
   }
@@ -362,7 +362,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // a state set by property before the first connection if there is one; what was typed
   // gives way to it.
   _readAttributes() {
-    const read = readAttributes(this, this._lang(), this._propertyBase, this._attributeErrors);
+    const read = readAttributes(this, this._lang(), this._propertyBase, this._attributeErrors, this._models.choice);
     if (read) this._store.dispatch('load', read);
     else if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     this._propertyBase = null;
