@@ -187,6 +187,8 @@ export interface AttentionVisualizerCellAnswer {
   /** The value the mistake gives, or null. */
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right value, as an exercise's blank shows it. */
+  withheld: { zh: string; en: string };
 }
 
 /** `check()` of a whole row: right when every cell is; the mistake and `wrong` are the first wrong cell's. */
@@ -198,6 +200,8 @@ export interface AttentionVisualizerRowAnswer {
   mistake: AttentionVisualizerMistake | null;
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right values. */
+  withheld: { zh: string; en: string };
   cells: AttentionVisualizerCellAnswer[];
 }
 

@@ -241,6 +241,68 @@ async function exerciseElement(page, attributes) {
   }, attributes);
 }
 
+// Every text and attribute in the element's shadow root that holds one of `needles`: [where, what].
+const leaks = (page, needles) => page.evaluate((needles) => {
+  const found = [];
+  const walk = (root) => {
+    for (const node of root.querySelectorAll('*')) {
+      const own = [...node.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+      const where = `${node.closest('[data-step]')?.dataset.step || '-'} ${node.tagName.toLowerCase()}.${node.getAttribute('class') || ''}`;
+      for (const needle of needles) {
+        if (own.includes(needle)) found.push([where, own.slice(0, 120)]);
+        for (const a of node.attributes) if (a.value.includes(needle)) found.push([`${where}[${a.name}]`, a.value.slice(0, 120)]);
+      }
+      if (node.shadowRoot) walk(node.shadowRoot);
+    }
+  };
+  walk(document.querySelector('attention-visualizer').shadowRoot);
+  return found;
+}, needles);
+
+test('exercise="weights[1]": the asked weights appear in no step, view, panel or export until filled in; a wrong value does not give the right one', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    const row = TUTORIAL_EXPECTED.weights[1]; // numpy's
+    const needles = row.flatMap((v) => [v.toFixed(4), v.toFixed(8), v.toPrecision(8)]);
+    // every step at once: the output's, How it learns (its weights, lines and gradients), the export panel
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
+    const av = page.locator('attention-visualizer');
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    assert.deepEqual(await leaks(page, needles), []);
+    assert.match(await av.locator('li[data-step="learn"]').textContent(), /Finish the “Fill in” of the steps above first/);
+    // the export panel: no file of the weights (nor of the lines view), said why; V is still exported
+    await av.locator('details.av-tools summary').click();
+    await av.locator('details.av-tools').getByRole('button', { name: 'Download', exact: true }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights still has 3 cells for you to compute' }).waitFor();
+    await av.locator('details.av-tools').getByRole('button', { name: 'Lines view SVG' }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights still has 3 cells' }).waitFor();
+    const download = page.waitForEvent('download');
+    await av.locator('details.av-tools select[aria-label]').first().selectOption('V');
+    await av.locator('details.av-tools').getByRole('button', { name: 'Download', exact: true }).click();
+    assert.equal((await download).suggestedFilename(), 'V.csv');
+    assert.deepEqual(await leaks(page, needles), []);
+    // a wrong value under "Fill in": its mistake named, the right value not said
+    const wrong = cases.find((c) => c.case === 'tutorial' && c.cell.matrix === 'weights' && c.cell.row === 1 && c.cell.column === 2);
+    const box = av.locator('.exercise-cell').nth(2);
+    await box.locator('input').fill(wrong.mistakes['no-scaling'][0].toFixed(4));
+    await box.locator('input').press('Enter');
+    await box.locator('.check-likely').waitFor();
+    assert.match(await box.locator('.exercise-result').innerText(), /^Not yet: Weights\[爱, 你\] is not 0\.\d{4} to 4 decimals\. Without the division by √d_k/);
+    assert.equal(await box.locator('.check-expected').count(), 0);
+    assert.deepEqual(await leaks(page, needles), []);
+    // filled in (the answers shown): the weights are everywhere again
+    for (let c = 0; c < 3; c++) {
+      for (let i = 0; i < 3; i++) await av.locator('.exercise-cell').nth(c).locator('.exercise-hint-button').click();
+    }
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor({ state: 'detached' });
+    assert.ok((await leaks(page, [row[0].toFixed(4)])).length > 3);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('exercise="weights[1]": the blanks hide their numbers; a reader fills them in by keyboard alone, hints in order', async () => {
   const { context, page, problems } = await openEmbed();
   try {

@@ -54,6 +54,14 @@ export const EXERCISE_STRINGS = {
     zh: '{cell} 留给你来算：在下面“动手填一填”里写下你的结果。',
     en: '{cell} is yours to compute: write your result under “Fill in” below.',
   },
+  exercisePanelWaits: {
+    zh: '先完成上面各步的“动手填一填”：这里的训练会画出权重和每个中间矩阵，会泄露答案。',
+    en: 'Finish the “Fill in” of the steps above first: training here draws the weights and every matrix on the way, which would give the answers away.',
+  },
+  exerciseExportWaits: {
+    zh: '{name} 还有 {n} 个留给你算的格子：先在“动手填一填”里填好（或看答案），再导出它。',
+    en: ({ name, n }) => `${name} still has ${n === 1 ? 'a cell' : `${n} cells`} for you to compute: fill ${n === 1 ? 'it' : 'them'} in under “Fill in” (or show the answer) before exporting it.`,
+  },
   // presenter mode (page/presenter.js)
   presentButton: { zh: '演示', en: 'Present' },
   presentTitle: {

@@ -379,8 +379,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
   }
   let shownPanel = null;
+  // the learner's panel draws the weights, the lines and every matrix of the chain: it waits for
+  // an exercise's blanks, whatever matrix they are in (a note says so)
+  const waiting = el('p', 'step-note exercise-wait');
   const showPanel = () => {
-    const panel = step.panel ? step.panel(current) : null;
+    const wait = Boolean(step.panel) && hasBlanks(current, Object.values(MATRIX_NAMES));
+    const panel = !step.panel ? null : wait ? waiting : step.panel(current);
+    if (wait) waiting.textContent = t('exercisePanelWaits');
     if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
     shownPanel?.remove();
     shownPanel = panel;
