@@ -374,6 +374,17 @@ test('exercise="weights[1]": the asked weights appear in no step, view, panel or
     await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
     assert.deepEqual(await leaks(page, needles), []);
     assert.match(await av.locator('li[data-step="learn"]').textContent(), /Finish the “Fill in” of the steps above first/);
+    // Scores asked: Scaled (Scores ÷ √d_k, which gives them back at once) waits too, and says why
+    await exerciseElement(page, { lang: 'en', exercise: 'scores[0]', step: 'all' });
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    const scaled = TUTORIAL_EXPECTED.scaled[0].slice(0, 2).flatMap((v) => [v.toFixed(4), v.toFixed(8), v.toPrecision(8)]);
+    assert.deepEqual(await leaks(page, scaled), []);
+    const waiting = av.locator('li[data-step="scale"] table.matrix[data-matrix="Scaled"] td[data-r="0"][data-c="1"]');
+    assert.equal(await waiting.innerText(), '?');
+    await waiting.focus();
+    assert.match(await av.locator('li[data-step="scale"] .work').innerText(), /^Scaled\[我, 爱\] is made from Scores\[我, 爱\] at once/);
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
     // the export panel: no file of the weights (nor of the lines view), said why; V is still exported
     await av.locator('details.av-tools summary').click();
     await av.locator('details.av-tools').getByRole('button', { name: 'Download', exact: true }).click();

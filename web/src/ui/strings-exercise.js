@@ -54,6 +54,10 @@ export const EXERCISE_STRINGS = {
     zh: '{cell} 留给你来算：在下面“动手填一填”里写下你的结果。',
     en: '{cell} is yours to compute: write your result under “Fill in” below.',
   },
+  exerciseWorkWaits: {
+    zh: '{cell} 直接由 {from} 算出：它要等你先在“动手填一填”里算出 {from}。',
+    en: '{cell} is made from {from} at once: it waits until you have computed {from} under “Fill in”.',
+  },
   exercisePanelWaits: {
     zh: '先完成上面各步的“动手填一填”：这里的训练会画出权重和每个中间矩阵，会泄露答案。',
     en: 'Finish the “Fill in” of the steps above first: training here draws the weights and every matrix on the way, which would give the answers away.',

@@ -69,7 +69,20 @@ export function blanksOf(ctx, name) {
   if (!exercise || exercise.large(name)) return null;
   const cols = dataOf(ctx, name)?.[0].length;
   const blank = exercise.cells(name).filter(({ r, c }) => !exercise.progress.given.has(exercise.keyOf(name, r, c)));
+  // Scaled is Scores ÷ √d_k (÷ T, + a known bias) cell by cell: its cell would give a Scores blank back
+  // at once, so it waits for it (a blank not asked: "Fill in" lists Scores' only)
+  if (name === 'Scaled' && !exercise.large('Scores')) {
+    for (const cell of exercise.cells('Scores')) {
+      if (!exercise.progress.given.has(exercise.keyOf('Scores', cell.r, cell.c)) && !blank.some((b) => b.r === cell.r && b.c === cell.c)) blank.push(cell);
+    }
+  }
   return blank.length > 0 ? new Set(blank.map(({ r, c }) => r * cols + c)) : null;
+}
+
+// Whether the blank at (r, c) of `name` is one the exercise asks for (else it waits for one: Scaled for Scores).
+export function askedBlank(ctx, name, r, c) {
+  const exercise = exerciseOf(ctx);
+  return Boolean(exercise) && exercise.cells(name).some((cell) => cell.r === r && cell.c === c);
 }
 
 // Whether any of the matrices `names` has a blank (the step's notes and extra views, which would

@@ -19,7 +19,7 @@ import { explainCell, explainable, headOutputName, sources } from './work.js';
 import { createCheckForm } from './checkform.js';
 import { createExercisePanel, cellName } from './exercise.js';
 import { createGuessPanel, guessContext } from './guess.js';
-import { blanksOf, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
+import { blanksOf, askedBlank, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
 import { matrixCatalog } from './catalog.js';
 import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
@@ -289,6 +289,7 @@ export function renderStep(step, index, total, given, { selection, onSelection, 
     const { lines, marks, text } = markCell(name, r, c);
     const blank = blanksOf(current, name)?.has(r * catalog[name].data[0].length + c);
     if (blank && current.hidden?.includes(name)) work.replaceChildren(el('p', 'work-line', t('guessWorkHidden')));
+    else if (blank && !askedBlank(current, name, r, c)) work.replaceChildren(el('p', 'work-line', t('exerciseWorkWaits', { cell: cellName(current, name, r, c), from: cellName(current, 'Scores', r, c) })));
     else if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
     else work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     checker.show(current, name, r, c, blank);
