@@ -1,8 +1,9 @@
 // The element's model view (views/modelgrid.js) of the model its state names: every layer ×
 // head of runModel()'s run on the state's tokens (with the head on screen switched off when
-// the predictions say so: runModel's headsOff, so the later layers follow), made once a run and
-// kept (a head opened marks it in place: the focus stays on the thumbnail); a thumbnail opens
-// its head in the step by step (that layer's input and weights, engine/model-run.js).
+// the predictions say so: runModel's headsOff, so the later layers follow), made once for the
+// model's tokens and updated in place (a new run's weights, the head open: the focus stays on
+// the thumbnail); a thumbnail opens its head in the step by step (that layer's input and
+// weights, engine/model-run.js).
 //   host: the element's models' host (models.js); models: its ElementModels
 
 import { fitLearn, validateState } from '../state/schema.js';
@@ -17,8 +18,10 @@ export class ElementModelView {
   constructor(host, models) {
     this.host = host;
     this.models = models;
-    this.grid = null; // { element, update } of the run below
-    this.key = null; // what the grid was made of: model, tokens, language, the head off
+    this.grid = null; // { element, update } of the model and tokens below
+    this.key = null; // what the grid was made of: model, tokens, language
+    this.weights = null; // [layer][head] → (n, n): runModel's on those tokens ...
+    this.runKey = null; // ... with the head off (or none)
   }
 
   // The model view of the state on screen, or null (no model read yet).
@@ -30,21 +33,24 @@ export class ElementModelView {
     if (!notes || !engine) return null;
     const current = { layer: state.layer, head: state.view.head };
     const off = models.headOff ? current : null;
-    const key = [state.model, state.tokens.join('\u0001'), lang, off ? `${off.layer} ${off.head}` : ''].join('\u0000');
-    const view = { current, decimals: state.view.decimals };
+    const { model } = models.choice.found.get(state.model);
+    const key = [state.model, state.tokens.join('\u0001'), lang].join('\u0000');
+    const runKey = [key, off ? `${off.layer} ${off.head}` : ''].join('\u0000');
+    if (runKey !== this.runKey) {
+      const run = engine.runModel(model, notes.ids, { typed: true, ...(off ? { headsOff: [off] } : {}) });
+      this.weights = run.layers.map((layer) => layer.attention.heads.map((head) => rowViews(head.weights))); // [layer][head] → (n, n)
+      this.runKey = runKey;
+    }
+    const next = { weights: this.weights, current, off, decimals: state.view.decimals };
     if (key === this.key) {
-      this.grid.update(view);
+      this.grid.update(next);
       return this.grid.element;
     }
-    const { model } = models.choice.found.get(state.model);
-    const run = engine.runModel(model, notes.ids, { typed: true, ...(off ? { headsOff: [off] } : {}) });
     this.grid = createModelGrid(lang, {
-      ...view,
+      ...next,
       tokens: state.tokens,
-      weights: run.layers.map((layer) => layer.attention.heads.map((head) => rowViews(head.weights))), // [layer][head] → (n, n)
       masked: model.causal ? causalMask(state.tokens.length) : null,
       roles: notes.entry.roles || [],
-      off,
       onOpen: (layer, head) => this.open(layer, head),
     });
     this.key = key;

@@ -4,20 +4,21 @@
 // layers follow); the head open in the step by step marked. A thumbnail opens its head there
 // (click, Enter, Space); the arrow keys move between them (ui/dom.js rovingGrid). Under the grid,
 // the open head as lines (views/lines.js).
-//   createModelGrid(lang, view) → { element, update(view) }: the thumbnails made once for a run
-//   (its tokens and weights); update marks the head open and draws its lines again.
-//   view: { tokens, weights: [layer][head] → (n, n) rows, masked: (n, n) booleans or null,
-//           roles: [{ layer, head, role, description: {zh, en} }], current: { layer, head },
-//           off: { layer, head } or null, decimals, onOpen(layer, head) }
+//   createModelGrid(lang, view) → { element, update(next) }: the thumbnails made once for the
+//   model's tokens; update(next) paints a new run's weights into them (only those that changed),
+//   marks the head open and the head off, and moves the open head's lines, all in place.
+//   view: { tokens, masked: (n, n) booleans or null, roles: [{ layer, head, role, description: {zh, en} }],
+//           onOpen(layer, head), and as next: weights: [layer][head] → (n, n) rows,
+//           current: { layer, head }, off: { layer, head } or null, decimals }
 
 import { translate } from '../ui/i18n.js';
 import { excerpt } from '../ui/quote.js';
 import { formatNumber } from '../ui/format.js';
 import { el, rovingGrid } from '../ui/dom.js';
-import { headTile } from './heatmap.js';
-import { createLinesView } from './lines.js';
+import { headTile, paintOnce } from './heatmap.js';
+import { createLinesView, updateLinesView } from './lines.js';
 
-const THUMB_PX = 128; // a thumbnail's side, about (its cells whole pixels, at most 24 each) ...
+const THUMB_PX = 110; // a thumbnail's side, about (its cells whole pixels, at most 24 each) ...
 const LABEL_CELL = 10; // ... but no cell smaller than this, so that the axes carry the tokens ...
 const MOST_PX = 320; // ... up to this side; beyond it (over 32 tokens) smaller cells and no tokens on the axes
 const SHORT = 4; // a token on an axis shows at most this many characters (its whole text in the label)
@@ -37,31 +38,29 @@ function axis(className, tokens, turn) {
 }
 
 // One head's thumbnail (headTile: painted once; the cell under the pointer read out under it),
-// the box the one the arrows move between and Enter, Space or a click opens.
-function thumbnail(lang, { tokens, weights, masked, roles, off }, layer, head, cell, decimals) {
+// the box the one the arrows move between and Enter, Space or a click opens. shown() → the
+// weights and decimals on screen (update() paints new weights into the same canvas).
+function thumbnail(lang, { tokens, masked, roles }, layer, head, cell, shown) {
   const t = (key, params) => translate(lang, key, params);
   const n = tokens.length;
   const role = roles.find((r) => r.layer === layer && r.head === head);
-  const isOff = Boolean(off && off.layer === layer && off.head === head);
-  const tile = el('div', `mv-tile${isOff ? ' off' : ''}`);
+  const tile = el('div', 'mv-tile');
   tile.dataset.layer = layer;
   tile.dataset.head = head;
   const name = t('modelViewHead', { layer: layer + 1, head: head + 1 });
-  const label = [name, role ? role.role : null, isOff ? t('modelViewIsOff') : null].filter(Boolean).join(', ');
-  const w = weights[layer][head]; // (n, n)
+  const weightsOf = () => shown().weights[layer][head]; // (n, n)
   const { box, readout } = headTile({
-    weights: w, masked, rows: n, cols: n, cell, label: t('modelViewTileLabel', { label, tokens: tokens.join(' ') }),
-    says: (r, c) => t('headTileReadout', { query: tokens[r], key: tokens[c], value: formatNumber(w[r][c], decimals()) }),
+    weights: weightsOf(), masked, rows: n, cols: n, cell, label: '',
+    says: (r, c) => t('headTileReadout', { query: tokens[r], key: tokens[c], value: formatNumber(weightsOf()[r][c], shown().decimals) }),
   });
   box.classList.add('mv-box');
   box.setAttribute('role', 'button'); // (opens the head; the arrows move between the thumbnails)
   box.dataset.layer = layer;
   box.dataset.head = head;
   box.tabIndex = -1;
-  box.title = [label, role ? role.description[lang] || role.description.en : null, tokens.join(' ')].filter(Boolean).join('\n');
   const top = el('span', 'mv-tile-top');
-  top.append(el('span', 'mv-tile-name', name));
-  if (isOff) top.append(el('span', 'mv-badge', t('modelViewIsOff')));
+  const badge = el('span', 'mv-badge', t('modelViewIsOff'));
+  top.append(el('span', 'mv-tile-name', name), badge);
   const map = el('div', 'mv-map');
   map.style.setProperty('--cell', `${cell}px`);
   if (cell >= LABEL_CELL) map.append(el('span', 'mv-corner'), axis('mv-keys', tokens, true), axis('mv-queries', tokens, false), box);
@@ -70,35 +69,50 @@ function thumbnail(lang, { tokens, weights, masked, roles, off }, layer, head, c
     map.append(box);
   }
   tile.append(top, map, el('span', role ? 'mv-role' : 'mv-role none', role ? role.role : t('modelViewNoRole')), readout);
-  return tile;
+  const canvas = box.querySelector('canvas');
+  let painted = weightsOf();
+  // marked off (or not), its label saying so; new weights painted when they differ from the ones shown
+  const mark = (isOff) => {
+    tile.classList.toggle('off', isOff);
+    badge.hidden = !isOff;
+    const label = [name, role ? role.role : null, isOff ? t('modelViewIsOff') : null].filter(Boolean).join(', ');
+    box.setAttribute('aria-label', t('modelViewTileLabel', { label, tokens: tokens.join(' ') }));
+    box.title = [label, role ? role.description[lang] || role.description.en : null, tokens.join(' ')].filter(Boolean).join('\n');
+    const w = weightsOf();
+    if (w !== painted && w.some((row, r) => row.some((v, c) => v !== painted[r][c]))) paintOnce(canvas, { data: w, kind: 'weights', masked, cell });
+    painted = w;
+  };
+  return { tile, box, mark };
 }
 
 export function createModelGrid(lang, view) {
   const t = (key, params) => translate(lang, key, params);
-  const { tokens, weights } = view;
+  const { tokens } = view;
+  const layers = view.weights.length;
   const cell = cellPx(tokens.length);
   const element = el('section', 'panel model-view');
   element.setAttribute('aria-labelledby', 'model-view-title');
   const title = el('h3', 'model-view-title', t('modelViewTitle'));
   title.id = 'model-view-title';
-  element.append(title, el('p', 'hint', t('modelViewHint')));
-  if (view.off) element.append(el('p', 'hint mv-off-note', t(view.off.layer + 1 < weights.length ? 'modelViewOffNote' : 'modelViewOffLast', { layer: view.off.layer + 1, head: view.off.head + 1 })));
+  const offNote = el('p', 'hint mv-off-note');
+  element.append(title, el('p', 'hint', t('modelViewHint')), offNote);
   const grid = el('div', 'mv-grid');
-  let decimals = view.decimals; // the readouts', as shown
+  let shown = view; // the view on screen (the thumbnails' weights and readouts read it)
+  const thumbnails = [];
   const cells = []; // [layer][head] → its thumbnail's box (a shorter layer's row padded with its last, for the arrows)
-  const most = Math.max(...weights.map((heads) => heads.length));
-  weights.forEach((heads, layer) => {
+  const most = Math.max(...view.weights.map((heads) => heads.length));
+  view.weights.forEach((heads, layer) => {
     const row = el('div', 'mv-layer');
     row.setAttribute('role', 'group');
     const name = t('modelViewLayer', { layer: layer + 1 });
     row.setAttribute('aria-label', name);
     const tiles = el('div', 'mv-tiles');
-    const list = heads.map((_, head) => thumbnail(lang, view, layer, head, cell, () => decimals));
-    tiles.append(...list);
+    const list = heads.map((_, head) => thumbnail(lang, view, layer, head, cell, () => shown));
+    tiles.append(...list.map((one) => one.tile));
     row.append(el('span', 'mv-layer-name', name), tiles);
     grid.append(row);
-    const boxes = list.map((tile) => tile.querySelector('.mv-box'));
-    cells.push(Array.from({ length: most }, (_, h) => boxes[Math.min(h, boxes.length - 1)]));
+    thumbnails.push(...list);
+    cells.push(Array.from({ length: most }, (_, h) => list[Math.min(h, list.length - 1)].box));
   });
   const roving = rovingGrid(cells);
   const open = (node) => view.onOpen(Number(node.dataset.layer), Number(node.dataset.head));
@@ -123,32 +137,40 @@ export function createModelGrid(lang, view) {
   scroll.append(grid);
   const opened = el('p', 'mv-opened');
   opened.setAttribute('aria-live', 'polite');
+  const caption = el('h4', 'mv-lines-title');
   const lines = el('div', 'mv-lines');
-  element.append(scroll, opened, lines);
+  element.append(scroll, opened, caption, lines);
 
-  let shown = null; // the view marked
+  let marked = null; // { current, off, decimals } as marked last
+  // The view's weights (a new run: the head off changed), the head open and the decimals, in place.
   const update = (next) => {
-    const { current } = next;
-    const changed = !shown || shown.current.layer !== current.layer || shown.current.head !== current.head;
-    decimals = next.decimals;
-    for (const tile of grid.querySelectorAll('.mv-tile')) {
-      const here = Number(tile.dataset.layer) === current.layer && Number(tile.dataset.head) === current.head;
+    shown = next;
+    const { current, off } = next;
+    const moved = !marked || marked.current.layer !== current.layer || marked.current.head !== current.head;
+    for (const { tile, box, mark } of thumbnails) {
+      const layer = Number(tile.dataset.layer);
+      const head = Number(tile.dataset.head);
+      mark(Boolean(off && off.layer === layer && off.head === head));
+      const here = layer === current.layer && head === current.head;
       tile.classList.toggle('current', here);
-      const box = tile.querySelector('.mv-box');
       if (here) box.setAttribute('aria-current', 'true');
       else box.removeAttribute('aria-current');
     }
+    offNote.hidden = !off;
+    offNote.textContent = off ? t(off.layer + 1 < layers ? 'modelViewOffNote' : 'modelViewOffLast', { layer: off.layer + 1, head: off.head + 1 }) : '';
     const box = cells[current.layer]?.[current.head];
     const active = grid.getRootNode().activeElement; // (in a shadow root: its own)
     if (box && !(active && grid.contains(active))) roving.take(box); // (a focus in the grid stays where it is)
-    if (changed && shown) opened.textContent = t('modelViewOpened', { layer: current.layer + 1, head: current.head + 1 });
-    if (changed || shown.decimals !== next.decimals) {
-      const caption = el('h4', 'mv-lines-title', t('modelViewLines', { layer: current.layer + 1, head: current.head + 1 }));
-      const linesView = createLinesView({ lang, tokens, weights: weights[current.layer][current.head], decimals: next.decimals });
+    if (moved && marked) opened.textContent = t('modelViewOpened', { layer: current.layer + 1, head: current.head + 1 });
+    caption.textContent = t('modelViewLines', { layer: current.layer + 1, head: current.head + 1 });
+    // the open head as lines: its new weights moved in place (same tokens), drawn anew for other decimals
+    const headWeights = next.weights[current.layer][current.head];
+    if (!marked || marked.decimals !== next.decimals || !updateLinesView(lines.firstChild, headWeights)) {
+      const linesView = createLinesView({ lang, tokens, weights: headWeights, decimals: next.decimals });
       linesView.querySelector('.lines-title')?.remove(); // (named by the caption: which head)
-      lines.replaceChildren(caption, linesView);
+      lines.replaceChildren(linesView);
     }
-    shown = next;
+    marked = { current, off, decimals: next.decimals };
   };
   update(view);
   return { element, update };
