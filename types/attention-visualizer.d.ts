@@ -209,7 +209,7 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   change: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each edit, once its result (or the engine's refusal of it) is on screen. */
   computed: CustomEvent<AttentionVisualizerEventDetail>;
-  /** Full mode: before a whole state chosen in the element (a preset, a state file) replaces the one on screen. */
+  /** Before a whole state chosen in the element (a preset, a learned example, a state file) replaces the one on screen. */
   replace: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each `check()` (the reader's "Check my answer" too), its result as the detail. */
   answer: CustomEvent<AttentionVisualizerCellAnswer | AttentionVisualizerRowAnswer>;
@@ -247,7 +247,8 @@ export declare class AttentionVisualizer extends HTMLElement {
    * written, else the mistake that most likely produced it, explained in zh and en; sends an
    * `answer` event with the same result. Without `column`, the whole row: an array of values, or
    * one text of numbers apart by spaces, semicolons or commas. Throws (an Error with a `code`:
-   * `not_number`, `unknown_matrix`, `range`, `row_length`, `not_ready` before the engine loads).
+   * `bad_cell` for a cell that is no object, `not_number`, `not_finite`, `unknown_matrix`, `range`,
+   * `row_length`, `not_ready` before the engine loads).
    */
   check(cell: AttentionVisualizerCheckedCell & { column: number }, value: string | number): AttentionVisualizerCellAnswer;
   check(cell: Omit<AttentionVisualizerCheckedCell, 'column'>, value: string | Array<string | number>): AttentionVisualizerRowAnswer;

@@ -165,6 +165,8 @@ function modelSkeleton(model) {
 }
 
 function makeEngine(raw) {
+  // compute()'s options besides its matrices, as the binding declares them: [{ key, kind, default }]
+  const inputOptions = raw.attentionOptions();
   // Models loaded into this engine (loadModel): handle → { id (null once released), skeleton,
   // layers: the number of heads of each layer, as packHeadsOff reads them }.
   const loaded = new WeakMap();
@@ -200,7 +202,7 @@ function makeEngine(raw) {
   return {
     compute(input, format) {
       const { typed, reuse } = readFormat(format);
-      const packed = packInput(input, 'compute');
+      const packed = packInput(input, 'compute', inputOptions);
       const result = raw.compute(packed, reuse);
       if (result.error) throw inputError(result.error);
 
@@ -236,7 +238,7 @@ function makeEngine(raw) {
     // also `loss`, its value). { input, result } in the input's and in compute()'s structures.
     backward(input, gradient, format) {
       const { typed } = readFormat(format, "backward()'s third argument", ['typed']);
-      const packed = packInput(input, 'backward');
+      const packed = packInput(input, 'backward', inputOptions);
       const multiHead = input.heads !== undefined;
       const expected = '{ output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }';
       if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {
@@ -291,7 +293,7 @@ function makeEngine(raw) {
     // options.steps steps of gradient descent: { input (the trained matrices replaced),
     // losses (steps + 1), state (pass it back as options.state to go on) }.
     train(input, options) {
-      const packed = packInput(input, 'train');
+      const packed = packInput(input, 'train', inputOptions);
       const { packed: packedOptions, trained } = packTrainOptions(options, input.heads !== undefined);
       const result = raw.train(packed, packedOptions);
       if (result.error) throw inputError(result.error);

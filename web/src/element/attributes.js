@@ -155,7 +155,8 @@ function baseState(element, lang) {
 
 // `group`'s attributes written into s (a copy of `before`, the state they apply to).
 // An attribute taken away leaves its field as it is (a boolean one: its default).
-function applyGroup(element, s, before, group, lang) {
+// choice: the element's ModelChoice (engine/model-run.js: the models it has loaded), or null.
+function applyGroup(element, s, before, group, lang, choice) {
   const get = (name) => element.getAttribute(name);
   const has = (name) => get(name) !== null;
   switch (group[0]) {
@@ -194,8 +195,8 @@ function applyGroup(element, s, before, group, lang) {
         if (!read.ok) throw attributeError(name, read.detail);
         s[key] = read.value;
       }
-      // the model's matrices now when it is here, else when it arrives (element.js _modelArrived)
-      Object.assign(s, derivedFields(element._models?.choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
+      // the model's matrices now when it is here, else when it arrives (models.js arrived)
+      Object.assign(s, derivedFields(choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
       break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
@@ -262,14 +263,14 @@ function headNumber(s, text) {
 // tutorial, or a state set by property before the element was connected) with
 // every other attribute given on top. errors (a Map): each group's error by
 // its first name ('state' for the whole), the groups that read applied.
-function stateFromAttributes(element, lang, base, errors, restored) {
+function stateFromAttributes(element, lang, base, errors, restored, choice) {
   errors.clear();
   const s = { ...base, view: { ...base.view } };
   // The language of a restored state stays unless lang="…" says otherwise.
   const given = (group) => group.some((name) => element.hasAttribute(name)) || (group[0] === 'lang' && !restored);
   for (const group of GROUPS.filter(given)) {
     try {
-      applyGroup(element, s, base, group, lang);
+      applyGroup(element, s, base, group, lang, choice);
     } catch (error) {
       if (!error.descriptor) throw error;
       errors.set(group[0], error.descriptor);
@@ -278,12 +279,12 @@ function stateFromAttributes(element, lang, base, errors, restored) {
   return validated(element, s);
 }
 
-// The state with the group of the attribute `name` applied, all else as it was.
-export function stateWithAttribute(element, state, name, lang, errors) {
+// The state with the group of the attribute `name` applied, all else as it was (choice: as applyGroup's).
+export function stateWithAttribute(element, state, name, lang, errors, choice = null) {
   const group = groupOf(name);
   const s = { ...state, view: { ...state.view } };
   try {
-    applyGroup(element, s, state, group, lang);
+    applyGroup(element, s, state, group, lang, choice);
     const next = validated(element, s);
     errors.delete(group[0]);
     errors.delete('state'); // what did not read together reads now
@@ -365,11 +366,12 @@ export function elementLang(element, state) {
 
 // The whole state the attributes name, on `propertyBase` (a state set by property before
 // the first connection) if there is one; null when none reads (its error in errors, 'state').
-export function readAttributes(element, lang, propertyBase, errors) {
+// choice: the element's ModelChoice (a model the attributes name, read now when it has loaded), or null.
+export function readAttributes(element, lang, propertyBase, errors, choice = null) {
   try {
     const base = propertyBase || baseState(element, lang);
     const restored = Boolean(propertyBase) || element.hasAttribute('state');
-    return stateFromAttributes(element, lang, base, errors, restored);
+    return stateFromAttributes(element, lang, base, errors, restored, choice);
   } catch (error) {
     if (!error.descriptor) throw error;
     errors.set('state', error.descriptor);

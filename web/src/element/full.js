@@ -301,7 +301,7 @@ export class FullView {
     this.renderTools();
   }
 
-  // A drag pressed or let go (element.js _hold): from its press, before its
+  // A drag pressed or let go (changes.js hold): from its press, before its
   // first move, the tables in view watch which of their cells are in sight (steps.js holdSteps).
   hold(on) {
     holdSteps(this.$('steps'), on);
