@@ -350,10 +350,7 @@ test('the predictions: the top 5 at each position as numpy gives them; the head 
       // the model view follows: runModel's weights with that head off (numpy's), the later layers changed
       const tiles = await thumbnails(host.page, `c${i}`, c.tokens.length);
       assertThumbnails(tiles, c, c.allWeightsOff, `${c.model} “${c.sentence}” model view, layer ${c.layer} head ${c.head} off`);
-      if (c.layer + 1 < c.allWeights.length) {
-        assert.notDeepEqual(c.allWeightsOff[c.layer + 1], c.allWeights[c.layer + 1], 'numpy: a later layer changes');
-        assert.deepEqual(await serious(host.page, [[`#c${i}`, '.model-view']]), [], 'axe: the element\'s model view, a head off');
-      }
+      if (c.layer + 1 < c.allWeights.length) assert.notDeepEqual(c.allWeightsOff[c.layer + 1], c.allWeights[c.layer + 1], 'numpy: a later layer changes');
       assert.notDeepEqual(c.top5Off, c.top5, 'numpy: the head matters');
       assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.activeElement?.classList.contains('head-off'), `c${i}`), true, 'the focus stays on the button');
     }
