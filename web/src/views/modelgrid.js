@@ -70,6 +70,11 @@ function thumbnail(lang, { tokens, masked, roles }, layer, head, cell, shown) {
   }
   tile.append(top, map, el('span', role ? 'mv-role' : 'mv-role none', role ? role.role : t('modelViewNoRole')), readout);
   const canvas = box.querySelector('canvas');
+  if (n * cell > MOST_PX) {
+    // (over 320 tokens: drawn MOST_PX wide, a cell less than a pixel; the readout still finds the cell)
+    Object.assign(canvas.style, { width: `${MOST_PX}px`, height: `${MOST_PX}px` });
+    box.classList.add('scaled');
+  }
   let painted = weightsOf();
   // marked off (or not), its label saying so; new weights painted when they differ from the ones shown
   const mark = (isOff) => {
