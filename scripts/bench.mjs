@@ -805,8 +805,8 @@ async function trainingSection() {
 // models/ also holds "bench-32", the shipped learner-words model (2 layers × 4 heads, dModel 32)
 // with its 16 learned positions repeated to 32 (for timing only: never shipped), on a sentence of
 // 31 of its words after <s>. "render": the model view made again for a new run (the predictions'
-// "switch this head off", pressed on and off: runModel with headsOff and the 8 thumbnails, the
-// lines and the predictions drawn anew); "head switch": a thumbnail clicked (every other one in
+// "switch this head off", pressed on and off: runModel with headsOff, the thumbnails whose
+// weights changed painted again, the lines moved, the predictions drawn anew); "head switch": a thumbnail clicked (every other one in
 // turn, across both layers), until the element shows that head's step (the layer's input read,
 // computed and rendered). For each: the script of the click (its handlers), and "painted": until
 // a task after the next frame once it is all on screen (as the page table's). Medians and maxima
@@ -915,7 +915,7 @@ async function modelViewSection() {
     return [Math.min(...medians), Math.max(...rounds.flatMap((r) => r[what].map((t) => t[k])))];
   };
   const lines = [`The model view (issue 36) at ${MODEL_VIEW_TOKENS} tokens, 2 layers × 4 heads (learner-words with its positions repeated to ${MODEL_VIEW_TOKENS}, for timing only), on dist/index.html at 1280 × 900:`
-    + ' "render": the predictions\' "switch this head off" pressed (runModel with headsOff, the 8 thumbnails, the lines and the predictions made again);'
+    + ' "render": the predictions\' "switch this head off" pressed (runModel with headsOff, the thumbnails whose weights changed painted again, the lines moved, the predictions made again);'
     + ' "head switch": a thumbnail clicked until its head\'s step is on screen; script (the click\'s handlers), painted (to a task after the next frame)'
     + ' and the model view\'s own script (element/model-view.js render, summed over the click\'s renders),'
     + ` in ms: the least of ${MODEL_VIEW_ROUNDS} fresh pages' medians of ${MODEL_VIEW_RUNS} clicks, and the most of any click (goal: painted ≤ ${MODEL_VIEW_GOAL_MS} ms)`, ''];
