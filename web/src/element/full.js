@@ -180,10 +180,11 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
-    // a model's predictions under the steps (element.js), drawn anew
-    this.host.querySelector('.predictions')?.remove();
+    // a model's panels under the steps (models.js): one box, kept (not moved: a focus in it stays)
     const predictions = this.av.predictions(lang);
-    if (predictions) this.$('steps').after(predictions);
+    const last = this.host.querySelector('.model-panels');
+    if (last && last !== predictions) last.remove();
+    if (predictions && this.$('steps').nextElementSibling !== predictions) this.$('steps').after(predictions);
     if (counted) {
       const root = document.documentElement;
       root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
