@@ -293,12 +293,24 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     await page.focus(`.model-view .mv-box[data-layer="1"][data-head="${head}"]`);
     await page.keyboard.press('ArrowLeft');
     assert.deepEqual(await focused(), [1, head - 1]);
+    // a head of the layer on screen: a change of view (as the head tabs), nothing computed or shown
+    // anew; the softmax step's lines given the head's weights in place (not its 1 024 lines made again)
+    const before = await page.evaluate(() => {
+      document.querySelector('#steps .lines-view').dataset.probe = 'kept';
+      return document.documentElement.dataset.renderCount;
+    });
     await page.keyboard.press('Enter');
     await page.waitForFunction((h) => document.querySelector('attention-visualizer').state.view.head === h, head - 1);
     await modelRead(page);
     got = await shownWeights(page);
     assert.equal(got.state.layer, 1);
     close(got.weights, c.allWeights[1][head - 1], 'the page: layer 2 head 3, opened from its thumbnail');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.renderCount), before, 'a same-layer head switch is a change of view');
+    const stepLines = await page.evaluate(() => [document.querySelector('#steps .lines-view').dataset.probe,
+      ...[...document.querySelectorAll('#steps .lines-view .weight-line')].map((line) => [Number(line.dataset.q), Number(line.dataset.k), Number(line.getAttribute('stroke-opacity'))])]);
+    assert.equal(stepLines.shift(), 'kept', 'the step\'s lines view updated in place');
+    assert.equal(stepLines.length, c.tokens.length ** 2);
+    for (const [q, k, opacity] of stepLines) assert.equal(opacity.toFixed(4), c.allWeights[1][head - 1][q][k].toFixed(4), `the step's lines [${q}][${k}]`);
     assert.deepEqual(await focused(), [1, head - 1], 'the focus stays on the thumbnail');
     await page.keyboard.press('ArrowUp');
     assert.deepEqual(await focused(), [0, head - 1]);

@@ -88,8 +88,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     // a model the state names (models.js), loaded from the models/ folder beside the script
     this._models = new ElementModels({
       engine: () => this._engine, state: () => this._state, lang: () => this._lang(), full: () => this._full,
-      root: () => (this._full ? this : this.shadowRoot), amend: (state) => this._store.amend(state),
+      amend: (state) => this._store.amend(state),
       apply: (state) => this._apply(state), replace: (state) => this._replace(state), render: () => this._render(),
+      setView: (view) => this._setView(view), // (a head of the layer on screen opened: model-view.js)
       // (head="3" is read again once the model has its heads, while the state is the attributes')
       reread: () => {
         if (this._full || this._state !== this._attributeState || !this.hasAttribute('model')) return false;

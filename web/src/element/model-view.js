@@ -63,6 +63,10 @@ export class ElementModelView {
     const state = host.state();
     const found = models.choice.found.get(state.model);
     if (!found || !host.engine() || (state.layer === layer && state.view.head === head)) return;
+    if (state.layer === layer) {
+      host.setView({ head }); // (the layer's heads are in the state: a change of view, as the head tabs make)
+      return;
+    }
     let derived;
     try {
       derived = modelState({ ...state, layer, view: { ...state.view, head } }, found, host.engine());

@@ -3,8 +3,8 @@
 // (edit/model-picker.js), and its next-token predictions under the steps (views/predictions.js),
 // with the head on screen switched off or on. The element (element.js) holds one and calls it
 // from its store, engine and render callbacks; it reaches the element only through `host`:
-//   { engine(), state(), lang(), full(), root(), amend(state), apply(state), replace(state),
-//     render(), reread() (the attributes read again: true when they made the state) }
+//   { engine(), state(), lang(), full(), amend(state), apply(state), replace(state),
+//     setView(view), render(), reread() (the attributes read again: true when they made the state) }
 import { tutorialState } from '../state/presets.js';
 import { validateState, fitLearn } from '../state/schema.js';
 import { describe } from '../ui/i18n.js';
@@ -25,6 +25,7 @@ export class ElementModels {
     });
     this.headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
     this.view = new ElementModelView(host, this); // every layer × head (model-view.js), over the predictions
+    this.shownPredictions = null; // the predictions' section, kept across renders (its toggle's focus stays)
     this.panels = el('div', 'model-panels'); // both, under the steps: kept, so that a focus in them stays
   }
 
@@ -99,14 +100,14 @@ export class ElementModels {
     const off = this.headOff && { layer: state.layer, head: state.view.head };
     const shown = state.model && this.choice.predictions(state, off);
     if (!shown) return null;
-    return renderPredictions(lang, {
+    this.shownPredictions = renderPredictions(lang, {
       ...shown, tokens: state.tokens, off: Boolean(off), layer: state.layer, head: state.view.head,
       onToggle: () => {
         this.headOff = !this.headOff;
-        host.render();
-        host.root().querySelector('.head-off')?.focus();
+        host.render(); // (its toggle kept: a focus on it stays)
       },
-    });
+    }, this.shownPredictions);
+    return this.shownPredictions;
   }
 
   // A model (or the engine) arrived: the attributes read again when the state is theirs (head="3"

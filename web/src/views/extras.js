@@ -186,12 +186,19 @@ export function headsGrid(ctx) {
   return box;
 }
 
+// The lines of the head on screen: the view before (previous) given the new weights in place when
+// it was made for the same tokens, language and decimals; so also the one of the step this step
+// replaces (carried: steps.js), as after a switch of head (its 1 024 lines at 32 tokens not made again).
+const linesKeys = new WeakMap(); // a lines view → what it was made for
 export function linesView(ctx, previous) {
-  if (previous && updateLinesView(previous, ctx.result.weights)) return previous;
-  return createLinesView({
-    lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
-  });
+  const keyTokens = ctx.keyTokens || ctx.tokens;
+  const key = JSON.stringify([ctx.lang, ctx.decimals, ctx.tokens, keyTokens]);
+  if (previous && linesKeys.get(previous) === key && updateLinesView(previous, ctx.result.weights)) return previous;
+  const node = createLinesView({ lang: ctx.lang, tokens: ctx.tokens, keyTokens, weights: ctx.result.weights, decimals: ctx.decimals });
+  linesKeys.set(node, key);
+  return node;
 }
+linesView.carried = true;
 
 // On the tutorial's inputs: its printed eight-digit values beside the true
 // ones, folded into one line at the end of the step.

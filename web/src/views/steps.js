@@ -234,7 +234,9 @@ export function revealWork(cell, work) {
 // `arrival` ({from: shownCell(the step left)}) when the step is reached by
 // moving from another: one cell of its result is shown being made (motion.js),
 // in the row and column of `from` when they fit.
-export function renderStep(step, index, total, given, { selection, onSelection, arrival = null }) {
+// replacing: the step's <li> this one replaces (a layout of its own, as another head's): its
+// extras marked `carried` (extras.js linesView) are given to this one's, to update in place.
+export function renderStep(step, index, total, given, { selection, onSelection, arrival = null, replacing = null }) {
   const ctx = guessContext(given, step); // "Guess first": the step's result hidden until guessed
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
@@ -337,13 +339,15 @@ export function renderStep(step, index, total, given, { selection, onSelection, 
   const place = (made, was, at, partial) => {
     const before = new Map(was.map(({ extra, node }) => [extra, node]));
     const make = (extra) => {
-      const previous = before.get(extra) || null;
+      const carried = !before.has(extra) && extra.carried ? rendered.get(replacing)?.extra(extra) || null : null;
+      const previous = before.get(extra) || carried;
       if (partial && previous && near.get(previous) === false) {
         skipped = true;
         return previous;
       }
       const node = extra(current, previous);
-      if (node && node !== previous) watch(node, li);
+      if (node && node === carried) unwatch(node, replacing); // (watched for this step now)
+      if (node && (node !== previous || node === carried)) watch(node, li);
       return node;
     };
     const after = (made || []).map((extra) => ({ extra, node: make(extra) })).filter(({ node }) => node);
@@ -428,6 +432,7 @@ export function renderStep(step, index, total, given, { selection, onSelection, 
       return skipped;
     },
     cell: markedCell,
+    extra: (made) => extras.find((one) => one.extra === made)?.node || null, // (the node an extra made here)
     hold(on) {
       for (const view of views) view.hold(on);
     },
