@@ -807,8 +807,9 @@ async function trainingSection() {
 // 31 of its words after <s>. "render": the model view made again for a new run (the predictions'
 // "switch this head off", pressed on and off: runModel with headsOff, the thumbnails whose
 // weights changed painted again, the lines moved, the predictions drawn anew); "head switch": a thumbnail clicked (every other one in
-// turn, across both layers), until the element shows that head's step (the layer's input read,
-// computed and rendered). For each: the script of the click (its handlers), and "painted": until
+// turn, across both layers), until the element shows that head's step (a head of the same layer: a
+// change of view; of another: that layer's input read, computed and rendered), also told apart
+// (+3 of 8 in turn: a quarter of the clicks within a layer). For each: the script of the click (its handlers), and "painted": until
 // a task after the next frame once it is all on screen (as the page table's). Medians and maxima
 // of MODEL_VIEW_RUNS clicks after MODEL_VIEW_WARMUP; MODEL_VIEW_ROUNDS fresh pages, the least
 // round's median (a shared machine's slow spells only add time).
@@ -885,7 +886,7 @@ async function modelViewSection() {
           await frame();
           return [script, performance.now() - start, own];
         };
-        const out = { render: [], head: [] };
+        const out = { render: [], head: [], within: [], across: [] };
         for (let i = 0; i < warmup + runs; i++) {
           const pressed = document.querySelector('.head-off').getAttribute('aria-pressed') === 'true';
           const render = await clicked(document.querySelector('.head-off'), () => document.querySelector('.head-off').getAttribute('aria-pressed') === String(!pressed)
@@ -899,6 +900,7 @@ async function modelViewSection() {
           if (i >= warmup) {
             out.render.push(render);
             out.head.push(switched);
+            out[want[0] === layer ? 'within' : 'across'].push(switched); // (a head of the same layer: a change of view)
           }
         }
         return out;
@@ -916,12 +918,14 @@ async function modelViewSection() {
   };
   const lines = [`The model view (issue 36) at ${MODEL_VIEW_TOKENS} tokens, 2 layers × 4 heads (learner-words with its positions repeated to ${MODEL_VIEW_TOKENS}, for timing only), on dist/index.html at 1280 × 900:`
     + ' "render": the predictions\' "switch this head off" pressed (runModel with headsOff, the thumbnails whose weights changed painted again, the lines moved, the predictions made again);'
-    + ' "head switch": a thumbnail clicked until its head\'s step is on screen; script (the click\'s handlers), painted (to a task after the next frame)'
+    + ' "head switch": a thumbnail clicked until its head\'s step is on screen (a quarter of them a head of the same layer: a change of view; the rest of another, its input read and computed); script (the click\'s handlers), painted (to a task after the next frame)'
     + ' and the model view\'s own script (element/model-view.js render, summed over the click\'s renders),'
     + ` in ms: the least of ${MODEL_VIEW_ROUNDS} fresh pages' medians of ${MODEL_VIEW_RUNS} clicks, and the most of any click (goal: painted ≤ ${MODEL_VIEW_GOAL_MS} ms)`, ''];
   const header = ['action', 'script: median', 'script: most', 'painted: median', 'painted: most', `painted ≤ ${MODEL_VIEW_GOAL_MS} ms`, 'the model view\'s own script: median', 'most'];
   lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`);
-  for (const [what, name] of [['render', `model view render at ${MODEL_VIEW_TOKENS} tokens`], ['head', `head switch at ${MODEL_VIEW_TOKENS} tokens`]]) {
+  const rows = [['render', `model view render at ${MODEL_VIEW_TOKENS} tokens`], ['head', `head switch at ${MODEL_VIEW_TOKENS} tokens`],
+    ['within', '… of which within a layer (the view\'s head only)'], ['across', '… of which to another layer (its input read, computed)']];
+  for (const [what, name] of rows) {
     const [script, scriptMost] = stat(what, 0);
     const [painted, paintedMost] = stat(what, 1);
     const [own, ownMost] = stat(what, 2);
