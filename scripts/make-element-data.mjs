@@ -11,7 +11,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ATTRIBUTES, PANELS, STEP_IDS, THEMES } from '../web/src/element/attributes.js';
+import { ATTRIBUTES, PANELS, THEMES } from '../web/src/element/attributes.js';
+import { STEP_IDS } from '../web/src/views/steps.js';
 import { LANGUAGES } from '../web/src/ui/i18n.js';
 import { GOALS, LEARNING_RATES } from '../web/src/state/learnmath.js';
 import { EMBED_FORMS } from '../web/src/views/tools.js';

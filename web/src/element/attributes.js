@@ -7,7 +7,7 @@
 // in JSX, the values an editor may offer (`values`; `boolean`: a boolean attribute) and what
 // it means, in English · Chinese (the words of docs/authoring.md's table). The options' attributes
 // are options.js's, declared there.
-import { stepsFor } from '../views/steps.js';
+import { stepsFor, STEP_IDS } from '../views/steps.js';
 import { LANGUAGES, describe, detectLanguage } from '../ui/i18n.js';
 import { OPTIONS, optionAttributeDeclarations, optionByAttribute, readAttribute, optionAttributes } from '../state/options.js';
 import { readState, cellMessage } from '../state/model.js';
@@ -28,8 +28,6 @@ import { excerpt } from '../ui/quote.js';
 // into the host page: the element refuses it there and says what to use.
 export const FULL_MODE = { allowed: false };
 
-// every step id, in the order shown (the options that add steps all on)
-export const STEP_IDS = stepsFor({ positionalEncoding: true, alibi: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 export const THEMES = ['auto', 'light', 'dark'];
 const BOOLEAN = "boolean | '' | 'true' | 'false'";
