@@ -243,8 +243,11 @@ export function optionAttributes(state) {
 // The option attributes' declarations, for attributes.js's table: an on-by-default switch
 // is written "false" to turn it off, an off-by-default one is a boolean attribute.
 export const optionAttributeDeclarations = () => OPTIONS.map((o) => {
-  if (o.type !== 'boolean') return { name: o.attribute, kind: 'data', type: ['positive', 'index'].includes(o.type) ? 'number | string' : 'string', description: o.description };
+  if (o.type !== 'boolean') {
+    const type = ['positive', 'index'].includes(o.type) ? 'number | string' : 'string';
+    return { name: o.attribute, kind: 'data', type, ...(o.type === 'keyFlags' ? { form: 'list' } : {}), description: o.description };
+  }
   return o.default
-    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], description: o.description }
-    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', description: o.description };
+    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], form: 'boolean', description: o.description }
+    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', form: 'boolean', description: o.description };
 });
