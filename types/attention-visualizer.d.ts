@@ -61,6 +61,8 @@ export interface AttentionVisualizerAttributes {
   alibi?: boolean | '' | 'true' | 'false';
   /** Values the reader fills in: a step's matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数 */
   exercise?: string;
+  /** Guess first: one step at a time, a question before the step's result is shown (present = on) · 先猜再看：每一步先回答一个问题再看结果 */
+  guess?: boolean | '' | 'true' | 'false';
   /** A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型 */
   model?: string;
   /** With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起） */
@@ -103,6 +105,8 @@ export interface AttentionVisualizerState extends AttentionVisualizerOptions {
   context?: { tokens: string[]; x: number[][] };
   /** The values the reader fills in, as the `exercise` attribute reads them ('weights[1],output[2][1]'); '' for none. */
   exercise: string;
+  /** "Guess first": the walk asks a question before each step's result (docs/authoring.md `guess`). */
+  guess: boolean;
   /** A shipped model's name ('' for none): the matrices are that model's, read from its tokens (docs/authoring.md `model`). */
   model: string;
   /** With `model`: the model's layer (0-based) shown step by step; X is its input after LayerNorm. */
@@ -185,6 +189,8 @@ export interface AttentionVisualizerCellAnswer {
   /** The value the mistake gives, or null. */
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right value, as an exercise's blank shows it. */
+  withheld: { zh: string; en: string };
 }
 
 /** `check()` of a whole row: right when every cell is; the mistake and `wrong` are the first wrong cell's. */
@@ -196,6 +202,8 @@ export interface AttentionVisualizerRowAnswer {
   mistake: AttentionVisualizerMistake | null;
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right values. */
+  withheld: { zh: string; en: string };
   cells: AttentionVisualizerCellAnswer[];
 }
 

@@ -5,5 +5,5 @@
 MATRICES = {"x", "wq", "wk", "wv", "wo", "context"}
 JSON = {"tokens", "heads", "context_tokens"}
 LISTS = {"key_padding", "steps", "panels"}
-BOOLEANS = {"scale_by_sqrt_dk", "causal", "positional_encoding", "alibi", "editable"}
+BOOLEANS = {"scale_by_sqrt_dk", "causal", "positional_encoding", "alibi", "guess", "editable"}
 TEXTS = {"state", "sentence", "tokenize", "temperature", "exercise", "model", "layer", "lang", "step", "head", "decimals", "heading_level", "theme"}

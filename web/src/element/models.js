@@ -11,6 +11,8 @@ import { describe } from '../ui/i18n.js';
 import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
 import { ModelPicker } from '../edit/model-picker.js';
 import { renderPredictions } from '../views/predictions.js';
+import { el } from '../ui/dom.js';
+import { ElementModelView } from './model-view.js';
 
 export class ElementModels {
   constructor(host, base) {
@@ -22,6 +24,8 @@ export class ElementModels {
       layers: (name) => this.choice.found.get(name)?.model.layers.length ?? null,
     });
     this.headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
+    this.view = new ElementModelView(host, this); // every layer × head (model-view.js), over the predictions
+    this.panels = el('div', 'model-panels'); // both, under the steps: kept, so that a focus in them stays
   }
 
   // A state that names a model, read into its matrices once the model is here: true when the
@@ -75,8 +79,21 @@ export class ElementModels {
     else host.replace(checked.state);
   }
 
-  // The model's next-token predictions under the steps, or null (no model).
+  // The model's panels under the steps (the element's views ask for them as its predictions): its
+  // model view and its predictions, in one box kept across renders, or null (no model).
   predictions(lang) {
+    const wanted = [this.view.render(lang), this.predictionsPanel(lang)].filter(Boolean);
+    if (wanted.length === 0) return null;
+    const box = this.panels;
+    for (const child of [...box.children]) if (!wanted.includes(child)) child.remove();
+    wanted.forEach((node, i) => {
+      if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
+    });
+    return box;
+  }
+
+  // The model's next-token predictions, or null (no model).
+  predictionsPanel(lang) {
     const { host } = this;
     const state = host.state();
     const off = this.headOff && { layer: state.layer, head: state.view.head };

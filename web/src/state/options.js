@@ -163,6 +163,13 @@ export const OPTIONS = [
     description: 'Values the reader fills in: a step\'s matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数',
   },
   {
+    // not the engine's: the guided walk asks a question before each step's result is shown
+    // (views/guess.js); no control of the editor's (the walk's own button turns it on)
+    key: 'guess', attribute: 'guess', type: 'boolean', default: false, engine: false,
+    labels: {}, compared: false, stage: null,
+    description: 'Guess first: one step at a time, a question before the step\'s result is shown (present = on) · 先猜再看：每一步先回答一个问题再看结果',
+  },
+  {
     // not the engine's compute() options (engine: false): the model the matrices come from
     // (engine/model-run.js), and which of its layers the step by step shows
     key: 'model', attribute: 'model', type: 'modelName', default: '', engine: false,
@@ -177,7 +184,7 @@ export const OPTIONS = [
 ];
 
 export const OPTION_KEYS = OPTIONS.map((o) => o.key);
-// The options the engine is given (the others are the page's: exercise, model, layer).
+// The options the engine is given (the others are the page's: exercise, guess, model, layer).
 export const ENGINE_OPTIONS = OPTIONS.filter((o) => o.engine !== false);
 const BY_KEY = new Map(OPTIONS.map((o) => [o.key, o]));
 const BY_ATTRIBUTE = new Map(OPTIONS.map((o) => [o.attribute, o]));
@@ -188,8 +195,10 @@ const kind = (option) => TYPES[option.type];
 // The options a shipped model's state sets (its positions are in X already: none added).
 export const MODEL_OPTIONS = Object.fromEntries(OPTIONS.filter((o) => o.withModel !== undefined).map((o) => [o.key, o.withModel]));
 
-// The on/off options (the editor's check boxes).
-export const SWITCHES = OPTIONS.filter((o) => o.type === 'boolean');
+// The on/off options (written as flags: the embed code, the Jupyter helper's True/False).
+export const FLAG_OPTIONS = OPTIONS.filter((o) => o.type === 'boolean');
+// Those the editor has a check box for.
+export const SWITCHES = FLAG_OPTIONS.filter((o) => o.labels.control);
 
 // The stages in the pipeline's order: the comparison names its changes in this order.
 const STAGES = ['pe', 'bias', 'scale', 'mask'];

@@ -18,7 +18,8 @@ import { createMatrixView } from './view.js';
 import { explainCell, explainable, headOutputName, sources } from './work.js';
 import { createCheckForm } from './checkform.js';
 import { createExercisePanel, cellName } from './exercise.js';
-import { blanksOf, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
+import { createGuessPanel, guessContext } from './guess.js';
+import { blanksOf, askedBlank, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
 import { matrixCatalog } from './catalog.js';
 import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
@@ -234,7 +235,8 @@ export function revealWork(cell, work) {
 // `arrival` ({from: shownCell(the step left)}) when the step is reached by
 // moving from another: one cell of its result is shown being made (motion.js),
 // in the row and column of `from` when they fit.
-export function renderStep(step, index, total, ctx, { selection, onSelection, arrival = null }) {
+export function renderStep(step, index, total, given, { selection, onSelection, arrival = null }) {
+  const ctx = guessContext(given, step); // "Guess first": the step's result hidden until guessed
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
   const li = el('li', 'step');
@@ -255,6 +257,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   work.setAttribute('aria-live', 'polite');
   const checker = createCheckForm(); // "Check my answer" for the cell explained
   const blanksPanel = createExercisePanel(); // an exercise's blanks in this step ("Fill in")
+  const guessPanel = createGuessPanel(); // "Guess first": the step's question (guess.js)
   const interactiveNames = [...new Set(names.filter(explainable))];
   // One line, always there (no layout shift): which numbers the marks show, in words.
   const flowNote = el('p', 'flow-note', t('flowLegend'));
@@ -286,7 +289,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
     const blank = blanksOf(current, name)?.has(r * catalog[name].data[0].length + c);
-    if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
+    if (blank && current.hidden?.includes(name)) work.replaceChildren(el('p', 'work-line', t('guessWorkHidden')));
+    else if (blank && !askedBlank(current, name, r, c)) work.replaceChildren(el('p', 'work-line', t('exerciseWorkWaits', { cell: cellName(current, name, r, c), from: cellName(current, 'Scores', r, c) })));
+    else if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
     else work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     checker.show(current, name, r, c, blank);
     if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
@@ -312,7 +317,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
     body.append(groupNode);
   }
-  if (groups.length > 0) li.append(body, blanksPanel.element);
+  if (groups.length > 0) li.append(body, guessPanel.element, blanksPanel.element);
   // the notes and extra views of a step with blanks would give them away: they wait
   const withBlanks = () => hasBlanks(current, step.id === 'heads' ? Object.values(MATRIX_NAMES) : names);
   if (interactiveNames.length > 0) {
@@ -380,8 +385,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
   }
   let shownPanel = null;
+  // the learner's panel draws the weights, the lines and every matrix of the chain: it waits for
+  // an exercise's blanks, whatever matrix they are in (a note says so)
+  const waiting = el('p', 'step-note exercise-wait');
   const showPanel = () => {
-    const panel = step.panel ? step.panel(current) : null;
+    const wait = Boolean(step.panel) && hasBlanks(current, Object.values(MATRIX_NAMES));
+    const panel = !step.panel ? null : wait ? waiting : step.panel(current);
+    if (wait) waiting.textContent = t('exercisePanelWaits');
     if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
     shownPanel?.remove();
     shownPanel = panel;
@@ -394,6 +404,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
   };
   blanksPanel.update(current, names);
+  guessPanel.update(current, step);
   showSelection(selection);
   if (arrival) arrive(arrival.from);
   watch(li);
@@ -413,6 +424,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       renderExtras(partial);
       showPanel();
       blanksPanel.update(current, names);
+      guessPanel.update(current, step);
       showSelection(chosen);
       return skipped;
     },
@@ -439,7 +451,8 @@ export function shownCell(li) {
 // Writes a new result into a step rendered before when its layout is the
 // same (see layoutKey); false when it has to be rendered again. defer: a step
 // out of view may keep the result for later (see near; a lazy step may always).
-export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
+export function updateStep(li, step, index, total, given, { selection, defer = false }) {
+  const ctx = guessContext(given, step);
   const record = rendered.get(li);
   if (!record) return false;
   const catalog = matrixCatalog(ctx);
