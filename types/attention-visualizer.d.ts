@@ -1,7 +1,7 @@
 // Types of the <attention-visualizer> element: `import 'attention-visualizer'` registers it
 // (dist/attention-visualizer.mjs); dist/attention-visualizer.js does the same as a classic
 // script. docs/authoring.md documents every attribute, property and event.
-import type { HeadResult } from './attention-engine.js';
+import type { AttentionOptions, HeadResult } from './attention-engine.js';
 
 export type {
   AttentionEngine, AttentionEngineFactory, AttentionInputError, AttentionLoadError, AttentionWorker,
@@ -90,21 +90,19 @@ export interface AttentionVisualizerAttributes {
 }
 // ---- end of generated ----
 
+/** The engine's attention options as a state holds them: every one present, a list as an array. */
+export type AttentionVisualizerOptions = {
+  -readonly [K in keyof AttentionOptions]-?: AttentionOptions[K] extends readonly (infer E)[] | undefined ? E[] : Exclude<AttentionOptions[K], undefined>;
+};
+
 /** The whole state (the JSON a share link's hash holds). */
-export interface AttentionVisualizerState {
+export interface AttentionVisualizerState extends AttentionVisualizerOptions {
   version: 1;
   tokens: string[];
   x: number[][];
   heads: { wq: number[][]; wk: number[][]; wv: number[][] }[];
   wo?: number[][];
   context?: { tokens: string[]; x: number[][] };
-  causal: boolean;
-  keyPadding: boolean[];
-  scaleBySqrtDk: boolean;
-  temperature: number;
-  positionalEncoding: boolean;
-  /** ALiBi's linear position bias (docs/api.md `alibi`). */
-  alibi: boolean;
   /** The values the reader fills in, as the `exercise` attribute reads them ('weights[1],output[2][1]'); '' for none. */
   exercise: string;
   /** "Guess first": the walk asks a question before each step's result (docs/authoring.md `guess`). */

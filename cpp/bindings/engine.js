@@ -210,18 +210,20 @@ function makeEngine(raw) {
       // asked for): the typed form hands them over as is
       const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
-      const names = packed.alibi ? [...RESULTS, 'bias'] : RESULTS; // ALiBi's bias, per head
+      // each head's matrices as the binding gave them: RESULTS, and those an option adds (a bias)
+      const names = Object.keys(result.heads[0]);
       const out = input.heads === undefined ? unpackHead(result.heads[0], unpack, names) : {
         heads: result.heads.map((head) => unpackHead(head, unpack, names)),
         concat: unpack(result.concat),
         output: unpack(result.output),
       };
-      if (packed.causal || packed.keyPadding !== undefined) {
+      // the results the options add, where the binding gave them (masks; positional encoding)
+      if (result.masked !== undefined) {
         const { rows, cols, data } = result.masked;
         out.masked = typed ? result.masked : Array.from({ length: rows }, (_, i) => unpackFlags(data.subarray(i * cols, (i + 1) * cols)));
         out.fullyMasked = typed ? result.fullyMasked : unpackFlags(result.fullyMasked);
       }
-      if (packed.positionalEncoding) {
+      if (result.pe !== undefined) {
         out.pe = unpack(result.pe);
         out.xWithPe = unpack(result.xWithPe);
         if (input.context !== undefined) {
@@ -281,7 +283,7 @@ function makeEngine(raw) {
         concat: unpack(r.concat),
         output: unpack(r.output),
       };
-      if (packed.positionalEncoding) {
+      if (r.xWithPe !== undefined) {
         gResult.xWithPe = unpack(r.xWithPe);
         if (input.context !== undefined) gResult.contextWithPe = unpack(r.contextWithPe);
       }

@@ -307,7 +307,7 @@ export class FullView {
     // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
     const defer = av.holding() || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
     showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
-    this.renderTools();
+    this.renderTools(false, ctx);
   }
 
   // A drag pressed or let go (changes.js hold): from its press, before its
@@ -318,16 +318,16 @@ export class FullView {
 
   // The panel reads the inputs and results when used, so it is rebuilt only
   // when its lists (matrices to export, import targets) or language change.
-  renderTools(force = false) {
+  // ctx: the steps' context in the view's language, when the caller has it.
+  renderTools(force = false, ctx = undefined) {
     const panel = this.$('share-tools');
     if (!this.av.result()) {
       this.toolsKey = '';
       panel.replaceChildren();
       return;
     }
-    const { heads, usesWo, cross, positionalEncoding: pe } = readState(this.av.resultState()).options;
-    const { lang, head } = this.view();
-    const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
+    const { lang } = this.view();
+    const key = this.av.tools.listsKey(lang, ctx);
     if (key === this.toolsKey && !force) return;
     this.toolsKey = key;
     const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;

@@ -7,8 +7,10 @@
 // embed code (element/attributes.js, embed-code.js), show-the-work and the diagram.
 // The structure of a state (tokens, the heads, W_O, the second sentence) is not an option.
 //
-// Entry: { key, attribute, type, default, labels: { control, change, problem? }, compared,
-//          stage, description } (description: English · Chinese, the attribute's table).
+// Entry: { key, attribute, type, default, engine?, withModel?, labels: { control, change, problem? },
+//          compared, stage, description } (engine: false, not the engine's: left out of its input;
+// withModel: its value in a shipped model's state, engine/model-run.js (absent: the state's);
+// description: English · Chinese, the attribute's table).
 
 import { parseNumber } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
@@ -144,13 +146,13 @@ export const OPTIONS = [
     description: 'A number above 0, with a decimal point · 大于 0 的数（用小数点）',
   },
   {
-    key: 'positionalEncoding', attribute: 'positional-encoding', type: 'boolean', default: false,
+    key: 'positionalEncoding', attribute: 'positional-encoding', type: 'boolean', default: false, withModel: false,
     labels: { control: 'peLabel' }, compared: false, stage: 'pe',
     description: 'Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码',
   },
   {
     // Press et al. 2022: head h of H adds −m_h·|i − j| to its scaled scores, m_h = 2^(−8(h+1)/H)
-    key: 'alibi', attribute: 'alibi', type: 'boolean', default: false,
+    key: 'alibi', attribute: 'alibi', type: 'boolean', default: false, withModel: false,
     labels: { control: 'alibiLabel', change: 'change_alibi' }, compared: true, stage: 'bias',
     description: 'ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置',
   },
@@ -189,6 +191,9 @@ const BY_ATTRIBUTE = new Map(OPTIONS.map((o) => [o.attribute, o]));
 export const optionByKey = (key) => BY_KEY.get(key);
 export const optionByAttribute = (name) => BY_ATTRIBUTE.get(name);
 const kind = (option) => TYPES[option.type];
+
+// The options a shipped model's state sets (its positions are in X already: none added).
+export const MODEL_OPTIONS = Object.fromEntries(OPTIONS.filter((o) => o.withModel !== undefined).map((o) => [o.key, o.withModel]));
 
 // The on/off options (written as flags: the embed code, the Jupyter helper's True/False).
 export const FLAG_OPTIONS = OPTIONS.filter((o) => o.type === 'boolean');
@@ -247,8 +252,11 @@ export function optionAttributes(state) {
 // The option attributes' declarations, for attributes.js's table: an on-by-default switch
 // is written "false" to turn it off, an off-by-default one is a boolean attribute.
 export const optionAttributeDeclarations = () => OPTIONS.map((o) => {
-  if (o.type !== 'boolean') return { name: o.attribute, kind: 'data', type: ['positive', 'index'].includes(o.type) ? 'number | string' : 'string', description: o.description };
+  if (o.type !== 'boolean') {
+    const type = ['positive', 'index'].includes(o.type) ? 'number | string' : 'string';
+    return { name: o.attribute, kind: 'data', type, ...(o.type === 'keyFlags' ? { form: 'list' } : {}), description: o.description };
+  }
   return o.default
-    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], description: o.description }
-    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', description: o.description };
+    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], form: 'boolean', description: o.description }
+    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', form: 'boolean', description: o.description };
 });

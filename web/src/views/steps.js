@@ -71,12 +71,13 @@ export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 // another; where T = 1 matters too, the caller asks: the tutorial's printed values).
 export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.cross && atDefaults(options, ['temperature']);
 
-export function stepsFor({ positionalEncoding, alibi, heads, usesWo }) {
-  return [
-    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, ...(alibi ? [BIAS] : []), SCALE, SOFTMAX, OUTPUT,
-    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
-  ];
-}
+// Every step in the order shown, with when it is shown (none: always); stepsFor(options): a variant's.
+const ORDER = [
+  [INPUT], [PE, (o) => o.positionalEncoding], [PROJECT], [SCORES], [BIAS, (o) => o.alibi], [SCALE], [SOFTMAX], [OUTPUT],
+  [HEADS, (o) => o.heads > 1], [CONCAT, (o) => o.heads > 1], [WO, (o) => o.usesWo], [LEARN],
+];
+export const stepsFor = (options) => ORDER.filter(([, when]) => !when || when(options)).map(([step]) => step);
+export const STEP_IDS = ORDER.map(([step]) => step.id);
 
 function groupItem(symbol) {
   const node = el('span', 'op', symbol);

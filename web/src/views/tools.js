@@ -148,6 +148,12 @@ export class Tools {
     this.copyFallback = null;
   }
 
+  // What the panel's lists hold (the matrices it exports, the inputs a file can replace) in
+  // `lang`: a page that keeps the panel while this stays draws it anew when it changes.
+  listsKey(lang, ctx = this.host.ctx(lang)) {
+    return [lang, ...Object.keys(exportables(ctx)), '', ...importTargets(this.host.state()).map((t) => t.id)].join('|');
+  }
+
   render(lang) {
     const details = el('details', 'av-tools');
     details.open = this.open === true;
