@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps } from './ui.mjs';
 import { TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
+import { cellColor, rgbCss } from '../../web/src/ui/color.js';
 
 const DIST = path.resolve('dist');
 const local = browserAndServer(DIST);
@@ -383,6 +384,23 @@ test('exercise="weights[1]": the asked weights appear in no step, view, panel or
     assert.equal(await waiting.innerText(), '?');
     await waiting.focus();
     assert.match(await av.locator('li[data-step="scale"] .work').innerText(), /^Scaled\[我, 爱\] is made from Scores\[我, 爱\] at once/);
+    // the colours: a signed matrix is coloured to its largest |value| left out of the blanks, so the
+    // other cells' shades do not tell the blank's size (each blank here is its matrix's largest, numpy's)
+    await exerciseElement(page, { lang: 'en', exercise: 'q[2][1],scores[2][2],output[0][0]', step: 'all' });
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    const painted = await page.evaluate(() => [...document.querySelector('attention-visualizer').shadowRoot.querySelectorAll('li.step table.matrix')]
+      .filter((table) => ['Q', 'Scores', 'Scaled', 'Output'].includes(table.dataset.matrix))
+      .map((table) => ({
+        name: `${table.closest('li').dataset.step} ${table.dataset.matrix}`,
+        cells: [...table.querySelectorAll('td[data-r]')].map((td) => ({ blank: td.classList.contains('blank'), value: td.dataset.value, background: td.style.backgroundColor })),
+      })));
+    assert.deepEqual(painted.map(({ name }) => name), ['project Q', 'scores Q', 'scores Scores', 'scale Scores', 'scale Scaled', 'softmax Scaled', 'output Output']);
+    for (const { name, cells } of painted) {
+      const open = cells.filter((cell) => !cell.blank);
+      assert.equal(open.length, cells.length - 1, `${name}: one blank`);
+      const magnitude = Math.max(...open.map((cell) => Math.abs(Number(cell.value))));
+      assert.deepEqual(open.map((cell) => cell.background), open.map((cell) => rgbCss(cellColor('signed', Number(cell.value), magnitude))), `${name}: coloured without its blank`);
+    }
     await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
     await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
     // the export panel: no file of the weights (nor of the lines view), said why; V is still exported
