@@ -296,13 +296,33 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
         const text = await li.innerText();
         for (const v of values) assert.ok(!text.includes(f(v)), `${step}: ${f(v)} not on screen before the guess`);
       }
-      if (step === 'softmax') assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
+      const tools = av.locator('details.av-tools');
+      const exportOf = async (name, button = 'Download') => {
+        if (!(await tools.evaluate((node) => node.open))) await tools.locator('summary').click();
+        if (button === 'Download') await tools.locator('select[aria-label]').first().selectOption(name);
+        await tools.getByRole('button', { name: button, exact: true }).click();
+      };
+      if (step === 'softmax') {
+        assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
+        // the export panel: no file of the step's weights (nor of their lines view) before the guess, said why
+        await exportOf('Weights');
+        await av.locator('.av-message.error', { hasText: 'Weights waits for your guess in step 5 (Softmax: attention weights): choose an answer' }).waitFor();
+        await exportOf('Weights', 'Lines view SVG');
+        await av.locator('.av-message.error', { hasText: 'Weights waits for your guess in step 5' }).waitFor();
+      }
       const said = await answer(choose);
       assert.ok(said.startsWith(verdict), `${step}: ${said}`);
       if (values) assert.match(said, new RegExp(values.map((v, i) => `${tokens[i]} ${f(v)}`).join(' · ')));
       const shown = await li.locator(`table.matrix[data-matrix="${hides[0]}"] td[data-r="0"][data-c="0"]`).innerText();
       assert.notEqual(shown, '?', `${step}: revealed`);
       assert.equal((await focusOf(page)).cls, 'guess-result', 'the focus on the verdict');
+      if (step === 'softmax') { // revealed: exported; the output, a step ahead, still waits
+        const download = page.waitForEvent('download');
+        await exportOf('Weights');
+        assert.equal((await download).suggestedFilename(), 'Weights.csv');
+        await exportOf('Output');
+        await av.locator('.av-message.error', { hasText: 'Output waits for your guess in step 6 (' }).waitFor();
+      }
     }
     assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, after the guess');
     // the scale step's other answers, from numpy: T = 0.5 spreads the row, no ÷√d_k leaves it
@@ -316,6 +336,10 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
     await page.setViewportSize({ width: 375, height: 800 });
     await exerciseElement(page, { lang: 'zh', guess: '', step: 'softmax' });
     assert.equal(await av.locator('.guess legend').innerText(), '“我”这一行最关注哪个键（权重最大）？');
+    await av.locator('details.av-tools summary').click();
+    await av.locator('details.av-tools').getByRole('button', { name: '下载', exact: true }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights 要等你在第 5 步（softmax：注意力权重）先猜一猜' }).waitFor();
+    await av.locator('details.av-tools summary').click(); // closed again: the guess's panel in sight below
     await av.locator('.guess').scrollIntoViewIfNeeded();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375, 'no sideways scroll');
     const said = await answer(tutorial.softmax.best);
