@@ -302,6 +302,10 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
         if (button === 'Download') await tools.locator('select[aria-label]').first().selectOption(name);
         await tools.getByRole('button', { name: button, exact: true }).click();
       };
+      if (step === 'scale') { // its choices are sentences: one under another, their radios in one column
+        const lefts = await li.locator('.guess-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().left)));
+        assert.equal(new Set(lefts).size, 1, `the scale step's choices in one column (${lefts})`);
+      }
       if (step === 'softmax') {
         assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
         // the export panel: no file of the step's weights (nor of their lines view) before the guess, said why
