@@ -177,8 +177,8 @@ async function guessOnThePage(page, lang, theme) {
   await verdict.waitFor();
   const w = GUESS.cases[0].answers.softmax.values;
   assert.equal(await verdict.innerText(), lang === 'en'
-    ? `Not this time: you chose 你. The row’s largest weight is 我’s, ${w[0].toFixed(4)}.`
-    : `这次没猜中：你选的是 你。这一行最大的权重是 我 的 ${w[0].toFixed(4)}。`);
+    ? `Not this time: you chose “你”. The row’s largest weight is 我’s, ${w[0].toFixed(4)}.`
+    : `这次没猜中：你选的是“你”。这一行最大的权重是 我 的 ${w[0].toFixed(4)}。`);
   assert.deepEqual(await serious(page, ['li[data-step="softmax"] .guess', '#guess']), [], `${lang} ${theme} 375: axe of the guess`);
   // the next step asks its own question
   await page.click('#next');
@@ -266,11 +266,11 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
     const [tutorial, cooler, unscaled] = GUESS.cases.map((c) => c.answers);
     const SCALE = ['shrinks', 'grows', 'same', 'other'];
     const steps = [
-      { step: 'project', hides: ['Q', 'K', 'V'], choose: tutorial.project.best, verdict: `Right: you chose ${tokens[tutorial.project.best]}. The longest query is ${tokens[tutorial.project.best]}’s: ‖q‖ = ${f(tutorial.project.values[tutorial.project.best])}.` },
-      { step: 'scores', hides: ['Scores'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest score is ${tokens[tutorial.scores.best]}’s, ${f(tutorial.scores.values[tutorial.scores.best])}.` },
-      { step: 'scale', hides: ['Scaled'], choose: SCALE.indexOf(tutorial.scale.truth), verdict: `Right: you chose The same key stays the largest; the row’s spread (largest − smallest) shrinks. In Scores the row’s largest is 我’s, ${f(tutorial.scale.top0)}, its spread ${f(tutorial.scale.spread0)}; in Scaled the largest is 我’s, ${f(tutorial.scale.top1)}, its spread ${f(tutorial.scale.spread1)}.` },
-      { step: 'softmax', hides: ['Weights'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest weight is ${tokens[tutorial.softmax.best]}’s, ${f(tutorial.softmax.values[tutorial.softmax.best])}.`, values: tutorial.softmax.values },
-      { step: 'output', hides: ['Output'], choose: tutorial.output.best, verdict: `Right: you chose ${tokens[tutorial.output.best]}. The farthest is ${tokens[tutorial.output.best]}’s: ‖Output − v‖ = ${f(tutorial.output.values[tutorial.output.best])}.`, values: tutorial.output.values },
+      { step: 'project', hides: ['Q', 'K', 'V'], choose: tutorial.project.best, verdict: `Right: you chose “${tokens[tutorial.project.best]}”. The longest query is ${tokens[tutorial.project.best]}’s: ‖q‖ = ${f(tutorial.project.values[tutorial.project.best])}.` },
+      { step: 'scores', hides: ['Scores'], choose: 1, verdict: `Not this time: you chose “爱”. The row’s largest score is ${tokens[tutorial.scores.best]}’s, ${f(tutorial.scores.values[tutorial.scores.best])}.` },
+      { step: 'scale', hides: ['Scaled'], choose: SCALE.indexOf(tutorial.scale.truth), verdict: `Right: you chose “The same key stays the largest; the row’s spread (largest − smallest) shrinks”. In Scores the row’s largest is 我’s, ${f(tutorial.scale.top0)}, its spread ${f(tutorial.scale.spread0)}; in Scaled the largest is 我’s, ${f(tutorial.scale.top1)}, its spread ${f(tutorial.scale.spread1)}.` },
+      { step: 'softmax', hides: ['Weights'], choose: 1, verdict: `Not this time: you chose “爱”. The row’s largest weight is ${tokens[tutorial.softmax.best]}’s, ${f(tutorial.softmax.values[tutorial.softmax.best])}.`, values: tutorial.softmax.values },
+      { step: 'output', hides: ['Output'], choose: tutorial.output.best, verdict: `Right: you chose “${tokens[tutorial.output.best]}”. The farthest is ${tokens[tutorial.output.best]}’s: ‖Output − v‖ = ${f(tutorial.output.values[tutorial.output.best])}.`, values: tutorial.output.values },
     ];
     const av = page.locator('attention-visualizer');
     const answer = async (choose) => {
@@ -347,7 +347,7 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
     await av.locator('.guess').scrollIntoViewIfNeeded();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375, 'no sideways scroll');
     const said = await answer(tutorial.softmax.best);
-    assert.ok(said.startsWith(`猜对了：你选的是 我。这一行最大的权重是 我 的 ${f(tutorial.softmax.values[0])}。`), said);
+    assert.ok(said.startsWith(`猜对了：你选的是“我”。这一行最大的权重是 我 的 ${f(tutorial.softmax.values[0])}。`), said);
     assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, zh 375');
     assert.deepEqual(problems, []);
   } finally {
