@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { browserAndServer } from './local.mjs';
 import { waitForSteps } from './ui.mjs';
 import { TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
+import { cellColor, rgbCss } from '../../web/src/ui/color.js';
 
 const DIST = path.resolve('dist');
 const local = browserAndServer(DIST);
@@ -176,8 +177,8 @@ async function guessOnThePage(page, lang, theme) {
   await verdict.waitFor();
   const w = GUESS.cases[0].answers.softmax.values;
   assert.equal(await verdict.innerText(), lang === 'en'
-    ? `Not this time: you chose 你. The row’s largest weight is 我’s, ${w[0].toFixed(4)}.`
-    : `这次没猜中：你选的是 你。这一行最大的权重是 我 的 ${w[0].toFixed(4)}。`);
+    ? `Not this time: you chose “你”. The row’s largest weight is 我’s, ${w[0].toFixed(4)}.`
+    : `这次没猜中：你选的是“你”。这一行最大的权重是 我 的 ${w[0].toFixed(4)}。`);
   assert.deepEqual(await serious(page, ['li[data-step="softmax"] .guess', '#guess']), [], `${lang} ${theme} 375: axe of the guess`);
   // the next step asks its own question
   await page.click('#next');
@@ -265,11 +266,11 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
     const [tutorial, cooler, unscaled] = GUESS.cases.map((c) => c.answers);
     const SCALE = ['shrinks', 'grows', 'same', 'other'];
     const steps = [
-      { step: 'project', hides: ['Q', 'K', 'V'], choose: tutorial.project.best, verdict: `Right: you chose ${tokens[tutorial.project.best]}. The longest query is ${tokens[tutorial.project.best]}’s: ‖q‖ = ${f(tutorial.project.values[tutorial.project.best])}.` },
-      { step: 'scores', hides: ['Scores'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest score is ${tokens[tutorial.scores.best]}’s, ${f(tutorial.scores.values[tutorial.scores.best])}.` },
-      { step: 'scale', hides: ['Scaled'], choose: SCALE.indexOf(tutorial.scale.truth), verdict: `Right: you chose The same key stays the largest; the row’s spread (largest − smallest) shrinks. In Scores the row’s largest is 我’s, ${f(tutorial.scale.top0)}, its spread ${f(tutorial.scale.spread0)}; in Scaled the largest is 我’s, ${f(tutorial.scale.top1)}, its spread ${f(tutorial.scale.spread1)}.` },
-      { step: 'softmax', hides: ['Weights'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest weight is ${tokens[tutorial.softmax.best]}’s, ${f(tutorial.softmax.values[tutorial.softmax.best])}.`, values: tutorial.softmax.values },
-      { step: 'output', hides: ['Output'], choose: tutorial.output.best, verdict: `Right: you chose ${tokens[tutorial.output.best]}. The farthest is ${tokens[tutorial.output.best]}’s: ‖Output − v‖ = ${f(tutorial.output.values[tutorial.output.best])}.`, values: tutorial.output.values },
+      { step: 'project', hides: ['Q', 'K', 'V'], choose: tutorial.project.best, verdict: `Right: you chose “${tokens[tutorial.project.best]}”. The longest query is ${tokens[tutorial.project.best]}’s: ‖q‖ = ${f(tutorial.project.values[tutorial.project.best])}.` },
+      { step: 'scores', hides: ['Scores'], choose: 1, verdict: `Not this time: you chose “爱”. The row’s largest score is ${tokens[tutorial.scores.best]}’s, ${f(tutorial.scores.values[tutorial.scores.best])}.` },
+      { step: 'scale', hides: ['Scaled'], choose: SCALE.indexOf(tutorial.scale.truth), verdict: `Right: you chose “The same key stays the largest; the row’s spread (largest − smallest) shrinks”. In Scores the row’s largest is 我’s, ${f(tutorial.scale.top0)}, its spread ${f(tutorial.scale.spread0)}; in Scaled the largest is 我’s, ${f(tutorial.scale.top1)}, its spread ${f(tutorial.scale.spread1)}.` },
+      { step: 'softmax', hides: ['Weights'], choose: 1, verdict: `Not this time: you chose “爱”. The row’s largest weight is ${tokens[tutorial.softmax.best]}’s, ${f(tutorial.softmax.values[tutorial.softmax.best])}.`, values: tutorial.softmax.values },
+      { step: 'output', hides: ['Output'], choose: tutorial.output.best, verdict: `Right: you chose “${tokens[tutorial.output.best]}”. The farthest is ${tokens[tutorial.output.best]}’s: ‖Output − v‖ = ${f(tutorial.output.values[tutorial.output.best])}.`, values: tutorial.output.values },
     ];
     const av = page.locator('attention-visualizer');
     const answer = async (choose) => {
@@ -295,13 +296,37 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
         const text = await li.innerText();
         for (const v of values) assert.ok(!text.includes(f(v)), `${step}: ${f(v)} not on screen before the guess`);
       }
-      if (step === 'softmax') assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
+      const tools = av.locator('details.av-tools');
+      const exportOf = async (name, button = 'Download') => {
+        if (!(await tools.evaluate((node) => node.open))) await tools.locator('summary').click();
+        if (button === 'Download') await tools.locator('select[aria-label]').first().selectOption(name);
+        await tools.getByRole('button', { name: button, exact: true }).click();
+      };
+      if (step === 'scale') { // its choices are sentences: one under another, their radios in one column
+        const lefts = await li.locator('.guess-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().left)));
+        assert.equal(new Set(lefts).size, 1, `the scale step's choices in one column (${lefts})`);
+      }
+      if (step === 'softmax') {
+        assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
+        // the export panel: no file of the step's weights (nor of their lines view) before the guess, said why
+        await exportOf('Weights');
+        await av.locator('.av-message.error', { hasText: 'Weights waits for your guess in step 5 (Softmax: attention weights): choose an answer' }).waitFor();
+        await exportOf('Weights', 'Lines view SVG');
+        await av.locator('.av-message.error', { hasText: 'Weights waits for your guess in step 5' }).waitFor();
+      }
       const said = await answer(choose);
       assert.ok(said.startsWith(verdict), `${step}: ${said}`);
       if (values) assert.match(said, new RegExp(values.map((v, i) => `${tokens[i]} ${f(v)}`).join(' · ')));
       const shown = await li.locator(`table.matrix[data-matrix="${hides[0]}"] td[data-r="0"][data-c="0"]`).innerText();
       assert.notEqual(shown, '?', `${step}: revealed`);
       assert.equal((await focusOf(page)).cls, 'guess-result', 'the focus on the verdict');
+      if (step === 'softmax') { // revealed: exported; the output, a step ahead, still waits
+        const download = page.waitForEvent('download');
+        await exportOf('Weights');
+        assert.equal((await download).suggestedFilename(), 'Weights.csv');
+        await exportOf('Output');
+        await av.locator('.av-message.error', { hasText: 'Output waits for your guess in step 6 (' }).waitFor();
+      }
     }
     assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, after the guess');
     // the scale step's other answers, from numpy: T = 0.5 spreads the row, no ÷√d_k leaves it
@@ -315,10 +340,14 @@ test('guess: each step asks first, its result hidden; the verdict says right or 
     await page.setViewportSize({ width: 375, height: 800 });
     await exerciseElement(page, { lang: 'zh', guess: '', step: 'softmax' });
     assert.equal(await av.locator('.guess legend').innerText(), '“我”这一行最关注哪个键（权重最大）？');
+    await av.locator('details.av-tools summary').click();
+    await av.locator('details.av-tools').getByRole('button', { name: '下载', exact: true }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights 要等你在第 5 步（softmax：注意力权重）先猜一猜' }).waitFor();
+    await av.locator('details.av-tools summary').click(); // closed again: the guess's panel in sight below
     await av.locator('.guess').scrollIntoViewIfNeeded();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375, 'no sideways scroll');
     const said = await answer(tutorial.softmax.best);
-    assert.ok(said.startsWith(`猜对了：你选的是 我。这一行最大的权重是 我 的 ${f(tutorial.softmax.values[0])}。`), said);
+    assert.ok(said.startsWith(`猜对了：你选的是“我”。这一行最大的权重是 我 的 ${f(tutorial.softmax.values[0])}。`), said);
     assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, zh 375');
     assert.deepEqual(problems, []);
   } finally {
@@ -383,6 +412,23 @@ test('exercise="weights[1]": the asked weights appear in no step, view, panel or
     assert.equal(await waiting.innerText(), '?');
     await waiting.focus();
     assert.match(await av.locator('li[data-step="scale"] .work').innerText(), /^Scaled\[我, 爱\] is made from Scores\[我, 爱\] at once/);
+    // the colours: a signed matrix is coloured to its largest |value| left out of the blanks, so the
+    // other cells' shades do not tell the blank's size (each blank here is its matrix's largest, numpy's)
+    await exerciseElement(page, { lang: 'en', exercise: 'q[2][1],scores[2][2],output[0][0]', step: 'all' });
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    const painted = await page.evaluate(() => [...document.querySelector('attention-visualizer').shadowRoot.querySelectorAll('li.step table.matrix')]
+      .filter((table) => ['Q', 'Scores', 'Scaled', 'Output'].includes(table.dataset.matrix))
+      .map((table) => ({
+        name: `${table.closest('li').dataset.step} ${table.dataset.matrix}`,
+        cells: [...table.querySelectorAll('td[data-r]')].map((td) => ({ blank: td.classList.contains('blank'), value: td.dataset.value, background: td.style.backgroundColor })),
+      })));
+    assert.deepEqual(painted.map(({ name }) => name), ['project Q', 'scores Q', 'scores Scores', 'scale Scores', 'scale Scaled', 'softmax Scaled', 'output Output']);
+    for (const { name, cells } of painted) {
+      const open = cells.filter((cell) => !cell.blank);
+      assert.equal(open.length, cells.length - 1, `${name}: one blank`);
+      const magnitude = Math.max(...open.map((cell) => Math.abs(Number(cell.value))));
+      assert.deepEqual(open.map((cell) => cell.background), open.map((cell) => rgbCss(cellColor('signed', Number(cell.value), magnitude))), `${name}: coloured without its blank`);
+    }
     await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
     await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
     // the export panel: no file of the weights (nor of the lines view), said why; V is still exported

@@ -71,4 +71,5 @@ test('a signed cell\'s colour is its value over the matrix\'s largest magnitude,
   assert.equal(largestMagnitude([[-Infinity, -Infinity]]), 0);
   assert.equal(largestMagnitude([]), 0);
   assert.equal(largestMagnitude([Float64Array.of(2, -9)]), 9, 'typed rows');
+  assert.equal(largestMagnitude([[1, -9], [4, 2]], new Set([1])), 4, 'the cells skipped (an exercise\'s blanks) do not count');
 });

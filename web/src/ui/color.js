@@ -68,12 +68,15 @@ export function cellColor(kind, value, magnitude) {
   return diverging(magnitude > 0 ? value / magnitude : 0);
 }
 
-// Masked scores (−∞) do not count.
-export function largestMagnitude(data) {
+// Masked scores (−∞) do not count, nor the cells of `skip` (a Set of r * cols + c, optional): an
+// exercise's blanks, whose size the other cells' shades would otherwise hint at.
+export function largestMagnitude(data, skip = null) {
   let m = 0;
   for (let r = 0; r < data.length; r++) {
     const row = data[r];
-    for (let c = 0; c < row.length; c++) if (Number.isFinite(row[c])) m = Math.max(m, Math.abs(row[c]));
+    for (let c = 0; c < row.length; c++) {
+      if (Number.isFinite(row[c]) && !(skip && skip.has(r * row.length + c))) m = Math.max(m, Math.abs(row[c]));
+    }
   }
   return m;
 }

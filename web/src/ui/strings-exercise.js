@@ -75,9 +75,13 @@ export const EXERCISE_STRINGS = {
   guessTitle: { zh: '先猜一猜', en: 'Guess first' },
   guessReveal: { zh: '揭晓', en: 'Reveal the numbers' },
   guessChooseFirst: { zh: '先选一个答案。', en: 'Choose an answer first.' },
-  guessRight: { zh: '猜对了：你选的是 {choice}。', en: 'Right: you chose {choice}.' },
-  guessWrong: { zh: '这次没猜中：你选的是 {choice}。', en: 'Not this time: you chose {choice}.' },
+  guessRight: { zh: '猜对了：你选的是“{choice}”。', en: 'Right: you chose “{choice}”.' },
+  guessWrong: { zh: '这次没猜中：你选的是“{choice}”。', en: 'Not this time: you chose “{choice}”.' },
   guessWorkHidden: { zh: '先回答下面“先猜一猜”的问题，这一步的数才会显示。', en: 'Answer “Guess first” below: then this step shows its numbers.' },
+  guessExportWaits: {
+    zh: '{name} 要等你在第 {n} 步（{step}）先猜一猜：选好答案并点“揭晓”，再导出它。',
+    en: '{name} waits for your guess in step {n} ({step}): choose an answer and reveal the numbers before exporting it.',
+  },
   guessProject: {
     zh: 'Q = X·W_Q：哪个词的查询向量最长（长度 ‖q_i‖ 最大）？',
     en: 'Q = X·W_Q: whose query vector will be longest (the largest length ‖q_i‖)?',

@@ -202,6 +202,8 @@ export function createGuessPanel() {
       const key = JSON.stringify([ctx.lang, asked.prompt, asked.choices]);
       if (key !== shownKey) {
         shownKey = key;
+        // sentences (the scale step's) one under another: wrapped in a row they fell out of line
+        options.classList.toggle('stacked', asked.choices.some((label) => Array.from(label).length > 16));
         options.replaceChildren(...asked.choices.map((label, i) => {
           const item = el('label', 'guess-option');
           const input = el('input');

@@ -11,6 +11,8 @@ import { el, button, download, nextTask } from '../ui/dom.js';
 import { headName } from '../ui/labels.js';
 import { matrixCatalog, INPUT_MATRICES } from './catalog.js';
 import { blanksOf } from './blanks.js';
+import { guessContext } from './guess.js';
+import { stepsFor } from './steps.js';
 import { parseMatrixText } from '../io/parse.js';
 import { validateState } from '../state/schema.js';
 import { encodeHash } from '../state/link.js';
@@ -127,6 +129,22 @@ export function exportables(ctx) {
   return list;
 }
 
+// "Guess first" in the walk (guess.js): the matrices hidden by a step whose guess is still to make,
+// on screen or ahead (a step passed is the operands of the steps after it, shown), as
+// {name: {n, step}}: its number and title's key. None in the overview, which asks nothing.
+export function guessWaits(ctx, state) {
+  const waits = {};
+  if (!state.guess || state.view.step === 'all' || !ctx.full) return waits;
+  const steps = stepsFor(ctx.options);
+  const at = Math.max(0, steps.findIndex((step) => step.id === state.view.step));
+  const walk = { ...ctx, guessWalk: true };
+  steps.forEach((step, i) => {
+    if (i < at) return;
+    for (const name of guessContext(walk, step).hidden || []) waits[name] ||= { n: i + 1, step: { key: `${step.key}Title` } };
+  });
+  return waits;
+}
+
 // The forms of the embed code, as the tools offer them: the element in an HTML page (or a
 // reveal.js slide), the iframe, Hugo's shortcode (hosts/hugo: Hugo's Markdown drops raw
 // HTML), the element in MkDocs' Markdown (its script from mkdocs.yml) and a Jupyter cell
@@ -183,7 +201,8 @@ export class Tools {
     format.addEventListener('change', () => { this.exportFormat = format.value; });
     // the current numbers when clicked (the page does not rebuild this panel on every edit)
     const exportButton = (key, copy) => button(translate(lang, key), () => {
-      this.exportMatrix(exportables(this.host.ctx(lang))[matrix.value], matrix.value, format.value, copy);
+      const ctx = this.host.ctx(lang);
+      this.exportMatrix(exportables(ctx)[matrix.value], matrix.value, format.value, copy, guessWaits(ctx, this.host.state())[matrix.value]);
     });
     body.append(row('exportMatrix', matrix, format, exportButton('download', false), exportButton('copy', true)));
 
@@ -264,7 +283,8 @@ export class Tools {
   }
 
   // format: an id of MATRIX_FORMATS (export.js), whose size limit, writer and file it follows.
-  exportMatrix(spec, name, id, copy) {
+  // guessWait: the step whose guess the matrix waits for (guessWaits), if any.
+  exportMatrix(spec, name, id, copy, guessWait = null) {
     const format = MATRIX_FORMATS.find((f) => f.id === id);
     const file = name.replace(/[^A-Za-z0-9_+-]/g, '_');
     const rows = spec.data.length;
@@ -273,6 +293,10 @@ export class Tools {
     // an exercise's blanks still to fill in (blanks.js): no file of their numbers either
     if (spec.blanks) {
       this.showMessage({ key: 'exerciseExportWaits', params: { name, n: spec.blanks.size } }, true);
+      return Promise.resolve();
+    }
+    if (guessWait) {
+      this.showMessage({ key: 'guessExportWaits', params: { name, ...guessWait } }, true);
       return Promise.resolve();
     }
     return this.attempt(`${file}.${ext}`, async () => {
@@ -354,6 +378,11 @@ export class Tools {
       const blanks = blanksOf(ctx, 'Weights');
       if (blanks) {
         this.showMessage({ key: 'exerciseExportWaits', params: { name: 'Weights', n: blanks.size } }, true);
+        return;
+      }
+      const guessWait = guessWaits(ctx, this.host.state()).Weights;
+      if (guessWait) {
+        this.showMessage({ key: 'guessExportWaits', params: { name: 'Weights', ...guessWait } }, true);
         return;
       }
       const count = Math.max(tokens.length, keyTokens.length);

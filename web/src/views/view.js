@@ -28,7 +28,8 @@ import { canvasView } from './heatmap.js';
 // interactive: cells can be selected (their arithmetic is shown).
 // masked (rows × cols booleans, optional): cells drawn hatched as masked,
 // written −∞ (before the softmax) or 0 (after). blanks (a Set of r * cols + c, optional; tables
-// only): an exercise's cells still to fill in (blanks.js), written "?" without their number or colour.
+// only): an exercise's cells still to fill in (blanks.js), written "?" without their number or colour,
+// and left out of the signed colour scale (the others' shades would hint at their size).
 export function createMatrixView(opts) {
   const rows = opts.data.length;
   const cols = rows > 0 ? opts.data[0].length : 0;
@@ -110,7 +111,7 @@ function tableView(opts, rows, cols) {
   const seen = [];
   let seenMagnitude = null;
   const fill = (values, mask, inSight = null) => {
-    const magnitude = kind === 'signed' ? scale || largestMagnitude(values) : 1;
+    const magnitude = kind === 'signed' ? scale || largestMagnitude(values, blanks) : 1; // blanks: not of the scale
     const sameScale = magnitude === seenMagnitude;
     seenMagnitude = magnitude;
     let left = false;
