@@ -223,7 +223,7 @@ async function openPage(browser) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+  await page.goto(`${pathToFileURL(path.join(ROOT, 'dist/index.html')).href}?example=tutorial`); // (the inputs below replace the tutorial's)
   await waitForSteps(page);
   await openEditor(page);
   await page.evaluate(() => {

@@ -152,7 +152,7 @@ test('the embed code and the share link name the model and the sentence, not its
 // ---- the page (dist/index.html from file://): the picker by keyboard, axe, the link ----
 
 const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
-const PAGE = pathToFileURL(path.resolve('dist/index.html')).href;
+const PAGE = `${pathToFileURL(path.resolve('dist/index.html')).href}?example=tutorial`;
 
 async function serious(page, scope) {
   if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);

@@ -1,7 +1,8 @@
 // The element's side of a model named by its state (model="…", issue 36): the model loaded
 // (engine/model-run.js), read into the state's matrices, chosen in the picker
 // (edit/model-picker.js), and its next-token predictions under the steps (views/predictions.js),
-// with the head on screen switched off or on. The element (element.js) holds one and calls it
+// with a head switched off or on (the layers after it then read the run without it), and, on the
+// page, the row of the head on screen that picks most clearly (views/picks.js). The element (element.js) holds one and calls it
 // from its store, engine and render callbacks; it reaches the element only through `host`:
 //   { engine(), state(), lang(), full(), root(), amend(state), apply(state), replace(state),
 //     render(), reread() (the attributes read again: true when they made the state) }
@@ -11,6 +12,7 @@ import { describe } from '../ui/i18n.js';
 import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
 import { ModelPicker } from '../edit/model-picker.js';
 import { renderPredictions } from '../views/predictions.js';
+import { renderPicks } from '../views/picks.js';
 
 export class ElementModels {
   constructor(host, base) {
@@ -21,7 +23,7 @@ export class ElementModels {
       entries: () => this.choice.entries(), lang: () => host.lang(), choose: (name, layer) => this.choose(name, layer), eager: () => host.full(),
       layers: (name) => this.choice.found.get(name)?.model.layers.length ?? null,
     });
-    this.headOff = false; // the model's head on screen switched off in the predictions (runModel's headsOff)
+    this.refocus = false; // the head switched off or on by its button: the button drawn anew takes the focus
   }
 
   // A state that names a model, read into its matrices once the model is here: true when the
@@ -49,8 +51,9 @@ export class ElementModels {
   async choose(name, layer) {
     const { host } = this;
     const { lang, decimals } = host.state().view;
+    if (name !== host.state().model) this.choice.off = null; // (a head of the model on screen)
     if (!name) {
-      host.replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals } });
+      host.replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals, step: 'softmax' } }); // (at its weights, as ?example=tutorial)
       return;
     }
     await this.choice.request(name);
@@ -61,7 +64,7 @@ export class ElementModels {
     }
     let derived;
     try {
-      derived = chosenState(host.state(), found, name, layer, host.engine());
+      derived = chosenState(host.state(), found, name, layer, host.engine(), this.choice.off);
     } catch (error) {
       if (!error.descriptor) throw error;
       this.choice.error = { name, descriptor: error.descriptor };
@@ -70,7 +73,7 @@ export class ElementModels {
     }
     const checked = validateState(fitLearn(derived.state));
     if (!checked.ok) return;
-    this.choice.notes.set(choiceKey(checked.state), derived.notes);
+    this.choice.notes.set(choiceKey(checked.state, this.choice.off), derived.notes);
     if (name === host.state().model) host.apply(checked.state);
     else host.replace(checked.state);
   }
@@ -79,16 +82,40 @@ export class ElementModels {
   predictions(lang) {
     const { host } = this;
     const state = host.state();
-    const off = this.headOff && { layer: state.layer, head: state.view.head };
-    const shown = state.model && this.choice.predictions(state, off);
+    const shown = state.model && this.choice.predictions(state);
     if (!shown) return null;
-    return renderPredictions(lang, {
-      ...shown, tokens: state.tokens, off: Boolean(off), layer: state.layer, head: state.view.head,
-      onToggle: () => {
-        this.headOff = !this.headOff;
-        host.render();
-        host.root().querySelector('.head-off')?.focus();
-      },
+    const { off } = this.choice;
+    const section = renderPredictions(lang, {
+      ...shown, tokens: state.tokens, causal: state.causal, off: Boolean(off), layer: off ? off.layer : state.layer, head: off ? off.head : state.view.head,
+      onToggle: () => this.toggleHead(),
+    });
+    if (this.refocus) {
+      this.refocus = false;
+      queueMicrotask(() => section.querySelector('.head-off').focus()); // (once placed: the render's next line)
+    }
+    return section;
+  }
+
+  // The head on screen switched off (or the one switched off on again): the state read again with
+  // it, since the layers after it read the run without it.
+  toggleHead() {
+    const { host } = this;
+    const state = host.state();
+    this.choice.off = this.choice.off ? null : { layer: state.layer, head: state.view.head };
+    this.refocus = true; // the button drawn anew keeps the focus
+    if (!this.resolve(state)) host.render();
+  }
+
+  // On the page, what the head on screen picks (views/picks.js), or null (no model read).
+  picks(lang) {
+    const state = this.host.state();
+    const notes = this.choice.notesOf(state);
+    if (!notes) return null;
+    const { layer, view: { head, decimals } } = state;
+    const role = (notes.entry.roles || []).find((r) => r.layer === layer && r.head === head);
+    return renderPicks(lang, {
+      tokens: state.tokens, weights: notes.weights[head], layer, head, decimals, role: role ? role.role : null,
+      onTutorial: () => this.choose(''),
     });
   }
 

@@ -1,8 +1,9 @@
 // What attention is for: a model's next-token predictions at each position (top 5, with their
 // probabilities), from runModel()'s probabilities; with the head on screen switched off
 // (runModel's headsOff), the predictions without it beside those with it.
-//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head })
+//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal })
 //     probabilities, without: (n, vocab) rows (without: null while the head is on)
+//     causal: the model's mask; a model that reads the whole sentence gives its task's output, not the next token
 
 import { translate } from '../ui/i18n.js';
 import { el, button } from '../ui/dom.js';
@@ -27,15 +28,15 @@ function list(row, vocab, changedFrom) {
   return items;
 }
 
-export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head }) {
+export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }) {
   const t = (key, params) => translate(lang, key, params);
   const section = el('section', 'panel predictions');
   section.setAttribute('aria-labelledby', 'predictions-title');
-  const title = el('h3', 'predictions-title', t('predictionsTitle'));
+  const title = el('h3', 'predictions-title', t(causal ? 'predictionsTitle' : 'predictionsTitleTask'));
   title.id = 'predictions-title';
   const toggle = button(t(off ? 'headOnAgain' : 'headOff', { layer: layer + 1, head: head + 1 }), onToggle, 'button-small head-off');
   toggle.setAttribute('aria-pressed', off ? 'true' : 'false');
-  section.append(title, el('p', 'hint', t('predictionsHint')), toggle);
+  section.append(title, el('p', 'hint', t(causal ? 'predictionsHint' : 'predictionsHintTask')), toggle);
   const table = el('table', 'predictions-table');
   const header = el('tr');
   header.append(el('th', '', t('predictionsAfter')), el('th', '', t('predictionsWith')));
