@@ -9,7 +9,8 @@
 import { tutorialState } from '../state/presets.js';
 import { validateState, fitLearn } from '../state/schema.js';
 import { describe } from '../ui/i18n.js';
-import { ModelChoice, chosenState, choiceKey } from '../engine/model-run.js';
+import { ModelChoice, chosenState, choiceKey, ownFound, modelLoadFailure } from '../engine/model-run.js';
+import { readModelFile } from '../engine/models.js';
 import { ModelPicker } from '../edit/model-picker.js';
 import { renderPredictions } from '../views/predictions.js';
 import { renderPicks } from '../views/picks.js';
@@ -18,12 +19,14 @@ export class ElementModels {
   constructor(host, base) {
     this.host = host;
     // the models a state names, loaded from the models/ folder beside the script (base())
-    this.choice = new ModelChoice({ base, engine: () => host.engine(), loaded: () => this.arrived() });
+    this.choice = new ModelChoice({ base, page: () => document.baseURI, engine: () => host.engine(), loaded: () => this.arrived() });
     this.picker = new ModelPicker({
       entries: () => this.choice.entries(), lang: () => host.lang(), choose: (name, layer) => this.choose(name, layer), eager: () => host.full(),
+      openFile: (file) => this.openFile(file), error: () => this.pickError && describe(host.lang(), this.pickError),
       layers: (name) => this.choice.found.get(name)?.model.layers.length ?? null,
     });
     this.refocus = false; // the head switched off or on by its button: the button drawn anew takes the focus
+    this.pickError = null; // the descriptor of the last model chosen in the picker that could not be shown
   }
 
   // A state that names a model, read into its matrices once the model is here: true when the
@@ -50,16 +53,18 @@ export class ElementModels {
   // The picker's choice: the tutorial's example, or a model (loaded first) at a layer.
   async choose(name, layer) {
     const { host } = this;
+    this.pickError = null;
     const { lang, decimals } = host.state().view;
     if (name !== host.state().model) this.choice.off = null; // (a head of the model on screen)
     if (!name) {
       host.replace({ ...tutorialState(lang), view: { ...tutorialState(lang).view, decimals, step: 'softmax' } }); // (at its weights, as ?example=tutorial)
       return;
     }
-    await this.choice.request(name);
+    if (!this.choice.found.has(name)) await this.choice.request(name); // (a file chosen is found already)
     const found = this.choice.found.get(name);
     if (!found || !host.engine()) {
-      host.render(); // (the models' status says why)
+      if (this.choice.error && this.choice.error.name === name) this.pickError = this.choice.error.descriptor;
+      host.render(); // (the models' status says why; the picker too)
       return;
     }
     let derived;
@@ -68,14 +73,40 @@ export class ElementModels {
     } catch (error) {
       if (!error.descriptor) throw error;
       this.choice.error = { name, descriptor: error.descriptor };
+      this.pickError = error.descriptor; // (the state on screen stays: the last good result)
+      if (/^file:/.test(name)) this.choice.found.delete(name);
       host.render();
       return;
     }
     const checked = validateState(fitLearn(derived.state));
-    if (!checked.ok) return;
+    if (!checked.ok) {
+      this.pickError = checked.message;
+      host.render();
+      return;
+    }
     this.choice.notes.set(choiceKey(checked.state, this.choice.off), derived.notes);
     if (name === host.state().model) host.apply(checked.state);
     else host.replace(checked.state);
+  }
+
+  // An author's own model file chosen in the picker: its size bounded before it is read, its
+  // shape and then (when run) the engine's checks; shown as file:NAME.json, or the picker says why
+  // not and the state on screen stays.
+  async openFile(file) {
+    const { host } = this;
+    const base = file.name.replace(/[/\\]/g, '_').slice(-115);
+    const name = `file:${/\.json$/.test(base) ? base : `${base}.json`}`;
+    try {
+      const found = ownFound(name, await readModelFile(file));
+      this.choice.found.set(name, found);
+      this.choice.failed.delete(name);
+    } catch (error) {
+      this.pickError = modelLoadFailure(name.slice(5), error);
+      host.render();
+      return;
+    }
+    this.choice.off = null;
+    await this.choose(name, 0);
   }
 
   // The model's next-token predictions under the steps, or null (no model).

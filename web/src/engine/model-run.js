@@ -12,14 +12,45 @@
 //   modelState(state, found, engine, text, off) → { state, notes }    (throws a descriptor'd Error)
 //   derivedFields(choice, s, text, refuse)   what a model gives a state read from attributes
 //   chosenState(state, found, name, layer, engine)   a model chosen in the picker
+//   ownFound(name, model), modelLoadFailure(name, error)   an author's model read, or why not
 //   ModelChoice                      the element's: loads models on demand, keeps their notes
 
-import { loadModelIndex, loadModel } from './models.js';
+import { loadModelIndex, loadModel, ownModel, ownModelUrl, loadOwnModel, ownShape, MAX_MODEL_BYTES } from './models.js';
 import { modelTokens } from '../io/model-tokens.js';
-import { quotedTokens } from '../ui/quote.js';
+import { quotedTokens, excerpt } from '../ui/quote.js';
 import { modelText, MODEL_EXAMPLES } from '../state/model-choice.js';
 
 const failure = (key, params = {}) => Object.assign(new Error(key), { descriptor: { key, params } });
+
+// An engine's or tokenizer's refusal of a model (code, path, message) as the page says it.
+const refusal = (entry, error) => failure('errModelInvalid', { name: entry.label || entry.name, code: error.code, message: excerpt(String(error.message), 200) });
+
+// A model from a file or URL of the author's (engine/models.js), as the index lists a model:
+// its title from the file's own (a string, or { zh, en }), else the file's name; no roles claimed.
+export function ownEntry(name, model) {
+  const text = (v) => (typeof v === 'string' && v.trim() ? excerpt(v.trim(), 80) : null);
+  const title = model.title !== null && typeof model.title === 'object' ? model.title : { zh: model.title, en: model.title };
+  const base = name.replace(/^file:/, '').split('/').pop();
+  return { name, label: name.replace(/^file:/, ''), title: { zh: text(title.zh) || text(title.en) || base, en: text(title.en) || text(title.zh) || base }, roles: [] };
+}
+
+// { entry, model } of an author's model, or a descriptor'd Error: what the page reads of it
+// (ownShape), then everything else by the engine when it is run (modelState: its errors, its limits).
+export function ownFound(name, model) {
+  const shape = ownShape(model);
+  if (shape) throw failure('errModelShape', { name: name.replace(/^file:/, ''), path: shape.path });
+  return { entry: ownEntry(name, model), model };
+}
+
+// A model that did not load, as the page says it (zh and en).
+export function modelLoadFailure(name, error) {
+  if (error.descriptor) return error.descriptor;
+  if (error.code === 'limit') return { key: 'errModelTooBig', params: { name, mb: MAX_MODEL_BYTES / 1024 / 1024 } };
+  if (error.code === 'json') return { key: 'errModelNotJson', params: { name } };
+  if (error.code === 'file_page') return { key: 'errModelFilePage', params: { name } };
+  if (error.code === 'origin') return { key: 'errModelOrigin', params: { name } };
+  return { key: 'errModelLoad', params: { name, message: excerpt(String(error.message), 200) } };
+}
 
 // The token a token the model does not know runs as.
 export function standIn(model) {
@@ -40,7 +71,13 @@ export function choiceKey(state, off = null) {
 // text: what the tokenizer reads (the sentence attribute's, or the state's own tokens).
 export function modelState(state, { entry, model }, engine, text = modelText(state.tokens), off = null) {
   if (model.layers.some((l) => l.heads.some((h) => h.bq || h.bk || h.bv) || l.bo)) throw failure('errModelBiases', { name: entry.name });
-  const read = modelTokens(model, text);
+  let read;
+  try {
+    read = modelTokens(model, text);
+  } catch (error) {
+    if (error.code) throw refusal(entry, error);
+    throw error;
+  }
   let tokens = read.tokens;
   const cut = tokens.length > model.maxTokens ? { count: tokens.length, max: model.maxTokens } : null;
   if (cut) tokens = tokens.slice(0, model.maxTokens);
@@ -49,8 +86,15 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
   const ids = tokens.map((t) => (t.id < 0 ? instead.id : t.id));
   const layers = model.layers.length;
   const layer = Math.min(state.layer, layers - 1);
-  const run = engine.runModel(model, ids);
-  const without = off && off.layer < layers && off.head < model.layers[off.layer].heads.length ? engine.runModel(model, ids, { headsOff: [off] }) : null;
+  let run;
+  let without;
+  try {
+    run = engine.runModel(model, ids); // (an author's model checked here: its shapes, numbers, limits)
+    without = off && off.layer < layers && off.head < model.layers[off.layer].heads.length ? engine.runModel(model, ids, { headsOff: [off] }) : null;
+  } catch (error) {
+    if (error.code) throw refusal(entry, error);
+    throw error;
+  }
   const ablated = without && ablating(off, layer);
   const shown = ablated ? without : run; // what this layer reads
   const { heads, wo } = model.layers[layer];
@@ -97,7 +141,12 @@ export function derivedFields(choice, s, text, refuse) {
 export function chosenState(state, found, name, layer, engine, off = null) {
   const asked = { ...state, model: name, layer, view: { ...state.view, head: state.model === name ? state.view.head : 0 } };
   const text = modelText(state.tokens);
-  const read = modelTokens(found.model, text);
+  let read;
+  try {
+    read = modelTokens(found.model, text);
+  } catch {
+    read = { tokens: [], started: false }; // (modelState says why)
+  }
   const words = read.tokens.slice(read.started ? 1 : 0);
   const knows = words.length > 0 && words.filter((t) => t.id >= 0).length * 2 >= words.length;
   return modelState(asked, found, engine, knows || !MODEL_EXAMPLES[name] ? text : MODEL_EXAMPLES[name], off);
@@ -130,7 +179,10 @@ export function modelNotes(notes, lang) {
 
 // The element's models: loaded on demand from base (the models/ folder beside the script), kept;
 // what the state on screen asks of them derived at once when loaded (sync), else when they are.
-//   host: { base() → URL, engine() → the engine or null, loaded() → a model arrived }
+//   host: { base() → URL, page() → the page's address (an author's ./my.json is read from it),
+//           engine() → the engine or null, loaded() → a model arrived }
+// An author's model by URL loads as a shipped one does; one from a file is put in `found` by
+// the picker (file:NAME.json), and a state naming it elsewhere says to choose the file again.
 export class ModelChoice {
   constructor(host) {
     this.host = host;
@@ -162,6 +214,13 @@ export class ModelChoice {
   request(name) {
     if (this.waiting.has(name)) return this.waiting.get(name);
     const promise = (async () => {
+      const own = ownModel(name);
+      if (own === 'file') throw failure('errModelFileAgain', { name: name.slice(5) });
+      if (own === 'url') {
+        const model = await loadOwnModel(ownModelUrl(name, this.host.page()));
+        this.found.set(name, ownFound(name, model));
+        return;
+      }
       const index = await this.entries();
       const entry = index.find((e) => e.name === name);
       if (!entry) throw failure('errModelUnknown', { name, list: index.map((e) => e.name).join(', ') });
@@ -176,7 +235,7 @@ export class ModelChoice {
       (error) => {
         this.waiting.delete(name);
         this.failed.add(name);
-        this.error = { name, descriptor: error.descriptor || { key: 'errModelLoad', params: { name, message: error.message } } };
+        this.error = { name, descriptor: modelLoadFailure(name, error) };
         this.host.loaded();
       },
     );

@@ -11,7 +11,7 @@ export const MODEL_STRINGS = {
   },
   modelShown: { zh: '模型：{title}，第 {layer} 层，第 {head} 个头', en: 'Model: {title}, layer {layer}, head {head}' },
   modelLoading: { zh: '正在加载模型 {name}……', en: 'Loading the model {name}…' },
-  probModelName: { zh: '应为模型名（小写字母、数字和连字符），如 learner-words', en: 'must be a model name (lower-case letters, digits and dashes), e.g. learner-words' },
+  probModelName: { zh: '应为模型名（小写字母、数字和连字符，如 learner-words），或以 .json 结尾的模型文件地址（如 ./my.json）', en: 'must be a model name (lower-case letters, digits and dashes, e.g. learner-words) or the address of a model file ending in .json (e.g. ./my.json)' },
   modelInputFirst: {
     zh: 'X 是模型“{title}”第 {layer} 层的输入：每个词元学到的向量加上它位置的向量，再经过 LayerNorm（norm1）——各头读的正是它。',
     en: 'X is layer {layer}’s input in the model “{title}”: each token’s learned vector plus its position’s, after LayerNorm (norm1) — what the heads read.',
@@ -28,6 +28,17 @@ export const MODEL_STRINGS = {
   modelLayerClamped: { zh: '没有第 {asked} 层：这个模型只有 {layers} 层，显示最后一层。', en: 'There is no layer {asked}: this model has {layers} layers; the last is shown.' },
   errModelUnknown: { zh: '没有名为“{name}”的模型；可用的模型：{list}。', en: 'There is no model named “{name}”; the models are {list}.' },
   errModelLoad: { zh: '模型 {name} 加载失败：{message}', en: 'The model {name} could not be loaded: {message}' },
+  errModelTooBig: { zh: '模型文件 {name} 太大：最多 {mb} MB。', en: 'The model file {name} is too large: at most {mb} MB.' },
+  errModelNotJson: { zh: '模型文件 {name} 不是 JSON。', en: 'The model file {name} is not JSON.' },
+  errModelShape: { zh: '模型文件 {name} 不合模型格式：{path} 不是格式要求的样子（见 docs/api.md 的模型格式）。', en: 'The model file {name} is not in the model format: {path} is not what the format asks for (docs/api.md, the model format).' },
+  errModelInvalid: { zh: '模型 {name} 读不了（{code}）：{message}', en: 'The model {name} cannot be read ({code}): {message}' },
+  errModelFilePage: {
+    zh: '模型 {name} 没有加载：这个页面是从 file:// 打开的，浏览器不允许它按地址读取文件。请在“模型”旁选择这个文件，或通过 http(s) 打开页面。',
+    en: 'The model {name} was not loaded: this page was opened from file://, where the browser lets it read no file by its address. Choose the file beside “Model”, or open the page over http(s).',
+  },
+  errModelOrigin: { zh: '模型 {name} 没有加载：只读取与本页面同源的模型文件。', en: 'The model {name} was not loaded: only model files from this page’s own origin are read.' },
+  errModelFileAgain: { zh: '模型 {name} 来自读者自己选的文件：在“模型”旁再选一次这个文件才能看到它。', en: 'The model {name} came from a file the reader chose: choose that file again beside “Model” to see it.' },
+  modelOpenFile: { zh: '打开自己的模型文件（.json）…', en: 'Open your own model file (.json)…' },
   errModelBiases: { zh: '模型 {name} 的头带有偏置，逐步显示还不支持。', en: "The model {name}'s heads have biases, which the step by step cannot show yet." },
   errModelNoTokens: { zh: '句子里没有模型能读的词元。', en: 'The sentence has no tokens the model can read.' },
   modelInputAblated: {
