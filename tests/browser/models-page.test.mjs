@@ -369,6 +369,7 @@ test('the page: an own model file chosen in the picker is read (numpy\'s head); 
     await page.fill('#sentence', 'ABCDEFABCD');
     await choose('my model.json', OWN['own.json']);
     await page.waitForFunction(() => document.querySelector('attention-visualizer').state.model === 'file:my model.json');
+    assert.equal(await page.evaluate(() => document.querySelector('#model-picker').selectedOptions[0].textContent), 'My copy of the induction model', 'named by its title');
     await modelRead(page);
     await page.selectOption('#model-layer', { value: '1' }); // (layer 2: the options' labels count from 1)
     await page.waitForFunction(() => document.querySelector('attention-visualizer').state.layer === 1);

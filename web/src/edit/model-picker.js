@@ -2,6 +2,7 @@
 // example (its hand-set 2-d vectors) or one of the shipped models (web/models/index.json), and,
 // with a model, which of its layers the step by step shows (the heads are the head tabs').
 //   host: { entries() → Promise of the index's entries, layers(name) → its layer count or null,
+//           title(name, lang) → the title of a model loaded that the index does not list (an author's), or null,
 //           choose(name, layer) (name '' for the tutorial), lang(), eager() → whether the index
 //           loads at once (the page, which ships models/) or when the picker is first focused
 //           (an element on a host page: nothing is requested until the reader asks),
@@ -87,7 +88,7 @@ export class ModelPicker {
     this.error.hidden = !error;
     const options = [['', t('modelTutorial')], ...(this.entries || []).map((e) => [e.name, e.title[lang] || e.name])];
     // a state naming a model not in the index (yet) still shows its name
-    if (state.model && !options.some(([name]) => name === state.model)) options.push([state.model, state.model]);
+    if (state.model && !options.some(([name]) => name === state.model)) options.push([state.model, this.host.title(state.model, lang) || state.model]);
     fill(this.model.select, options);
     this.model.select.value = state.model;
     const layers = state.model ? this.host.layers(state.model) : null;

@@ -24,6 +24,7 @@ export class ElementModels {
       entries: () => this.choice.entries(), lang: () => host.lang(), choose: (name, layer) => this.choose(name, layer), eager: () => host.full(),
       openFile: (file) => this.openFile(file), error: () => this.pickError && describe(host.lang(), this.pickError),
       layers: (name) => this.choice.found.get(name)?.model.layers.length ?? null,
+      title: (name, lang) => this.choice.found.get(name)?.entry.title[lang] ?? null,
     });
     this.refocus = false; // the head switched off or on by its button: the button drawn anew takes the focus
     this.pickError = null; // the descriptor of the last model chosen in the picker that could not be shown

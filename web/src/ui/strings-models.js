@@ -6,8 +6,8 @@ export const MODEL_STRINGS = {
   layerLabel: { zh: '层', en: 'Layer' },
   modelTutorial: { zh: '教程的例子（手写的二维向量）', en: "The tutorial's example (hand-set 2-d vectors)" },
   modelPickerHint: {
-    zh: '选一个本项目训练的模型：句子由它的分词器切分，每个词元取它学到的向量，逐步显示它某一层的某个头。',
-    en: "Pick a model this project trained: the sentence is read by its tokenizer, each token gets its learned vector, and one head of one layer is shown step by step.",
+    zh: '选一个本项目训练的模型（或打开自己的模型文件，格式见 docs/api.md）：句子由它的分词器切分，每个词元取它学到的向量，逐步显示它某一层的某个头。',
+    en: "Pick a model this project trained (or open your own model file, in the format of docs/api.md): the sentence is read by its tokenizer, each token gets its learned vector, and one head of one layer is shown step by step.",
   },
   modelShown: { zh: '模型：{title}，第 {layer} 层，第 {head} 个头', en: 'Model: {title}, layer {layer}, head {head}' },
   modelLoading: { zh: '正在加载模型 {name}……', en: 'Loading the model {name}…' },
