@@ -102,6 +102,11 @@ for (const [name, viewport] of [['desktop 1280 × 800', { width: 1280, height: 8
       const shown = await page.locator(`#steps table[data-matrix="Weights"] td[data-r="${it}"]`).allTextContents();
       assert.deepEqual(shown, cells.map(([, w]) => w));
       assert.equal(await pageScrollWidth(page), viewport.width, 'nothing wider than the screen');
+      // axe: nothing serious in the row and its button
+      await page.evaluate(readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8'));
+      const serious = await page.evaluate(async () => (await globalThis.axe.run({ include: ['.model-picks'] }, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id));
+      assert.deepEqual(serious, []);
       // one click: the tutorial's example, its hand-set vectors and its misprint note
       await page.click('.picks-tutorial');
       await page.waitForFunction(() => !document.querySelector('attention-visualizer').state.model);
