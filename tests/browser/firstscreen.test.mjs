@@ -96,6 +96,7 @@ for (const [name, viewport] of [['desktop 1280 × 800', { width: 1280, height: 8
       const picked = await page.locator('.model-picks .picked').evaluate((li) => [li.querySelector('.pick-token').textContent, Number(li.querySelector('.pick-weight').textContent)]);
       assert.equal(picked[0], 'animal');
       assert.ok(picked[1] >= 0.5 && Math.abs(picked[1] - Math.max(...FIRST.allWeights[1][1][it])) <= 5e-5, `the row maximum ${picked[1]}`);
+      assert.equal(await page.textContent('#footer-example'), 'The example is a sentence read by the model animal-street: “the animal didn\'t cross the street becau…”, 11 tokens.'); // (sentenceOf cuts it)
       assert.match(await page.textContent('.picks-title'), /^Layer 2, head 2 \(coreference\): “it” puts 99\.9% of its attention on “animal”\.$/);
       // the same row in the steps' weights, below
       await page.waitForFunction(() => document.querySelector('#steps table[data-matrix="Weights"]'));

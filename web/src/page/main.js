@@ -75,7 +75,7 @@ function applyStaticStrings() {
 }
 
 // The footer names the example on screen: the tutorial's, another preset, a
-// trained example of "How it learns", or the reader's own sentence.
+// trained example of "How it learns", a model's sentence, or the reader's own.
 function showFooterExample() {
   const { lang } = view();
   const current = store.state;
@@ -86,6 +86,7 @@ function showFooterExample() {
   if (preset === 'tutorial') text = translate(lang, 'footerSource');
   else if (preset) text = translate(lang, 'footerPreset', { name: translate(lang, PRESET_KEYS[preset]) });
   else if (learned) text = translate(lang, 'footerLearned', { name: translate(lang, `learnedButton_${learned}`) });
+  else if (current.model) text = translate(lang, 'footerModel', { name: current.model, text: sentenceOf(current), n: current.tokens.length });
   else text = translate(lang, 'footerOwn', { text: sentenceOf(current), n: current.tokens.length });
   const node = $('footer-example');
   if (node.textContent !== text) node.textContent = text;
