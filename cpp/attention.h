@@ -111,9 +111,6 @@ struct MultiHeadInput {
   std::vector<Head> heads;  // at least one; every head has the same d_k and the same d_v
   Matrix wo;                // (h·d_v, d_model), or 0 rows: output = concat
   AttentionOptions options;
-  // true: errors name the one head's operands "wq", as the single-head API does;
-  // false: "heads[1].wq" (with Error::head = 1)
-  bool single_head_names = false;
 };
 
 // Which keys each query may not look at: hidden[i * n_k + j] != 0 hides key j from query i.

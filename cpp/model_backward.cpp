@@ -168,7 +168,7 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     if (!err.ok()) {
       const std::string prefix = "batches[" + std::to_string(b) + "]";
       if (err.path == "ids" || err.path == "targets") err.path = prefix + "." + err.path;
-      err.message = prefix + ": " + err.message;
+      err.prefixed(prefix + ": ");
       return err;
     }
     out_losses.push_back(loss);

@@ -3,9 +3,10 @@
 sentences a learner types, independently of the engine and of the page's tokenizer, which the page's
 browser tests (tests/browser/models-page.test.mjs) compare with: each token's id (-1 unknown), the
 ids run (an unknown token as its stand-in: the start token, else vocab[0]), and for every layer its
-input after LayerNorm (norm1) and every head's weights, the chosen head's q, k, v, scores and
-output, and the top-5 next tokens at each position; and (`ablated`) a later layer's input and one of
-its heads with an earlier head switched off (runModel's headsOff: its output taken as 0).
+input after LayerNorm (norm1) and every head's weights (also with the chosen head switched off:
+allWeightsOff, its output taken as 0, so the later layers change), the chosen head's q, k, v,
+scores and output, and the top-5 next tokens at each position; and (`ablated`) a later layer's
+input and one of its heads with an earlier head switched off (runModel's headsOff).
 
 Run with Debian's numpy:   /usr/bin/python3 tests/make_model_page_fixtures.py
 
@@ -125,7 +126,7 @@ def main():
         known = [vocab.get(t, -1) for t in tokens]
         ids = [i if i >= 0 else stand_in for i in known]
         layers, probs = forward(model, ids)
-        _, probs_off = forward(model, ids, heads_off={(layer, head)})
+        layers_off, probs_off = forward(model, ids, heads_off={(layer, head)})
         h = layers[layer]["heads"][head]
         cases.append({
             "model": name, "sentence": sentence, "layer": layer, "head": head,
@@ -134,6 +135,7 @@ def main():
             "q": h["q"].tolist(), "k": h["k"].tolist(), "v": h["v"].tolist(),
             "scores": h["scores"].tolist(), "weights": h["weights"].tolist(), "output": h["output"].tolist(),
             "allWeights": [[hd["weights"].tolist() for hd in l["heads"]] for l in layers],
+            "allWeightsOff": [[hd["weights"].tolist() for hd in l["heads"]] for l in layers_off],
             "top5": top5(model, probs), "top5Off": top5(model, probs_off),
         })
     ablated = []

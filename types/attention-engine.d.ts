@@ -26,10 +26,11 @@ export interface HeadWeights {
   wv: Matrix;
 }
 
-/** The options next to the matrices; each has the default given. */
-export interface ComputeOptions {
-  /** n_k × d_context: keys and values come from it (cross-attention). Default: x. */
-  context?: Matrix;
+/**
+ * The attention options (the binding's table, cpp/bindings/attention_bindings.cpp kOptions); each
+ * has the default given. The element's state holds each of them (AttentionVisualizerState).
+ */
+export interface AttentionOptions {
   /** Query i looks only at keys j ≤ i. Default false. */
   causal?: boolean;
   /** One per key; true marks a padding key that no query attends to. */
@@ -42,6 +43,12 @@ export interface ComputeOptions {
   positionalEncoding?: boolean;
   /** ALiBi: head h of H adds −m_h·|i − j| (m_h = 2^(−8(h+1)/H)) to its scaled scores, before the temperature. Default false. */
   alibi?: boolean;
+}
+
+/** The options next to the matrices: the second sentence and the attention options. */
+export interface ComputeOptions extends AttentionOptions {
+  /** n_k × d_context: keys and values come from it (cross-attention). Default: x. */
+  context?: Matrix;
 }
 
 /** One head: X·W_Q, X·W_K, X·W_V and the steps after them. */

@@ -1,7 +1,7 @@
 // Types of the <attention-visualizer> element: `import 'attention-visualizer'` registers it
 // (dist/attention-visualizer.mjs); dist/attention-visualizer.js does the same as a classic
 // script. docs/authoring.md documents every attribute, property and event.
-import type { HeadResult } from './attention-engine.js';
+import type { AttentionOptions, HeadResult } from './attention-engine.js';
 
 export type {
   AttentionEngine, AttentionEngineFactory, AttentionInputError, AttentionLoadError, AttentionWorker,
@@ -61,6 +61,8 @@ export interface AttentionVisualizerAttributes {
   alibi?: boolean | '' | 'true' | 'false';
   /** Values the reader fills in: a step's matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数 */
   exercise?: string;
+  /** Guess first: one step at a time, a question before the step's result is shown (present = on) · 先猜再看：每一步先回答一个问题再看结果 */
+  guess?: boolean | '' | 'true' | 'false';
   /** A shipped model by name (learner-words, animal-street, induction), or your own model file by URL (https://…/my.json, ./my.json; same origin, docs/api.md): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型或你自己的模型文件 */
   model?: string;
   /** With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起） */
@@ -88,23 +90,23 @@ export interface AttentionVisualizerAttributes {
 }
 // ---- end of generated ----
 
+/** The engine's attention options as a state holds them: every one present, a list as an array. */
+export type AttentionVisualizerOptions = {
+  -readonly [K in keyof AttentionOptions]-?: AttentionOptions[K] extends readonly (infer E)[] | undefined ? E[] : Exclude<AttentionOptions[K], undefined>;
+};
+
 /** The whole state (the JSON a share link's hash holds). */
-export interface AttentionVisualizerState {
+export interface AttentionVisualizerState extends AttentionVisualizerOptions {
   version: 1;
   tokens: string[];
   x: number[][];
   heads: { wq: number[][]; wk: number[][]; wv: number[][] }[];
   wo?: number[][];
   context?: { tokens: string[]; x: number[][] };
-  causal: boolean;
-  keyPadding: boolean[];
-  scaleBySqrtDk: boolean;
-  temperature: number;
-  positionalEncoding: boolean;
-  /** ALiBi's linear position bias (docs/api.md `alibi`). */
-  alibi: boolean;
   /** The values the reader fills in, as the `exercise` attribute reads them ('weights[1],output[2][1]'); '' for none. */
   exercise: string;
+  /** "Guess first": the walk asks a question before each step's result (docs/authoring.md `guess`). */
+  guess: boolean;
   /** A shipped model's name ('' for none): the matrices are that model's, read from its tokens (docs/authoring.md `model`). */
   model: string;
   /** With `model`: the model's layer (0-based) shown step by step; X is its input after LayerNorm. */
@@ -187,6 +189,8 @@ export interface AttentionVisualizerCellAnswer {
   /** The value the mistake gives, or null. */
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right value, as an exercise's blank shows it. */
+  withheld: { zh: string; en: string };
 }
 
 /** `check()` of a whole row: right when every cell is; the mistake and `wrong` are the first wrong cell's. */
@@ -198,6 +202,8 @@ export interface AttentionVisualizerRowAnswer {
   mistake: AttentionVisualizerMistake | null;
   wrong: number | null;
   explanation: { zh: string; en: string };
+  /** The explanation without the right values. */
+  withheld: { zh: string; en: string };
   cells: AttentionVisualizerCellAnswer[];
 }
 
@@ -209,7 +215,7 @@ export interface AttentionVisualizerEventMap extends HTMLElementEventMap {
   change: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each edit, once its result (or the engine's refusal of it) is on screen. */
   computed: CustomEvent<AttentionVisualizerEventDetail>;
-  /** Full mode: before a whole state chosen in the element (a preset, a state file) replaces the one on screen. */
+  /** Before a whole state chosen in the element (a preset, a learned example, a state file) replaces the one on screen. */
   replace: CustomEvent<AttentionVisualizerEventDetail>;
   /** After each `check()` (the reader's "Check my answer" too), its result as the detail. */
   answer: CustomEvent<AttentionVisualizerCellAnswer | AttentionVisualizerRowAnswer>;
@@ -247,7 +253,8 @@ export declare class AttentionVisualizer extends HTMLElement {
    * written, else the mistake that most likely produced it, explained in zh and en; sends an
    * `answer` event with the same result. Without `column`, the whole row: an array of values, or
    * one text of numbers apart by spaces, semicolons or commas. Throws (an Error with a `code`:
-   * `not_number`, `unknown_matrix`, `range`, `row_length`, `not_ready` before the engine loads).
+   * `bad_cell` for a cell that is no object, `not_number`, `not_finite`, `unknown_matrix`, `range`,
+   * `row_length`, `not_ready` before the engine loads).
    */
   check(cell: AttentionVisualizerCheckedCell & { column: number }, value: string | number): AttentionVisualizerCellAnswer;
   check(cell: Omit<AttentionVisualizerCheckedCell, 'column'>, value: string | Array<string | number>): AttentionVisualizerRowAnswer;

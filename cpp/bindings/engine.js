@@ -165,6 +165,8 @@ function modelSkeleton(model) {
 }
 
 function makeEngine(raw) {
+  // compute()'s options besides its matrices, as the binding declares them: [{ key, kind, default }]
+  const inputOptions = raw.attentionOptions();
   // Models loaded into this engine (loadModel): handle → { id (null once released), skeleton,
   // layers: the number of heads of each layer, as packHeadsOff reads them }.
   const loaded = new WeakMap();
@@ -200,7 +202,7 @@ function makeEngine(raw) {
   return {
     compute(input, format) {
       const { typed, reuse } = readFormat(format);
-      const packed = packInput(input, 'compute');
+      const packed = packInput(input, 'compute', inputOptions);
       const result = raw.compute(packed, reuse);
       if (result.error) throw inputError(result.error);
 
@@ -208,18 +210,20 @@ function makeEngine(raw) {
       // asked for): the typed form hands them over as is
       const unpack = typed ? (m) => m : unpackRows;
       // one head, the single-head form: its steps at the top level, as before issue 4
-      const names = packed.alibi ? [...RESULTS, 'bias'] : RESULTS; // ALiBi's bias, per head
+      // each head's matrices as the binding gave them: RESULTS, and those an option adds (a bias)
+      const names = Object.keys(result.heads[0]);
       const out = input.heads === undefined ? unpackHead(result.heads[0], unpack, names) : {
         heads: result.heads.map((head) => unpackHead(head, unpack, names)),
         concat: unpack(result.concat),
         output: unpack(result.output),
       };
-      if (packed.causal || packed.keyPadding !== undefined) {
+      // the results the options add, where the binding gave them (masks; positional encoding)
+      if (result.masked !== undefined) {
         const { rows, cols, data } = result.masked;
         out.masked = typed ? result.masked : Array.from({ length: rows }, (_, i) => unpackFlags(data.subarray(i * cols, (i + 1) * cols)));
         out.fullyMasked = typed ? result.fullyMasked : unpackFlags(result.fullyMasked);
       }
-      if (packed.positionalEncoding) {
+      if (result.pe !== undefined) {
         out.pe = unpack(result.pe);
         out.xWithPe = unpack(result.xWithPe);
         if (input.context !== undefined) {
@@ -236,7 +240,7 @@ function makeEngine(raw) {
     // also `loss`, its value). { input, result } in the input's and in compute()'s structures.
     backward(input, gradient, format) {
       const { typed } = readFormat(format, "backward()'s third argument", ['typed']);
-      const packed = packInput(input, 'backward');
+      const packed = packInput(input, 'backward', inputOptions);
       const multiHead = input.heads !== undefined;
       const expected = '{ output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }';
       if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {
@@ -279,7 +283,7 @@ function makeEngine(raw) {
         concat: unpack(r.concat),
         output: unpack(r.output),
       };
-      if (packed.positionalEncoding) {
+      if (r.xWithPe !== undefined) {
         gResult.xWithPe = unpack(r.xWithPe);
         if (input.context !== undefined) gResult.contextWithPe = unpack(r.contextWithPe);
       }
@@ -291,7 +295,7 @@ function makeEngine(raw) {
     // options.steps steps of gradient descent: { input (the trained matrices replaced),
     // losses (steps + 1), state (pass it back as options.state to go on) }.
     train(input, options) {
-      const packed = packInput(input, 'train');
+      const packed = packInput(input, 'train', inputOptions);
       const { packed: packedOptions, trained } = packTrainOptions(options, input.heads !== undefined);
       const result = raw.train(packed, packedOptions);
       if (result.error) throw inputError(result.error);

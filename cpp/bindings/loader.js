@@ -13,8 +13,8 @@
  *   const engine = await createAttentionEngine();
  *   const r = engine.compute({ x, wq, wk, wv });  // arrays of rows of numbers
  *   r.q, r.k, r.v, r.scores, r.scaled, r.weights, r.output  // arrays of rows
- *   const m = engine.compute({ x, heads: [{ wq, wk, wv }, ...], wo, context, causal,
- *                              keyPadding, scaleBySqrtDk, temperature, positionalEncoding, alibi });
+ *   const m = engine.compute({ x, heads: [{ wq, wk, wv }, ...], wo, context, ...options });
+ *                              // options: attention_bindings.cpp kOptions (causal, temperature, …)
  *   m.heads[h].weights, m.concat, m.output, m.masked, m.fullyMasked, m.pe, m.xWithPe, m.heads[h].bias
  *   engine.compute(input, { typed: true })  // matrices as { rows, cols, data: Float64Array }
  *   engine.compute(input, { typed: true, reuse: true })  // the same, views of the engine's

@@ -8,11 +8,9 @@
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
-const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding', 'alibi'];
-const KNOWN_KEYS = [
-  'x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context',
-  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding', 'alibi',
-];
+// the input's matrices; its other options come from the binding's one table of them
+// (attention_bindings.cpp kOptions: [{ key, kind, default }], raw.attentionOptions())
+const MATRIX_KEYS = ['x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context'];
 // train()'s options, and the matrices it can train (in the order of its moments)
 const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
 const TRAINABLE = ['x', 'context', 'wq', 'wk', 'wv', 'wo'];
@@ -88,66 +86,59 @@ function packRows(operand, rows, head, name = head === undefined ? operand : `he
   return { values, rowLengths };
 }
 
-// The options of compute() other than matrices, checked for type here (the engine checks
-// values: keyPadding's length, temperature > 0) and filled with their defaults.
-function packOptions(input) {
-  const options = {
-    causal: false,
-    keyPadding: undefined,
-    scaleBySqrtDk: true,
-    temperature: 1,
-    positionalEncoding: false,
-    alibi: false,
-  };
-  for (const name of BOOLEAN_OPTIONS) {
-    if (input[name] === undefined) continue;
-    if (typeof input[name] !== 'boolean') {
-      throw inputError({
-        code: 'not_boolean',
-        operand: name,
-        message: `${name} must be true or false, got ${describe(input[name])}`,
-      });
+// Each option kind's check of one given value (the engine checks values: a per-key option's
+// length, a positive number's sign), and its packed form.
+const OPTION_KINDS = {
+  boolean(name, value) {
+    if (typeof value !== 'boolean') {
+      throw inputError({ code: 'not_boolean', operand: name, message: `${name} must be true or false, got ${describe(value)}` });
     }
-    options[name] = input[name];
-  }
-  if (input.temperature !== undefined) {
-    if (typeof input.temperature !== 'number') {
-      throw inputError({
-        code: 'not_number',
-        operand: 'temperature',
-        message: `temperature must be a number > 0, got ${describe(input.temperature)}`,
-      });
+    return value;
+  },
+  positive(name, value) {
+    if (typeof value !== 'number') {
+      throw inputError({ code: 'not_number', operand: name, message: `${name} must be a number > 0, got ${describe(value)}` });
     }
-    options.temperature = input.temperature;
-  }
-  const padding = input.keyPadding;
-  if (padding !== undefined) {
-    if (!Array.isArray(padding)) {
+    return value;
+  },
+  // true/false per key, as keyPadding: a Uint8Array
+  perKey(name, value) {
+    if (!Array.isArray(value)) {
       throw inputError({
         code: 'not_array',
-        operand: 'keyPadding',
-        message: `keyPadding must be an array of true/false, one per key, got ${describe(padding)}`,
+        operand: name,
+        message: `${name} must be an array of true/false, one per key, got ${describe(value)}`,
       });
     }
-    if (padding.length === 0) {
+    if (value.length === 0) {
       throw inputError({
         code: 'empty',
-        operand: 'keyPadding',
-        message: 'keyPadding is empty: it needs one true/false per key (leave it out for no padding)',
+        operand: name,
+        message: `${name} is empty: it needs one true/false per key (leave it out for no padding)`,
       });
     }
-    options.keyPadding = new Uint8Array(padding.length);
-    padding.forEach((p, j) => {
+    const packed = new Uint8Array(value.length);
+    value.forEach((p, j) => {
       if (typeof p !== 'boolean') {
         throw inputError({
           code: 'not_boolean',
-          operand: 'keyPadding',
+          operand: name,
           column: j,
-          message: `keyPadding[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
+          message: `${name}[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
         });
       }
-      options.keyPadding[j] = p ? 1 : 0;
+      packed[j] = p ? 1 : 0;
     });
+    return packed;
+  },
+};
+
+// The options of compute() other than matrices (`table`: the binding's, above), checked for
+// type and filled with their defaults.
+function packOptions(input, table) {
+  const options = {};
+  for (const { key, kind, default: fallback } of table) {
+    options[key] = input[key] === undefined ? fallback : OPTION_KINDS[kind](key, input[key]);
   }
   return options;
 }
@@ -252,23 +243,25 @@ function readFormat(format, where = "compute()'s second argument", keys = ['type
   return { typed, reuse };
 }
 
-// The input object of compute(), backward() and train(), checked and packed for the binding.
-function packInput(input, call) {
+// The input object of compute(), backward() and train(), checked and packed for the binding;
+// `table` lists its options (raw.attentionOptions()).
+function packInput(input, call, table) {
   if (input === null || typeof input !== 'object') {
     throw inputError({
       code: 'not_matrix',
       message: `${call}() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
     });
   }
-  const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
+  const known = [...MATRIX_KEYS, ...table.map((option) => option.key)];
+  const unknown = Object.keys(input).find((key) => !known.includes(key));
   if (unknown !== undefined) {
     throw inputError({
       code: 'unknown_option',
       operand: unknown,
-      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
+      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${known.join(', ')}`,
     });
   }
-  return { ...packOperands(input, call), ...packOptions(input) };
+  return { ...packOperands(input, call), ...packOptions(input, table) };
 }
 
 // An object argument of backward() or train() that may hold only `keys`.

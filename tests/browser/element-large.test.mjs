@@ -46,6 +46,7 @@ function bigState(n, seed) {
     positionalEncoding: false,
     alibi: false,
     exercise: '',
+    guess: false,
     model: '',
     layer: 0,
     view: { step: 'softmax', head: 0, lang: 'en', decimals: 4 },

@@ -44,6 +44,7 @@ const STATE = {
   positionalEncoding: true,
   alibi: false,
   exercise: 'weights[1][0],output[2][1]', // carried by each form (issue 38)
+  guess: true, // "Guess first" too
   model: '', // (no model: the embed code names none)
   layer: 0,
   view: { step: 'scores', head: 1, lang: 'zh', decimals: 3 },

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { browserAndServer } from './local.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // tests/REFERENCE.md's true values
 import { attention } from './reference.mjs';
+import { encodeHash } from '../../web/src/state/link.js';
+import { tutorialState } from '../../web/src/state/presets.js';
 
 const local = browserAndServer(path.resolve('dist'));
 const { at } = local;
@@ -133,6 +135,34 @@ test('two quick sets each get their own reply, with their own state and its resu
         weights.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - expected[r][c]) <= 1e-12, `${reply.id} ${r},${c}`)));
       }
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// A result read from the element is a copy of every matrix (hundreds of MB at 4096 tokens, in one
+// task): the frame read one on a new link in its hash only to ask whether there was a result.
+test('a new link in the frame\'s hash: one change message with its state and result, the result copied only to be sent', async () => {
+  const { context, page, frame, problems } = await host();
+  try {
+    await frame.evaluate(() => {
+      const element = document.querySelector('attention-visualizer');
+      const { get } = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'result');
+      window.resultReads = 0;
+      Object.defineProperty(element, 'result', { get() { window.resultReads++; return get.call(this); } });
+    });
+    await page.evaluate(() => { window.received = []; });
+    const state = { ...tutorialState('en'), temperature: 2 };
+    await frame.evaluate((hash) => { location.hash = hash; }, encodeHash(state));
+    // the reply to a get comes after every message sent before it
+    const got = await fromHost(page, { type: 'attention-visualizer:get', id: 'after' });
+    const changes = await page.evaluate(() => window.received.filter((m) => m.type === 'attention-visualizer:change'));
+    assert.deepEqual(changes.map((m) => m.state), [got.state]);
+    assert.equal(got.state.temperature, 2);
+    const expected = attention(state.heads[0] && { x: state.x, ...state.heads[0] }, { temperature: 2 }).Weights;
+    changes[0].result.heads[0].weights.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - expected[r][c]) <= 1e-12, `${r},${c}`)));
+    assert.equal(await frame.evaluate(() => window.resultReads), 2, 'one copy for the change, one for the reply to get');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

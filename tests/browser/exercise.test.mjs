@@ -15,6 +15,8 @@ const DIST = path.resolve('dist');
 const local = browserAndServer(DIST);
 const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/check_cases.json', import.meta.url), 'utf8'));
+// "Guess first"'s answers, numpy's (tests/make_guess_fixtures.py)
+const GUESS = JSON.parse(readFileSync(new URL('../fixtures/guess_cases.json', import.meta.url), 'utf8'));
 
 // The element's attributes for an engine input of the fixtures.
 function attributesOf(input) {
@@ -154,6 +156,34 @@ async function serious(page, include) {
   }, include);
 }
 
+// The page's "Guess first" (views/guess.js) from its button, by keyboard, on the weights' step.
+async function guessOnThePage(page, lang, theme) {
+  // "Guess first", turned on by keyboard: the weights hidden, the question reached with Tab, answered with the arrows
+  await page.focus('#guess');
+  await page.keyboard.press('Enter');
+  await page.locator('li[data-step="softmax"] .guess').waitFor();
+  assert.equal(await page.getAttribute('#guess', 'aria-pressed'), 'true');
+  assert.equal(await page.evaluate(() => document.querySelector('attention-visualizer').state.guess), true, 'in the state (the link, the embed code)');
+  assert.match(await page.evaluate(() => document.querySelector('attention-visualizer').embedCode('element')), /\n {2}guess\n/);
+  assert.equal(await page.locator('table.matrix[data-matrix="Weights"] td[data-r="0"][data-c="1"]').innerText(), '?');
+  for (let tabs = 0; tabs < 60 && !(await page.evaluate(() => document.activeElement.matches('.guess input'))); tabs++) await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  const verdict = page.locator('li[data-step="softmax"] .guess-verdict');
+  await verdict.waitFor();
+  const w = GUESS.cases[0].answers.softmax.values;
+  assert.equal(await verdict.innerText(), lang === 'en'
+    ? `Not this time: you chose 你. The row’s largest weight is 我’s, ${w[0].toFixed(4)}.`
+    : `这次没猜中：你选的是 你。这一行最大的权重是 我 的 ${w[0].toFixed(4)}。`);
+  assert.deepEqual(await serious(page, ['li[data-step="softmax"] .guess', '#guess']), [], `${lang} ${theme} 375: axe of the guess`);
+  // the next step asks its own question
+  await page.click('#next');
+  await page.locator('li[data-step="output"] .guess legend').waitFor();
+}
+
 test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict, the mistake and the right value, in zh and en', async () => {
   for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
     for (const theme of ['light', 'dark']) {
@@ -215,11 +245,84 @@ test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict,
         await page.waitForFunction(() => window.answers.length === 4);
         await page.screenshot({ path: `/tmp/shots-exercise/check-${lang}-${theme}-375.png` });
         assert.deepEqual(await serious(page, ['li[data-step="softmax"] .check-answer']), [], `${lang} ${theme} 375: axe`);
+        // "Guess first" in en light and zh dark: both languages and themes, half the time (screenshots of all four apart)
+        if ((lang === 'en') === (theme === 'light')) await guessOnThePage(page, lang, theme);
         assert.deepEqual(problems, []);
       } finally {
         await context.close();
       }
     }
+  }
+});
+
+// "Guess first" of the element (guess attribute): each step's result "?" until the reader picks an
+// answer (arrow keys in the radio group, Tab, Enter) and reveals it; the verdict numpy's numbers.
+test('guess: each step asks first, its result hidden; the verdict says right or wrong with the real numbers, in en and zh', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    const f = (v) => v.toFixed(4);
+    const tokens = GUESS.tokens;
+    const [tutorial, cooler, unscaled] = GUESS.cases.map((c) => c.answers);
+    const SCALE = ['shrinks', 'grows', 'same', 'other'];
+    const steps = [
+      { step: 'project', hides: ['Q', 'K', 'V'], choose: tutorial.project.best, verdict: `Right: you chose ${tokens[tutorial.project.best]}. The longest query is ${tokens[tutorial.project.best]}’s: ‖q‖ = ${f(tutorial.project.values[tutorial.project.best])}.` },
+      { step: 'scores', hides: ['Scores'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest score is ${tokens[tutorial.scores.best]}’s, ${f(tutorial.scores.values[tutorial.scores.best])}.` },
+      { step: 'scale', hides: ['Scaled'], choose: SCALE.indexOf(tutorial.scale.truth), verdict: `Right: you chose The same key stays the largest; the row’s spread (largest − smallest) shrinks. In Scores the row’s largest is 我’s, ${f(tutorial.scale.top0)}, its spread ${f(tutorial.scale.spread0)}; in Scaled the largest is 我’s, ${f(tutorial.scale.top1)}, its spread ${f(tutorial.scale.spread1)}.` },
+      { step: 'softmax', hides: ['Weights'], choose: 1, verdict: `Not this time: you chose 爱. The row’s largest weight is ${tokens[tutorial.softmax.best]}’s, ${f(tutorial.softmax.values[tutorial.softmax.best])}.`, values: tutorial.softmax.values },
+      { step: 'output', hides: ['Output'], choose: tutorial.output.best, verdict: `Right: you chose ${tokens[tutorial.output.best]}. The farthest is ${tokens[tutorial.output.best]}’s: ‖Output − v‖ = ${f(tutorial.output.values[tutorial.output.best])}.`, values: tutorial.output.values },
+    ];
+    const av = page.locator('attention-visualizer');
+    const answer = async (choose) => {
+      await av.locator('.guess input').first().focus();
+      await page.keyboard.press('Space'); // the first chosen, then the arrows move the choice
+      for (let i = 0; i < choose; i++) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Tab');
+      assert.equal((await focusOf(page)).cls, 'guess-reveal');
+      await page.keyboard.press('Enter');
+      await av.locator('.guess-verdict').waitFor();
+      return av.locator('.guess-result').innerText();
+    };
+    await exerciseElement(page, { lang: 'en', guess: '', step: 'project' });
+    for (const { step, hides, choose, verdict, values } of steps) {
+      await page.evaluate((step) => document.querySelector('attention-visualizer').setAttribute('step', step), step);
+      const li = av.locator(`li[data-step="${step}"]`);
+      await li.locator('.guess').waitFor();
+      for (const name of hides) {
+        const cells = await li.locator(`table.matrix[data-matrix="${name}"] td[data-r]`).allInnerTexts();
+        assert.ok(cells.length > 0 && cells.every((text) => text === '?'), `${step}: ${name} hidden (${cells})`);
+      }
+      if (values) {
+        const text = await li.innerText();
+        for (const v of values) assert.ok(!text.includes(f(v)), `${step}: ${f(v)} not on screen before the guess`);
+      }
+      if (step === 'softmax') assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, before the guess');
+      const said = await answer(choose);
+      assert.ok(said.startsWith(verdict), `${step}: ${said}`);
+      if (values) assert.match(said, new RegExp(values.map((v, i) => `${tokens[i]} ${f(v)}`).join(' · ')));
+      const shown = await li.locator(`table.matrix[data-matrix="${hides[0]}"] td[data-r="0"][data-c="0"]`).innerText();
+      assert.notEqual(shown, '?', `${step}: revealed`);
+      assert.equal((await focusOf(page)).cls, 'guess-result', 'the focus on the verdict');
+    }
+    assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, after the guess');
+    // the scale step's other answers, from numpy: T = 0.5 spreads the row, no ÷√d_k leaves it
+    for (const [attributes, scale, choice] of [[{ temperature: '0.5' }, cooler.scale, 'grows'], [{ 'scale-by-sqrt-dk': 'false' }, unscaled.scale, 'same']]) {
+      assert.equal(scale.truth, choice);
+      await exerciseElement(page, { lang: 'en', guess: '', step: 'scale', ...attributes });
+      const said = await answer(SCALE.indexOf(choice));
+      assert.match(said, new RegExp(`^Right: .* in Scaled the largest is 我’s, ${f(scale.top1)}, its spread ${f(scale.spread1)}\\.`));
+    }
+    // in Chinese, at 375 px
+    await page.setViewportSize({ width: 375, height: 800 });
+    await exerciseElement(page, { lang: 'zh', guess: '', step: 'softmax' });
+    assert.equal(await av.locator('.guess legend').innerText(), '“我”这一行最关注哪个键（权重最大）？');
+    await av.locator('.guess').scrollIntoViewIfNeeded();
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375, 'no sideways scroll');
+    const said = await answer(tutorial.softmax.best);
+    assert.ok(said.startsWith(`猜对了：你选的是 我。这一行最大的权重是 我 的 ${f(tutorial.softmax.values[0])}。`), said);
+    assert.deepEqual(await serious(page, ['attention-visualizer']), [], 'axe, zh 375');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });
 
@@ -240,6 +343,79 @@ async function exerciseElement(page, attributes) {
     el.addEventListener('answer', (event) => window.answers.push(event.detail));
   }, attributes);
 }
+
+// Every text and attribute in the element's shadow root that holds one of `needles`: [where, what].
+const leaks = (page, needles) => page.evaluate((needles) => {
+  const found = [];
+  const walk = (root) => {
+    for (const node of root.querySelectorAll('*')) {
+      const own = [...node.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+      const where = `${node.closest('[data-step]')?.dataset.step || '-'} ${node.tagName.toLowerCase()}.${node.getAttribute('class') || ''}`;
+      for (const needle of needles) {
+        if (own.includes(needle)) found.push([where, own.slice(0, 120)]);
+        for (const a of node.attributes) if (a.value.includes(needle)) found.push([`${where}[${a.name}]`, a.value.slice(0, 120)]);
+      }
+      if (node.shadowRoot) walk(node.shadowRoot);
+    }
+  };
+  walk(document.querySelector('attention-visualizer').shadowRoot);
+  return found;
+}, needles);
+
+test('exercise="weights[1]": the asked weights appear in no step, view, panel or export until filled in; a wrong value does not give the right one', async () => {
+  const { context, page, problems } = await openEmbed();
+  try {
+    const row = TUTORIAL_EXPECTED.weights[1]; // numpy's
+    const needles = row.flatMap((v) => [v.toFixed(4), v.toFixed(8), v.toPrecision(8)]);
+    // every step at once: the output's, How it learns (its weights, lines and gradients), the export panel
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
+    const av = page.locator('attention-visualizer');
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    assert.deepEqual(await leaks(page, needles), []);
+    assert.match(await av.locator('li[data-step="learn"]').textContent(), /Finish the “Fill in” of the steps above first/);
+    // Scores asked: Scaled (Scores ÷ √d_k, which gives them back at once) waits too, and says why
+    await exerciseElement(page, { lang: 'en', exercise: 'scores[0]', step: 'all' });
+    await page.waitForFunction(() => !document.querySelector('attention-visualizer').shadowRoot.querySelector('[data-pending]'));
+    const scaled = TUTORIAL_EXPECTED.scaled[0].slice(0, 2).flatMap((v) => [v.toFixed(4), v.toFixed(8), v.toPrecision(8)]);
+    assert.deepEqual(await leaks(page, scaled), []);
+    const waiting = av.locator('li[data-step="scale"] table.matrix[data-matrix="Scaled"] td[data-r="0"][data-c="1"]');
+    assert.equal(await waiting.innerText(), '?');
+    await waiting.focus();
+    assert.match(await av.locator('li[data-step="scale"] .work').innerText(), /^Scaled\[我, 爱\] is made from Scores\[我, 爱\] at once/);
+    await exerciseElement(page, { lang: 'en', exercise: 'weights[1]', step: 'all' });
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor();
+    // the export panel: no file of the weights (nor of the lines view), said why; V is still exported
+    await av.locator('details.av-tools summary').click();
+    await av.locator('details.av-tools').getByRole('button', { name: 'Download', exact: true }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights still has 3 cells for you to compute' }).waitFor();
+    await av.locator('details.av-tools').getByRole('button', { name: 'Lines view SVG' }).click();
+    await av.locator('.av-message.error', { hasText: 'Weights still has 3 cells' }).waitFor();
+    const download = page.waitForEvent('download');
+    await av.locator('details.av-tools select[aria-label]').first().selectOption('V');
+    await av.locator('details.av-tools').getByRole('button', { name: 'Download', exact: true }).click();
+    assert.equal((await download).suggestedFilename(), 'V.csv');
+    assert.deepEqual(await leaks(page, needles), []);
+    // a wrong value under "Fill in": its mistake named, the right value not said
+    const wrong = cases.find((c) => c.case === 'tutorial' && c.cell.matrix === 'weights' && c.cell.row === 1 && c.cell.column === 2);
+    const box = av.locator('.exercise-cell').nth(2);
+    await box.locator('input').fill(wrong.mistakes['no-scaling'][0].toFixed(4));
+    await box.locator('input').press('Enter');
+    await box.locator('.check-likely').waitFor();
+    assert.match(await box.locator('.exercise-result').innerText(), /^Not yet: Weights\[爱, 你\] is not 0\.\d{4} to 4 decimals\. Without the division by √d_k/);
+    assert.equal(await box.locator('.check-expected').count(), 0);
+    assert.deepEqual(await leaks(page, needles), []);
+    // filled in (the answers shown): the weights are everywhere again
+    for (let c = 0; c < 3; c++) {
+      for (let i = 0; i < 3; i++) await av.locator('.exercise-cell').nth(c).locator('.exercise-hint-button').click();
+    }
+    await av.locator('li[data-step="learn"] .exercise-wait').waitFor({ state: 'detached' });
+    assert.ok((await leaks(page, [row[0].toFixed(4)])).length > 3);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
 
 test('exercise="weights[1]": the blanks hide their numbers; a reader fills them in by keyboard alone, hints in order', async () => {
   const { context, page, problems } = await openEmbed();

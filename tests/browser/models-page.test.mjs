@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { HOST_CSP, TUTORIAL, openHost, pageFolder } from './host-pages.mjs';
+import { colorTable, packRgba } from '../../web/src/ui/color.js';
 
 const { cases: FIXTURES, ablated: ABLATED } = JSON.parse(readFileSync('tests/fixtures/model_page_cases.json', 'utf8'));
 const DIR = pageFolder('models-page', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'style.css', 'models']);
@@ -58,6 +59,59 @@ const close = (got, want, label, tol = 1e-12) => {
   assert.equal(got.length, want.length, `${label}: rows`);
   got.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - want[r][c]) <= tol, `${label}[${r}][${c}] = ${v}, numpy ${want[r][c]}`)));
 };
+
+// ---- the model view (views/modelgrid.js): every layer × head's thumbnail, read back from its pixels ----
+
+const INDEX = JSON.parse(readFileSync('web/models/index.json', 'utf8'));
+const WEIGHT_COLOURS = colorTable('weights'); // the colour map the thumbnails are painted with: entry k for a weight k / last
+const HATCH = [packRgba([200, 200, 200]), packRgba([140, 140, 140])]; // a masked cell's stripes
+
+// Every thumbnail of the model view in `id`'s shadow root (null: the page's): its layer, head, label, role, marks
+// and the pixel at the middle of each of its n × n cells (packed as ImageData's bytes are).
+const thumbnails = (page, id, n) => page.evaluate(({ id, n }) => {
+  const root = id ? document.getElementById(id).shadowRoot : document;
+  return [...root.querySelectorAll('.model-view .mv-tile')].map((tile) => {
+    const canvas = tile.querySelector('canvas');
+    const box = tile.querySelector('.mv-box');
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const scale = canvas.width / n;
+    const at = (r, c) => {
+      const i = 4 * ((r * scale + (scale >> 1)) * canvas.width + c * scale + (scale >> 1));
+      return (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24)) >>> 0;
+    };
+    return {
+      layer: Number(tile.dataset.layer), head: Number(tile.dataset.head), label: box.getAttribute('aria-label'), title: box.title,
+      role: tile.querySelector('.mv-role').textContent, current: box.getAttribute('aria-current') === 'true', tabIndex: box.tabIndex,
+      pixels: Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => at(r, c))),
+    };
+  });
+}, { id, n });
+
+// The thumbnails' pixels are numpy's weights in the colour map (a masked cell hatched), every layer × head.
+function assertThumbnails(tiles, c, weights, label) {
+  const model = JSON.parse(readFileSync(`web/models/${c.model}.json`, 'utf8'));
+  assert.deepEqual(tiles.map((t) => [t.layer, t.head]), weights.flatMap((heads, l) => heads.map((_, h) => [l, h])), `${label}: a thumbnail for every layer × head`);
+  const roles = INDEX.find((e) => e.name === c.model).roles;
+  const { pixels, last } = WEIGHT_COLOURS;
+  for (const tile of tiles) {
+    const role = roles.find((r) => r.layer === tile.layer && r.head === tile.head);
+    if (role) assert.equal(tile.role, role.role, `${label}: layer ${tile.layer} head ${tile.head}'s role`);
+    for (const token of c.tokens) assert.ok(tile.label.includes(token), `${label}: the label names “${token}”: ${tile.label}`);
+    const want = weights[tile.layer][tile.head];
+    tile.pixels.forEach((row, r) => row.forEach((pixel, col) => {
+      const where = `${label}: layer ${tile.layer} head ${tile.head} [${r}][${col}]`;
+      if (model.causal && col > r) {
+        assert.ok(HATCH.includes(pixel), `${where}: masked, hatched`);
+        return;
+      }
+      const t = Math.min(last, Math.max(0, want[r][col] * last));
+      const k = Math.round(t);
+      // (a weight within 1e-9 of half a colour step either way may fall on the neighbouring colour)
+      const near = Math.abs(t - Math.floor(t) - 0.5) < 1e-9 ? [pixels[Math.floor(t)], pixels[Math.ceil(t)]] : [pixels[k]];
+      assert.ok(near.includes(pixel), `${where}: pixel ${pixel.toString(16)} is not the colour of numpy's ${want[r][col]}`);
+    }));
+  }
+}
 
 // the element's state and result once its model is read (its tokens the model's)
 async function modelElement(page, id) {
@@ -266,6 +320,54 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     assert.equal(opened.state.view.head, head);
     close(opened.weights, c.allWeights[1][head], 'the link opened again');
     await again.close();
+    // the model view under the steps: every layer × head, numpy's weights; the open head marked and
+    // the one Tab reaches; ← then Enter opens layer 2 head 3, ↑ then Space layer 1 head 3, the focus kept
+    assertThumbnails(await thumbnails(page, null, c.tokens.length), c, c.allWeights, 'the page\'s model view');
+    const marked = async () => (await thumbnails(page, null, c.tokens.length)).filter((t) => t.current || t.tabIndex === 0).map((t) => [t.layer, t.head, t.current, t.tabIndex]);
+    assert.deepEqual(await marked(), [[1, head, true, 0]]);
+    const focused = () => page.evaluate(() => {
+      const box = document.activeElement.closest('.mv-box');
+      return box && [Number(box.dataset.layer), Number(box.dataset.head)];
+    });
+    await page.focus(`.model-view .mv-box[data-layer="1"][data-head="${head}"]`);
+    await page.keyboard.press('ArrowLeft');
+    assert.deepEqual(await focused(), [1, head - 1]);
+    // a head of the layer on screen: a change of view (as the head tabs), nothing computed or shown
+    // anew; the softmax step's lines given the head's weights in place (not its 1 024 lines made again)
+    const before = await page.evaluate(() => {
+      document.querySelector('#steps .lines-view').dataset.probe = 'kept';
+      return document.documentElement.dataset.renderCount;
+    });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((h) => document.querySelector('attention-visualizer').state.view.head === h, head - 1);
+    await modelRead(page);
+    got = await shownWeights(page);
+    assert.equal(got.state.layer, 1);
+    close(got.weights, c.allWeights[1][head - 1], 'the page: layer 2 head 3, opened from its thumbnail');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.renderCount), before, 'a same-layer head switch is a change of view');
+    const stepLines = await page.evaluate(() => [document.querySelector('#steps .lines-view').dataset.probe,
+      ...[...document.querySelectorAll('#steps .lines-view .weight-line')].map((line) => [Number(line.dataset.q), Number(line.dataset.k), Number(line.getAttribute('stroke-opacity'))])]);
+    assert.equal(stepLines.shift(), 'kept', 'the step\'s lines view updated in place');
+    assert.equal(stepLines.length, c.tokens.length ** 2);
+    for (const [q, k, opacity] of stepLines) assert.equal(opacity.toFixed(4), c.allWeights[1][head - 1][q][k].toFixed(4), `the step's lines [${q}][${k}]`);
+    assert.deepEqual(await focused(), [1, head - 1], 'the focus stays on the thumbnail');
+    await page.keyboard.press('ArrowUp');
+    assert.deepEqual(await focused(), [0, head - 1]);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.layer === 0);
+    await modelRead(page);
+    got = await shownWeights(page);
+    assert.equal(got.state.view.head, head - 1);
+    close(got.weights, c.allWeights[0][head - 1], 'the page: layer 1 head 3, opened from its thumbnail');
+    assert.deepEqual(await focused(), [0, head - 1], 'the focus stays on the thumbnail');
+    assert.deepEqual(await marked(), [[0, head - 1, true, 0]]);
+    // the open head as lines: each line as strong as numpy's weight
+    const lines = await page.evaluate(() => [...document.querySelectorAll('.model-view .mv-lines .weight-line')]
+      .map((line) => [Number(line.dataset.q), Number(line.dataset.k), Number(line.getAttribute('stroke-opacity'))]));
+    assert.equal(lines.length, c.tokens.length ** 2);
+    for (const [q, k, opacity] of lines) assert.equal(opacity.toFixed(4), c.allWeights[0][head - 1][q][k].toFixed(4), `lines [${q}][${k}]`);
+    assert.match(await page.textContent('.model-view .mv-lines-title'), /Layer 1 head 3/);
+    assert.deepEqual(await serious(page, ['.model-view']), []);
     // the tutorial, one choice away: its hand-set vectors again
     await page.selectOption('#model-picker', '');
     await page.waitForFunction(() => !document.querySelector('attention-visualizer').state.model);
@@ -278,7 +380,7 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
   }
 });
 
-test('the predictions: the top 5 at each position as numpy gives them; the head switched off (headsOff) changes them, as numpy without that head', async () => {
+test('the predictions: the top 5 at each position as numpy gives them; the head switched off (headsOff) changes them, as numpy without that head; the model view\'s thumbnails are every layer × head\'s weights, numpy\'s, and follow the head off', async () => {
   const host = await openHost(local.browser, local.server.url);
   try {
     for (const [i, c] of FIXTURES.entries()) {
@@ -292,6 +394,7 @@ test('the predictions: the top 5 at each position as numpy gives them; the head 
       assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.predictions-title').textContent, `c${i}`),
         model.causal ? 'What the model predicts next, at each position' : 'The model’s output at each position (its task, not the next token)');
       assert.equal(model.causal, c.model !== 'animal-street');
+      assertThumbnails(await thumbnails(host.page, `c${i}`, c.tokens.length), c, c.allWeights, `${c.model} “${c.sentence}” model view`);
       assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelectorAll('.predictions-table tr:first-child th').length, `c${i}`), 2);
       // switched off by keyboard: the button focused, Enter
       await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.head-off').focus(), `c${i}`);
@@ -300,6 +403,10 @@ test('the predictions: the top 5 at each position as numpy gives them; the head 
       assert.deepEqual(await read(1), shown(c.top5), `${c.model}: the column with every head stays`);
       const off = await read(2);
       assert.deepEqual(off, shown(c.top5Off), `${c.model} “${c.sentence}”: layer ${c.layer} head ${c.head} off`);
+      // the model view follows: runModel's weights with that head off (numpy's), the later layers changed
+      const tiles = await thumbnails(host.page, `c${i}`, c.tokens.length);
+      assertThumbnails(tiles, c, c.allWeightsOff, `${c.model} “${c.sentence}” model view, layer ${c.layer} head ${c.head} off`);
+      if (c.layer + 1 < c.allWeights.length) assert.notDeepEqual(c.allWeightsOff[c.layer + 1], c.allWeights[c.layer + 1], 'numpy: a later layer changes');
       assert.notDeepEqual(c.top5Off, c.top5, 'numpy: the head matters');
       assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.activeElement?.classList.contains('head-off'), `c${i}`), true, 'the focus stays on the button');
     }

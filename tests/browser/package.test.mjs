@@ -156,7 +156,7 @@ test('custom-elements.json and the VS Code custom data are what make-element-dat
   const listed = shortcode.match(/\$attributes := slice ([\s\S]*?) -\}\}/)[1].match(/"[^"]+"/g).map((name) => JSON.parse(name));
   assert.deepEqual(listed.sort(), [...observed].sort());
   // and the Jupyter helper takes exactly them as keywords (- as _)
-  const helper = readFileSync(path.join(PACKAGE, 'hosts/python/attention_visualizer/__init__.py'), 'utf8');
-  const keywords = [...helper.matchAll(/^_(?:MATRICES|JSON|LISTS|BOOLEANS|TEXTS) = \{([^}]*)\}/gm)].flatMap(([, set]) => set.match(/"[^"]+"/g).map((name) => JSON.parse(name)));
+  const helper = readFileSync(path.join(PACKAGE, 'hosts/python/attention_visualizer/_attributes.py'), 'utf8');
+  const keywords = [...helper.matchAll(/^(?:MATRICES|JSON|LISTS|BOOLEANS|TEXTS) = \{([^}]*)\}/gm)].flatMap(([, set]) => set.match(/"[^"]+"/g).map((name) => JSON.parse(name)));
   assert.deepEqual(keywords.sort(), observed.map((name) => name.replace(/-/g, '_')).sort());
 });

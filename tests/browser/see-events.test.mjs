@@ -30,22 +30,35 @@ function recordEvents(types) {
   }
 }
 
-test('events: once per edit, drag, undo, redo, import, preset and step change, with the documented detail', async () => {
+// `url` (under dist/) in a new English context, every event of TYPES recorded from before its
+// scripts run, once the element has its first result: the page, its page errors, the element's
+// state, and take(): the events since the last take, once the element is idle and two more
+// frames have passed (a late duplicate would be seen).
+async function openRecorded(url) {
   const context = await local.browser.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.addInitScript(recordEvents, TYPES);
-    await page.goto(local.at('embed.html?editable=&lang=en'));
+    await page.goto(local.at(url));
     await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
     const state = () => page.evaluate(() => document.querySelector('attention-visualizer').state);
-    // Waits until the element is idle and two more frames have passed (a late duplicate would be seen), then takes the events.
     const take = async () => {
       await page.waitForFunction(() => !document.querySelector('attention-visualizer').computing);
       await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 150)));
       return page.evaluate(() => window.seen.splice(0).map((e) => ({ ...e, detail: JSON.parse(e.detail), now: JSON.parse(e.now) })));
     };
+    return { context, page, problems, state, take };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}
+
+test('events: once per edit, drag, undo, redo, import, preset and step change, with the documented detail', async () => {
+  const { context, page, problems, state, take } = await openRecorded('embed.html?editable=&lang=en');
+  try {
     const count = (events) => Object.fromEntries(TYPES.map((type) => [type, events.filter((e) => e.type === type).length]));
     const load = await take();
     assert.equal(count(load).ready, 1, 'ready once at load');
@@ -170,20 +183,8 @@ test('every event of the element (ready, change, computed, replace) bubbles out 
 // preset's numbers (presets.js), a learned example's trained weights (learned-data.js), a state
 // file as the schema reads it (validateState: the defaults filled in), each once per action.
 test('events carry the documented state: ready and computed the state shown; a preset, a learned example and a state file replace once with the state chosen', async () => {
-  const context = await local.browser.newContext({ locale: 'en-US' });
+  const { context, page, problems, state, take } = await openRecorded('embed.html?editable=&lang=en');
   try {
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.addInitScript(recordEvents, TYPES);
-    await page.goto(local.at('embed.html?editable=&lang=en'));
-    await page.waitForFunction(() => document.querySelector('attention-visualizer').result);
-    const state = () => page.evaluate(() => document.querySelector('attention-visualizer').state);
-    const take = async () => {
-      await page.waitForFunction(() => !document.querySelector('attention-visualizer').computing);
-      await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 150)));
-      return page.evaluate(() => window.seen.splice(0).map((e) => ({ ...e, detail: JSON.parse(e.detail), now: JSON.parse(e.now) })));
-    };
     const types = (events) => events.map((e) => e.type);
     // ready once, then computed, at load: each with the state shown then (embed.html sets the
     // reader's language from its own script, which may run before or after the first result)

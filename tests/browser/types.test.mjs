@@ -1,7 +1,8 @@
 // The types (types/*.d.ts) against the runtime's own objects (issue 32, item 11): the built
 // element, in Chromium, gives its states (with "How it learns"'s `learn` field, on the step
 // `learn`), its results (arrays of numbers, and rows of Float64Array from 1024 × 1024 cells),
-// its events and its properties, and the engine a `reuse` result; each is written into a
+// its events and its properties, and the engine a `reuse` result and a model's run (rows and
+// typed), gradients and training (runModel, modelGradients, trainModel); each is written into a
 // TypeScript file as a literal of what it is (long arrays cut to their first elements: the same
 // types) and assigned to the declared type, which `tsc --strict` (the repository's) must accept:
 // a field the runtime has and the types lack is an excess property, one the types require and
@@ -94,6 +95,21 @@ async function capture() {
 
   const engine = await globalThis.createAttentionEngine();
   const reused = engine.compute({ x: [[1, 0], [0, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }, { typed: true, reuse: true });
+  // a small model with every part (norms, an MLP, a final norm, tied unembedding)
+  const eye = [[1, 0], [0, 1]];
+  const model = {
+    vocab: ['a', 'b', 'c'], dModel: 2, maxTokens: 4, causal: true, embed: [[1, 0], [0, 1], [0.2, 0.9]], positions: 'sinusoidal',
+    layers: [{
+      norm1: { gain: [1, 1], bias: [0, 0] }, heads: [{ wq: eye, wk: [[0.5, 0], [0, 0.5]], wv: eye }], wo: eye,
+      norm2: { gain: [1, 1], bias: [0, 0] }, mlp: { w1: eye, b1: [0, 0], w2: eye, b2: [0, 0], activation: 'gelu' },
+    }],
+    finalNorm: { gain: [1, 1], bias: [0, 0] }, unembed: 'tied',
+  };
+  const models = {
+    model, run: engine.runModel(model, [0, 1, 2]), typedRun: engine.runModel(model, [0, 1, 2], { typed: true }),
+    gradients: engine.modelGradients(model, [0, 1, 2], [1, 2, -1]),
+    trained: engine.trainModel(model, { batches: [{ ids: [0, 1], targets: [1, 2] }], learningRate: 0.01 }),
+  };
 
   const proto = Object.getPrototypeOf(v);
   const members = Object.getOwnPropertyNames(proto).filter((name) => !name.startsWith('_') && name !== 'constructor').map((name) => {
@@ -104,6 +120,7 @@ async function capture() {
     states: states.map(lit),
     results: results.map(lit),
     reused: lit(reused),
+    models: Object.fromEntries(Object.entries(models).map(([name, value]) => [name, lit(value)])),
     answers: answers.map(lit),
     answerEvent: { constructor: answerEvent.constructor.name, detail: lit(answerEvent.detail) },
     events: Object.entries(events).map(([type, event]) => ({
@@ -116,13 +133,20 @@ async function capture() {
 function typeScript(runtime) {
   const lines = [
     `import type { AttentionVisualizer, AttentionVisualizerEventMap, AttentionVisualizerResult, AttentionVisualizerState, AttentionVisualizerCellAnswer, AttentionVisualizerRowAnswer } from '${TYPES}/attention-visualizer.js';`,
-    `import type { AttentionEngine, TypedSingleHeadResult } from '${TYPES}/attention-engine.js';`,
+    `import type { AttentionEngine, TypedSingleHeadResult, TypedMatrix, Model, ModelRun, ModelGradients, TrainModelResult } from '${TYPES}/attention-engine.js';`,
     'declare const v: AttentionVisualizer;',
     'declare const engine: AttentionEngine;',
     ...runtime.states.map((s, i) => `export const state${i}: AttentionVisualizerState = ${s};`),
     ...runtime.results.map((r, i) => `export const result${i}: AttentionVisualizerResult = ${r};`),
     'export const reused: TypedSingleHeadResult = engine.compute({ x: [[1]], wq: [[1]], wk: [[1]], wv: [[1]] }, { typed: true, reuse: true });',
     `export const reusedShape: TypedSingleHeadResult = ${runtime.reused};`,
+    `export const model: Model = ${runtime.models.model};`,
+    `export const modelRun: ModelRun = ${runtime.models.run};`,
+    `export const typedRun: ModelRun<TypedMatrix> = ${runtime.models.typedRun};`,
+    'export const typedRunDeclared: ModelRun<TypedMatrix> = engine.runModel(model, [0, 1], { typed: true, headsOff: [{ layer: 0, head: 0 }] });',
+    `export const modelGradients: ModelGradients = ${runtime.models.gradients};`,
+    `export const trained: TrainModelResult = ${runtime.models.trained};`,
+    "export const trainedDeclared: TrainModelResult = engine.trainModel(model, { batches: [{ ids: [0], targets: [1] }], learningRate: 0.1, optimizer: 'sgd' });",
     `export const answer0: AttentionVisualizerCellAnswer = ${runtime.answers[0]};`,
     `export const answer1: AttentionVisualizerRowAnswer = ${runtime.answers[1]};`,
     "export const checkedCell: AttentionVisualizerCellAnswer = v.check({ matrix: 'scores', row: 0, column: 1, head: 0 }, 0.24);",
@@ -171,6 +195,10 @@ test('the types match the runtime: states with learn, results with Float64Array 
   assert.ok(runtime.members.some((m) => m.name === 'shownState'));
   assert.match(runtime.answers[0], /"mistake": "misprint"/);
   assert.match(runtime.answers[1], /"cells": \[/);
+  assert.match(runtime.models.run, /"mlp": \{ "input": /);
+  assert.match(runtime.models.typedRun, /"logits": \{ "rows": 3, "cols": 3, "data": new Float64Array\(/);
+  assert.match(runtime.models.gradients, /^\{ "loss": [\d.]+, "gradients": \{ "embed": /);
+  assert.match(runtime.models.trained, /"losses": \[/);
   writeFileSync(path.join(DIR, 'check.ts'), typeScript(runtime));
   writeFileSync(path.join(DIR, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: [] },

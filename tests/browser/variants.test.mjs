@@ -303,7 +303,7 @@ test('positional encoding: its own step with PE and X + PE, and the arithmetic o
   assert.match(await page.locator('#step-3 .work p').nth(1).textContent(), /Row 我 of X\+PE/);
 });
 
-test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|) and the diagram\'s +B; Scaled and Weights are numpy\'s', async () => {
+test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|), the diagram\'s +B and Bias to the export list; Scaled and Weights are numpy\'s', async () => {
   await reset();
   await page.check('#alibi');
   const c = CASES.tutorial_alibi;
@@ -317,6 +317,9 @@ test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|) and the
   await page.hover('#step-4 table[data-matrix="Bias"] td[data-r="0"][data-c="2"]');
   assert.match(await page.locator('#step-4 .work-main').textContent(), /^Bias\[我, 你\] = −0\.0039 × \|0 − 2\| = [-−]0\.0078$/);
   assert.match(await page.textContent('#step-5 .formula'), /Scaled = Scores \/ √d_k \+ Bias/);
+  // the export panel is drawn anew with the bias in its list (it was only when PE, the heads, W_O or C changed)
+  const exported = await page.$$eval('#share-tools select[data-focus-id="export-matrix"] option', (options) => options.map((o) => o.value));
+  assert.deepEqual(exported, ['X', 'Bias', 'W_Q', 'W_K', 'W_V', 'Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output']);
 });
 
 test('heads: each with its own grids (new ones filled from the seed), W_O, the heads grid, concat and W_O steps', async () => {

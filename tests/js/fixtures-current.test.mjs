@@ -1,6 +1,6 @@
 // The expected values are what numpy computes today: the committed fixtures are what
 // the scripts in tests/ write (make_fixtures.py, make_preset_fixtures.py,
-// make_export_fixtures.py, make_editor_fixtures.py, make_check_fixtures.py,
+// make_export_fixtures.py, make_editor_fixtures.py, make_check_fixtures.py, make_guess_fixtures.py,
 // make_see_backward_fixtures.py), byte for byte, and the worked example's values in
 // tests/REFERENCE.md and fixtures.mjs are what tests/reference.py prints.
 import { test } from 'node:test';
@@ -29,6 +29,7 @@ const SCRIPTS = [
   ['make_export_fixtures.py', 'fixtures/exports'],
   ['make_editor_fixtures.py', 'fixtures'],
   ['make_check_fixtures.py', 'fixtures'],
+  ['make_guess_fixtures.py', 'fixtures'],
   ['make_see_backward_fixtures.py', 'fixtures'],
 ];
 

@@ -46,6 +46,8 @@ test('every message renders without a leftover placeholder in both languages', (
     mb: 16, path: 'vocab[1]', code: 'shape', role: 'coreference',
     // checking a learner's value (engine/check.js)
     cell: 'Weights[我, 爱]', places: 4, wrong: '0.3361', full: '0.33569311', other: 'Weights[爱, 我]', root: '1.4142', term: 'Q[我, d1]·K[爱, d1]', slip: 'left out', previous: 'Scaled',
+    // "Guess first" (views/guess.js): the choice, the scale step's row before and after
+    choice: '爱', key0: '我', top0: '0.2600', spread0: '0.0200', key1: '我', top1: '0.1838', spread1: '0.0141',
   };
   for (const key of Object.keys(STRINGS)) {
     for (const lang of LANGUAGES) {

@@ -116,6 +116,23 @@ test('undo and redo walk the inputs, keeping the view; a change of view alone is
   assert.equal(store.state.x[0][0], 10);
 });
 
+test('"Guess first" is no input: its change is no entry, and undo and redo keep it as they keep the view', async () => {
+  const store = new StateStore();
+  store.dispatch('load', tutorialState('en')); // the first entry, guess off
+  await tick();
+  store.dispatch('load', { ...store.state, guess: true });
+  await tick();
+  assert.equal(sameInputs(tutorialState('en'), store.state), true);
+  assert.equal(store.canUndo(), false, 'no entry for guess alone');
+  store.dispatch('edit', withX00(store.state, 5));
+  await tick();
+  assert.equal(store.undo(), true);
+  assert.equal(store.state.x[0][0], 1);
+  assert.equal(store.state.guess, true, 'undo keeps guess on');
+  assert.equal(store.redo(), true);
+  assert.equal(store.state.guess, true);
+});
+
 test('an edit not heard yet is recorded before undo goes back from it', () => {
   const store = new StateStore(tutorialState('en'));
   store.flush();

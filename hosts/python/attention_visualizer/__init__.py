@@ -40,11 +40,9 @@ _CANDIDATES = [
 ]
 SCRIPT = next((p for p in _CANDIDATES if os.path.exists(p)), _CANDIDATES[0])
 
-_MATRICES = {"x", "wq", "wk", "wv", "wo", "context"}
-_JSON = {"tokens", "heads", "context_tokens"}
-_LISTS = {"steps", "panels", "key_padding"}
-_BOOLEANS = {"causal", "scale_by_sqrt_dk", "positional_encoding", "alibi", "editable"}
-_TEXTS = {"state", "sentence", "tokenize", "model", "layer", "lang", "step", "head", "decimals", "temperature", "exercise", "heading_level", "theme"}
+# show()'s keywords by how a value is written, generated from the element's attributes
+from ._attributes import BOOLEANS as _BOOLEANS, JSON as _JSON, LISTS as _LISTS, MATRICES as _MATRICES, TEXTS as _TEXTS
+
 _KNOWN = _MATRICES | _JSON | _LISTS | _BOOLEANS | _TEXTS
 
 

@@ -47,8 +47,9 @@ const PARSE_KEYS = {
   empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
 };
 
-// Two states the draft reads the same (the goal of "How it learns" is not in the draft).
-const sameDraft = (a, b) => sameInputs({ ...a, learn: undefined }, { ...b, learn: undefined });
+// Two states the draft reads the same (the goal of "How it learns" is not in the draft; `guess`,
+// which sameInputs leaves out, is).
+const sameDraft = (a, b) => sameInputs({ ...a, learn: undefined }, { ...b, learn: undefined }) && Boolean(a.guess) === Boolean(b.guess);
 
 export class Editor {
   constructor(host) {

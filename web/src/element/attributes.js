@@ -2,12 +2,16 @@
 // (stateFromAttributes, stateWithAttribute) and written from one (embedAttributes, its inverse). element.js observes the `data` and
 // `config` ones (a data attribute changes the state, a config one what is shown; `mode` is
 // read once, when first connected); scripts/make-element-data.mjs writes from this list the
-// package's custom-elements.json, vscode.html-custom-data.json and the attribute interface (with
-// the unions of step ids, panels, languages and themes) of types/attention-visualizer.d.ts. Each entry: name, kind, the TypeScript type of its value
+// package's custom-elements.json, vscode.html-custom-data.json, the attribute interface (with
+// the unions of step ids, panels, languages and themes) of types/attention-visualizer.d.ts, the Hugo
+// shortcode's list of parameters and the Python host's keywords (hosts/python/attention_visualizer/
+// _attributes.py). Each entry: name, kind, the TypeScript type of its value
 // in JSX, the values an editor may offer (`values`; `boolean`: a boolean attribute) and what
-// it means, in English · Chinese (the words of docs/authoring.md's table). The options' attributes
-// are options.js's, declared there.
-import { stepsFor } from '../views/steps.js';
+// it means, in English · Chinese (the words of docs/authoring.md's table), and `form`, how a host
+// writes its value (the Python host's show() keywords, the embed code's Jupyter form): 'matrix'
+// (rows of numbers), 'json', 'list' (comma-separated), 'boolean'; absent: text. The options'
+// attributes are options.js's, declared there.
+import { stepsFor, STEP_IDS } from '../views/steps.js';
 import { LANGUAGES, describe, detectLanguage } from '../ui/i18n.js';
 import { OPTIONS, optionAttributeDeclarations, optionByAttribute, readAttribute, optionAttributes } from '../state/options.js';
 import { readState, cellMessage } from '../state/model.js';
@@ -28,8 +32,6 @@ import { excerpt } from '../ui/quote.js';
 // into the host page: the element refuses it there and says what to use.
 export const FULL_MODE = { allowed: false };
 
-// every step id, in the order shown (the options that add steps all on)
-export const STEP_IDS = stepsFor({ positionalEncoding: true, alibi: true, heads: 2, usesWo: true }).map((step) => step.id);
 export const PANELS = ['nav', 'formula', 'explanation', 'work', 'lines', 'legend', 'notes', 'tools'];
 export const THEMES = ['auto', 'light', 'dark'];
 const BOOLEAN = "boolean | '' | 'true' | 'false'";
@@ -41,15 +43,15 @@ export const ATTRIBUTES = [
     name: 'tokenize', kind: 'data', type: "'char' | 'space' | 'word'", values: ['char', 'space', 'word'],
     description: 'How the sentence is split: char (default without spaces), space or word · 句子的切分方式',
   },
-  { name: 'tokens', kind: 'data', type: 'string', description: 'Or the tokens as a JSON array, e.g. ["我","爱","你"] · 或直接给出词元' },
-  { name: 'x', kind: 'data', type: 'string', description: 'The token vectors X: JSON ([[1,0],[0,1]]) or rows separated by ; or new lines (1 0; 0 1) · 词向量矩阵' },
-  { name: 'wq', kind: 'data', type: 'string', description: 'W_Q, a matrix as for x · W_Q 矩阵' },
-  { name: 'wk', kind: 'data', type: 'string', description: 'W_K, a matrix as for x · W_K 矩阵' },
-  { name: 'wv', kind: 'data', type: 'string', description: 'W_V, a matrix as for x · W_V 矩阵' },
-  { name: 'heads', kind: 'data', type: 'string', description: 'Several heads: JSON [{"wq":…,"wk":…,"wv":…}, …] (instead of wq/wk/wv) · 多头' },
-  { name: 'wo', kind: 'data', type: 'string', description: 'W_O, a matrix as for x · W_O 矩阵' },
-  { name: 'context', kind: 'data', type: 'string', description: 'The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量' },
-  { name: 'context-tokens', kind: 'data', type: 'string', description: 'The tokens of context, JSON array · 交叉注意力第二个句子的词元' },
+  { name: 'tokens', kind: 'data', type: 'string', form: 'json', description: 'Or the tokens as a JSON array, e.g. ["我","爱","你"] · 或直接给出词元' },
+  { name: 'x', kind: 'data', type: 'string', form: 'matrix', description: 'The token vectors X: JSON ([[1,0],[0,1]]) or rows separated by ; or new lines (1 0; 0 1) · 词向量矩阵' },
+  { name: 'wq', kind: 'data', type: 'string', form: 'matrix', description: 'W_Q, a matrix as for x · W_Q 矩阵' },
+  { name: 'wk', kind: 'data', type: 'string', form: 'matrix', description: 'W_K, a matrix as for x · W_K 矩阵' },
+  { name: 'wv', kind: 'data', type: 'string', form: 'matrix', description: 'W_V, a matrix as for x · W_V 矩阵' },
+  { name: 'heads', kind: 'data', type: 'string', form: 'json', description: 'Several heads: JSON [{"wq":…,"wk":…,"wv":…}, …] (instead of wq/wk/wv) · 多头' },
+  { name: 'wo', kind: 'data', type: 'string', form: 'matrix', description: 'W_O, a matrix as for x · W_O 矩阵' },
+  { name: 'context', kind: 'data', type: 'string', form: 'matrix', description: 'The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量' },
+  { name: 'context-tokens', kind: 'data', type: 'string', form: 'json', description: 'The tokens of context, JSON array · 交叉注意力第二个句子的词元' },
   ...optionAttributeDeclarations(),
   {
     name: 'lang', kind: 'data', type: 'Language | string', values: LANGUAGES,
@@ -61,9 +63,9 @@ export const ATTRIBUTES = [
   },
   { name: 'head', kind: 'data', type: 'number | string', description: 'The head shown first, from 1 · 起始的头' },
   { name: 'decimals', kind: 'data', type: 'number | string', description: 'Decimal places shown, 1–8 (default 4) · 小数位数' },
-  { name: 'steps', kind: 'config', type: 'string', description: `Which steps to offer, by id: ${STEP_IDS.join(', ')} (default all) · 显示哪些步骤` },
-  { name: 'panels', kind: 'config', type: 'string', description: `Which parts to show: ${PANELS.join(', ')} (default all) · 显示哪些部分` },
-  { name: 'editable', kind: 'config', type: BOOLEAN, values: 'boolean', description: "The full page's editor under the steps; read-only without it · 可编辑" },
+  { name: 'steps', kind: 'config', type: 'string', form: 'list', description: `Which steps to offer, by id: ${STEP_IDS.join(', ')} (default all) · 显示哪些步骤` },
+  { name: 'panels', kind: 'config', type: 'string', form: 'list', description: `Which parts to show: ${PANELS.join(', ')} (default all) · 显示哪些部分` },
+  { name: 'editable', kind: 'config', type: BOOLEAN, values: 'boolean', form: 'boolean', description: "The full page's editor under the steps; read-only without it · 可编辑" },
   {
     name: 'heading-level', kind: 'config', type: "1 | 2 | 3 | 4 | 5 | 6 | '1' | '2' | '3' | '4' | '5' | '6'", values: ['1', '2', '3', '4', '5', '6'],
     description: "The level of the steps' headings on the host page, 1–6 (what they hold one below; default: h3 steps, h2 editor) · 步骤标题在宿主页中的级别",
@@ -155,7 +157,8 @@ function baseState(element, lang) {
 
 // `group`'s attributes written into s (a copy of `before`, the state they apply to).
 // An attribute taken away leaves its field as it is (a boolean one: its default).
-function applyGroup(element, s, before, group, lang) {
+// choice: the element's ModelChoice (engine/model-run.js: the models it has loaded), or null.
+function applyGroup(element, s, before, group, lang, choice) {
   const get = (name) => element.getAttribute(name);
   const has = (name) => get(name) !== null;
   switch (group[0]) {
@@ -194,8 +197,8 @@ function applyGroup(element, s, before, group, lang) {
         if (!read.ok) throw attributeError(name, read.detail);
         s[key] = read.value;
       }
-      // the model's matrices now when it is here, else when it arrives (element.js _modelArrived)
-      Object.assign(s, derivedFields(element._models?.choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
+      // the model's matrices now when it is here, else when it arrives (models.js arrived)
+      Object.assign(s, derivedFields(choice, s, get('sentence'), (descriptor) => attributeError('model', descriptor)));
       break;
     case 'decimals':
       if (has('decimals')) s.view = { ...s.view, decimals: Number(get('decimals')) };
@@ -262,14 +265,14 @@ function headNumber(s, text) {
 // tutorial, or a state set by property before the element was connected) with
 // every other attribute given on top. errors (a Map): each group's error by
 // its first name ('state' for the whole), the groups that read applied.
-function stateFromAttributes(element, lang, base, errors, restored) {
+function stateFromAttributes(element, lang, base, errors, restored, choice) {
   errors.clear();
   const s = { ...base, view: { ...base.view } };
   // The language of a restored state stays unless lang="…" says otherwise.
   const given = (group) => group.some((name) => element.hasAttribute(name)) || (group[0] === 'lang' && !restored);
   for (const group of GROUPS.filter(given)) {
     try {
-      applyGroup(element, s, base, group, lang);
+      applyGroup(element, s, base, group, lang, choice);
     } catch (error) {
       if (!error.descriptor) throw error;
       errors.set(group[0], error.descriptor);
@@ -278,12 +281,12 @@ function stateFromAttributes(element, lang, base, errors, restored) {
   return validated(element, s);
 }
 
-// The state with the group of the attribute `name` applied, all else as it was.
-export function stateWithAttribute(element, state, name, lang, errors) {
+// The state with the group of the attribute `name` applied, all else as it was (choice: as applyGroup's).
+export function stateWithAttribute(element, state, name, lang, errors, choice = null) {
   const group = groupOf(name);
   const s = { ...state, view: { ...state.view } };
   try {
-    applyGroup(element, s, state, group, lang);
+    applyGroup(element, s, state, group, lang, choice);
     const next = validated(element, s);
     errors.delete(group[0]);
     errors.delete('state'); // what did not read together reads now
@@ -365,11 +368,12 @@ export function elementLang(element, state) {
 
 // The whole state the attributes name, on `propertyBase` (a state set by property before
 // the first connection) if there is one; null when none reads (its error in errors, 'state').
-export function readAttributes(element, lang, propertyBase, errors) {
+// choice: the element's ModelChoice (a model the attributes name, read now when it has loaded), or null.
+export function readAttributes(element, lang, propertyBase, errors, choice = null) {
   try {
     const base = propertyBase || baseState(element, lang);
     const restored = Boolean(propertyBase) || element.hasAttribute('state');
-    return stateFromAttributes(element, lang, base, errors, restored);
+    return stateFromAttributes(element, lang, base, errors, restored, choice);
   } catch (error) {
     if (!error.descriptor) throw error;
     errors.set('state', error.descriptor);

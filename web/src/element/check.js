@@ -4,7 +4,8 @@
 //   cell: { matrix, row, column?, head? } (0-based; matrix as compute() names its results)
 //   value: one cell's text or number; without `column`, the row's values: an array, or one
 //   text of numbers apart by spaces, semicolons or commas ("0.34, 0.33, 0.33")
-//   → { cell, correct, expected, value, mistake, wrong, explanation: { zh, en } }; a row's also
+//   → { cell, correct, expected, value, mistake, wrong, explanation: { zh, en }, withheld: { zh, en } }
+//   (withheld: the explanation without the right value, as an exercise's blank shows it); a row's also
 //   has `cells` (each cell's result), expected and value are then arrays.
 
 import { checkAnswer, CHECKED_MATRICES } from '../engine/check.js';
@@ -30,13 +31,13 @@ function rowResult(cells, cell) {
   const wrong = cells.filter((c) => !c.correct);
   const first = wrong[0];
   const correct = wrong.length === 0;
-  const explanation = Object.fromEntries(LANGUAGES.map((lang) => {
+  const said = (field) => Object.fromEntries(LANGUAGES.map((lang) => {
     const lead = translate(lang, correct ? 'exerciseRowRight' : 'exerciseRowWrong', { n: cells.length, wrong: wrong.length });
-    return [lang, correct ? lead : `${lead}${lang === 'zh' ? '' : ' '}${first.explanation[lang]}`];
+    return [lang, correct ? lead : `${lead}${lang === 'zh' ? '' : ' '}${first[field][lang]}`];
   }));
   return {
     cell, correct, expected: cells.map((c) => c.expected), value: cells.map((c) => c.value),
-    mistake: first ? first.mistake : null, wrong: first ? first.wrong : null, explanation, cells,
+    mistake: first ? first.mistake : null, wrong: first ? first.wrong : null, explanation: said('explanation'), withheld: said('withheld'), cells,
   };
 }
 

@@ -225,9 +225,10 @@ export class CompactView {
     }
     list.classList.toggle('stale', host.refused() || (host.editable() && host.editor().hasErrors()) || host.waiting());
     list.dataset.staleLabel = translate(lang, 'staleLabel');
-    const ctx = host.ctx(lang);
     const steps = this.visibleSteps();
     const current = host.state().view.step === 'all' ? 'all' : steps[this.currentIndex(steps)].id;
+    // guessWalk: the `guess` attribute asks before each step shown alone (views/guess.js)
+    const ctx = { ...host.ctx(lang), guessWalk: current !== 'all' && Boolean(host.state().guess) };
     const indices = current === 'all' ? steps.map((_, i) => i) : [this.currentIndex(steps)];
     // one step reached from another: its arrival plays (steps.js)
     const left = this.shownStep;

@@ -54,6 +54,7 @@ import { Computation } from './compute.js';
 import { viewInputs, stepsContext, engineRefusal, statusMessages } from './context.js';
 import { resultCopy } from './buffers.js';
 import { emit, stateDetail } from './events.js';
+import { Changes } from './changes.js';
 import { HostTheme } from './theme.js';
 import { takeDrops } from './drop.js';
 import { forget, whenNear, wake, withEngine } from './visibility.js';
@@ -82,11 +83,14 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._store.subscribe((state, types) => this._onStore(state, types));
     this._handled = null;
     this._attributeState = null; // the state the attributes made, until edited
+    // when a change is told (event change): changes.js
+    this._changes = new Changes({ store: this._store, tell: () => this._emit('change', this._stateDetail()), hold: (on) => this._view.hold(on) });
     // a model the state names (models.js), loaded from the models/ folder beside the script
     this._models = new ElementModels({
       engine: () => this._engine, state: () => this._state, lang: () => this._lang(), full: () => this._full,
-      root: () => (this._full ? this : this.shadowRoot), amend: (state) => this._store.amend(state),
+      amend: (state) => this._store.amend(state),
       apply: (state) => this._apply(state), replace: (state) => this._replace(state), render: () => this._render(),
+      setView: (view) => this._setView(view), // (a head of the layer on screen opened: model-view.js)
       // (head="3" is read again once the model has its heads, while the state is the attributes')
       reread: () => {
         if (this._full || this._state !== this._attributeState || !this.hasAttribute('model')) return false;
@@ -133,7 +137,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       editable: () => this._editable(),
       lang: () => this._lang(),
       isDark: (theme) => this._theme.isDark(theme), // theme="auto" follows what the element sits on (theme.js)
-      holding: () => this._holding,
+      holding: () => this._changes.holding,
       waiting: () => this._waiting,
       refused: () => Boolean(this._engineErrorMessage),
       running: () => Boolean(this._compute.running),
@@ -154,9 +158,6 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._urgent = false; // a whole state loaded: computed at once
     this._before = null; // the before/after comparison's (full mode, compute.js): {result, changes}, or null
     this._editor = null; // "Edit the example" (editor.js), made when first editable
-    this._quiet = false; // a change the element tells of itself (or not at all: attributes)
-    this._holding = false; // a drag under way (scrub.js): its change event waits for its end
-    this._heldChange = false;
     // The export panel (views/tools.js) and "How it learns" (views/learn.js): parts.js
     const baseUrl = () => (this._full ? location.href : SCRIPT_URL || location.href);
     const actions = {
@@ -231,7 +232,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (before === after || !this._root) return;
     if (DATA_ATTRIBUTES.includes(name) && !this._full) {
       if (name === 'state') this._readAttributes();
-      else this._quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._lang(), this._attributeErrors)));
+      else this._changes.quietly(() => this._store.dispatch('load', stateWithAttribute(this, this._state, name, this._lang(), this._attributeErrors, this._models.choice)));
     }
     this._render();
   }
@@ -363,23 +364,12 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   // a state set by property before the first connection if there is one; what was typed
   // gives way to it.
   _readAttributes() {
-    const read = readAttributes(this, this._lang(), this._propertyBase, this._attributeErrors);
+    const read = readAttributes(this, this._lang(), this._propertyBase, this._attributeErrors, this._models.choice);
     if (read) this._store.dispatch('load', read);
     else if (!this._state) this._store.dispatch('load', tutorialState(this._lang()));
     this._propertyBase = null;
-    this._quietly(() => this._editor?.reset(this._state));
+    this._changes.quietly(() => this._editor?.reset(this._state));
     this._attributeState = this._state;
-  }
-
-  // Runs fn, then tells the store's subscribers, without a change event (the caller sends it, or none is due).
-  _quietly(fn) {
-    this._quiet = true;
-    try {
-      fn();
-      this._store.flush();
-    } finally {
-      this._quiet = false;
-    }
   }
 
   get _state() {
@@ -396,7 +386,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     // (in full mode an edit or a whole state is a result shown, even with the same inputs, as the page counted it)
     if (sameInputs(before, state)) this._render({ counted: this._full && [...types].some((type) => type !== 'view' && type !== 'learn') });
     else this._edited();
-    if (!this._quiet) this._changed();
+    if (!this._changes.quiet) this._changes.changed();
   }
 
   // strict: a state the engine refuses when computed at once (an overflow,
@@ -417,7 +407,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     // computed (when small; at once in full mode) and rendered now; what was typed gives way to it
     this._urgent = this._full;
     try {
-      this._quietly(() => {
+      this._changes.quietly(() => {
         this._store.dispatch('load', state);
         this._editor?.reset(this._state);
       });
@@ -433,7 +423,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       this._render();
       throw refusal(message);
     }
-    this._changed();
+    this._changes.changed();
   }
 
   // A whole state chosen in the element (a preset, a state file, a learned
@@ -444,37 +434,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     this._apply(state);
   }
 
-  // A change by the user: told now, or (a drag under way) when let go.
-  _changed() {
-    if (this._holding) this._heldChange = true;
-    else this._notifyChange();
-  }
-
   // Every event of the element, bubbling and composed alike (events.js).
   _emit(type, detail) {
     emit(this, type, detail);
-  }
-
-  _notifyChange() {
-    this._emit('change', this._stateDetail());
-  }
-
-  // Undo and redo (editable: Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z, Ctrl+Y): the inputs
-  // before (after) the last edit, with the view on screen.
-  _undoRedo(action) {
-    if (!(action === 'undo' ? this._store.undo() : this._store.redo())) return;
-    this._quietly(() => {});
-    this._notifyChange();
-  }
-
-  // A drag updates the steps as it goes, and is one change (and one undo entry) when let go.
-  _hold(on) {
-    this._store.hold(on);
-    this._holding = on;
-    this._view.hold(on);
-    if (on || !this._heldChange) return;
-    this._heldChange = false;
-    this._notifyChange();
   }
 
   // The inputs changed: computed now, after the next paint or in the worker
@@ -523,8 +485,8 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
   }
 
   _setView(view) {
-    this._quietly(() => this._store.dispatch('view', view));
-    this._changed();
+    this._changes.quietly(() => this._store.dispatch('view', view));
+    this._changes.changed();
   }
 
   // ---- rendering ----
@@ -577,9 +539,9 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       store: this._store,
       lang: () => this._lang(),
       replace: (state) => this._replace(state), // a preset: `replace` first, in every mode (docs/authoring.md)
-      undo: () => this._undoRedo('undo'),
-      redo: () => this._undoRedo('redo'),
-      hold: (on) => this._hold(on),
+      undo: () => this._changes.undoRedo('undo'),
+      redo: () => this._changes.undoRedo('redo'),
+      hold: (on) => this._changes.hold(on),
       optionChanged: (key) => this._compute.optionChanged(key), // the before/after comparison's
       changed: () => this._render({ counted: true }),
       // the preset's note, from the result on screen once it is the newest edit's
@@ -596,7 +558,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
     if (undo) {
       event.preventDefault();
       if (undo === 'undo') this._editor.undo(); // input that does not read goes back to the last that did first
-      else this._undoRedo('redo');
+      else this._changes.undoRedo('redo');
       return;
     }
     this._view.keys(event);

@@ -4,10 +4,9 @@
 
 import { translate } from '../ui/i18n.js';
 import { encodeHash } from '../state/link.js';
-import { SWITCHES } from '../state/options.js';
 import { excerpt } from '../ui/quote.js';
 import { EMBED_FORMS } from '../views/tools.js';
-import { embedAttributes } from './attributes.js';
+import { ATTRIBUTES, embedAttributes } from './attributes.js';
 
 const htmlAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
 
@@ -37,8 +36,7 @@ function hugoParameter([name, value, json]) {
 
 // A keyword of show() (hosts/jupyter): JSON text is a Python literal of the same value
 // (strings, numbers, lists, dicts), as is a whole number; flags are True/False; other text a string.
-// (editable: the one boolean display attribute)
-const FLAGS = [...SWITCHES.map((o) => o.attribute), 'editable'];
+const FLAGS = ATTRIBUTES.filter((a) => a.form === 'boolean').map((a) => a.name);
 function pythonKeyword([name, value, json]) {
   const keyword = name.replace(/-/g, '_');
   if (FLAGS.includes(name)) return `${keyword}=${value === 'false' ? 'False' : 'True'}`; // '' or 'true': on

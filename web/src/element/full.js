@@ -62,6 +62,8 @@ function layout() {
   const options = node('div', { class: 'step-options' }, [
     node('button', { type: 'button', id: 'play', 'aria-pressed': 'false' }),
     node('button', { type: 'button', id: 'overview', 'aria-pressed': 'false' }),
+    // "Guess first" (the `guess` option): a question before each step's numbers (views/guess.js)
+    node('button', { type: 'button', id: 'guess', 'aria-pressed': 'false', 'data-i18n': 'guessToggle', 'data-i18n-title': 'guessToggleTitle' }),
     node('div', { id: 'view-heads', class: 'head-tabs', role: 'group', 'aria-labelledby': 'view-heads-label', hidden: true }, [
       node('span', { id: 'view-heads-label', class: 'head-tabs-label', 'data-i18n': 'viewHeadLabel' })]),
     node('span', { class: 'hint keys-hint', 'data-i18n': 'keysHint' }),
@@ -110,6 +112,11 @@ export class FullView {
     $('prev').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) - 1); });
     $('next').addEventListener('click', () => { this.stopPlay(); this.goTo(this.currentIndex(this.steps()) + 1); });
     $('play').addEventListener('click', () => this.togglePlay());
+    // a setting of the walk, in the state (the link carries it), computing nothing (history.js sameInputs)
+    $('guess').addEventListener('click', () => {
+      const state = this.av.state();
+      this.host.store.dispatch('load', { ...state, guess: !state.guess });
+    });
     $('overview').addEventListener('click', () => {
       this.stopPlay();
       const steps = this.steps();
@@ -177,10 +184,11 @@ export class FullView {
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);
-    // a model's predictions under the steps (element.js), drawn anew
-    this.host.querySelector('.predictions')?.remove();
+    // a model's panels under the steps (models.js): one box, kept (not moved: a focus in it stays)
     const predictions = this.av.predictions(lang);
-    if (predictions) this.$('steps').after(predictions);
+    const last = this.host.querySelector('.model-panels');
+    if (last && last !== predictions) last.remove();
+    if (predictions && this.$('steps').nextElementSibling !== predictions) this.$('steps').after(predictions);
     if (counted) {
       const root = document.documentElement;
       root.dataset.renderCount = String(Number(root.dataset.renderCount || 0) + 1);
@@ -236,6 +244,7 @@ export class FullView {
     setText($('play'), translate(lang, this.playTimer ? 'pause' : 'play'));
     setAttr($('play'), 'aria-pressed', this.playTimer ? 'true' : 'false');
     setAttr($('overview'), 'aria-pressed', overview ? 'true' : 'false');
+    setAttr($('guess'), 'aria-pressed', this.av.state().guess ? 'true' : 'false');
     setText($('overview'), translate(lang, overview ? 'guided' : 'overview'));
     setText($('step-position'), overview ? translate(lang, 'allSteps')
       : translate(lang, 'stepOf', { n: index + 1, total: steps.length }));
@@ -297,14 +306,15 @@ export class FullView {
     const steps = this.steps();
     const overview = this.overview();
     const indices = overview ? steps.map((_, i) => i) : [this.currentIndex(steps)];
-    const ctx = av.ctx(this.view().lang);
+    // guessWalk: "Guess first" asks before each step shown alone (views/guess.js)
+    const ctx = { ...av.ctx(this.view().lang), guessWalk: !overview && Boolean(av.state().guess) };
     // steps out of view wait during a drag, and after any edit of a large input (steps.js near)
     const defer = av.holding() || ctx.tokens.length * ctx.keyTokens.length > COALESCE_CELLS;
     showSteps(container, av, { steps, indices, all: steps, ctx, arrival: overview ? null : arrival, defer });
-    this.renderTools();
+    this.renderTools(false, ctx);
   }
 
-  // A drag pressed or let go (element.js _hold): from its press, before its
+  // A drag pressed or let go (changes.js hold): from its press, before its
   // first move, the tables in view watch which of their cells are in sight (steps.js holdSteps).
   hold(on) {
     holdSteps(this.$('steps'), on);
@@ -312,16 +322,16 @@ export class FullView {
 
   // The panel reads the inputs and results when used, so it is rebuilt only
   // when its lists (matrices to export, import targets) or language change.
-  renderTools(force = false) {
+  // ctx: the steps' context in the view's language, when the caller has it.
+  renderTools(force = false, ctx = undefined) {
     const panel = this.$('share-tools');
     if (!this.av.result()) {
       this.toolsKey = '';
       panel.replaceChildren();
       return;
     }
-    const { heads, usesWo, cross, positionalEncoding: pe } = readState(this.av.resultState()).options;
-    const { lang, head } = this.view();
-    const key = [lang, heads, usesWo, cross, pe, Math.min(head, heads - 1)].join('|');
+    const { lang } = this.view();
+    const key = this.av.tools.listsKey(lang, ctx);
     if (key === this.toolsKey && !force) return;
     this.toolsKey = key;
     const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.focusId : null;

@@ -4,8 +4,8 @@
 // with a head switched off or on (the layers after it then read the run without it), and, on the
 // page, the row of the head on screen that picks most clearly (views/picks.js). The element (element.js) holds one and calls it
 // from its store, engine and render callbacks; it reaches the element only through `host`:
-//   { engine(), state(), lang(), full(), root(), amend(state), apply(state), replace(state),
-//     render(), reread() (the attributes read again: true when they made the state) }
+//   { engine(), state(), lang(), full(), amend(state), apply(state), replace(state),
+//     setView(view), render(), reread() (the attributes read again: true when they made the state) }
 import { tutorialState } from '../state/presets.js';
 import { validateState, fitLearn } from '../state/schema.js';
 import { describe } from '../ui/i18n.js';
@@ -14,6 +14,8 @@ import { readModelFile } from '../engine/models.js';
 import { ModelPicker } from '../edit/model-picker.js';
 import { renderPredictions } from '../views/predictions.js';
 import { renderPicks } from '../views/picks.js';
+import { el } from '../ui/dom.js';
+import { ElementModelView } from './model-view.js';
 
 export class ElementModels {
   constructor(host, base) {
@@ -26,8 +28,10 @@ export class ElementModels {
       layers: (name) => this.choice.found.get(name)?.model.layers.length ?? null,
       title: (name, lang) => this.choice.found.get(name)?.entry.title[lang] ?? null,
     });
-    this.refocus = false; // the head switched off or on by its button: the button drawn anew takes the focus
     this.pickError = null; // the descriptor of the last model chosen in the picker that could not be shown
+    this.view = new ElementModelView(host, this); // every layer × head (model-view.js), over the predictions
+    this.shownPredictions = null; // the predictions' section, kept across renders (its toggle's focus stays)
+    this.panels = el('div', 'model-panels'); // both, under the steps: kept, so that a focus in them stays
   }
 
   // A state that names a model, read into its matrices once the model is here: true when the
@@ -110,22 +114,31 @@ export class ElementModels {
     await this.choose(name, 0);
   }
 
-  // The model's next-token predictions under the steps, or null (no model).
+  // The model's panels under the steps (the element's views ask for them as its predictions): its
+  // model view and its predictions, in one box kept across renders, or null (no model).
   predictions(lang) {
+    const wanted = [this.view.render(lang), this.predictionsPanel(lang)].filter(Boolean);
+    if (wanted.length === 0) return null;
+    const box = this.panels;
+    for (const child of [...box.children]) if (!wanted.includes(child)) child.remove();
+    wanted.forEach((node, i) => {
+      if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
+    });
+    return box;
+  }
+
+  // The model's next-token predictions, or null (no model).
+  predictionsPanel(lang) {
     const { host } = this;
     const state = host.state();
     const shown = state.model && this.choice.predictions(state);
     if (!shown) return null;
     const { off } = this.choice;
-    const section = renderPredictions(lang, {
+    this.shownPredictions = renderPredictions(lang, {
       ...shown, tokens: state.tokens, causal: state.causal, off: Boolean(off), layer: off ? off.layer : state.layer, head: off ? off.head : state.view.head,
-      onToggle: () => this.toggleHead(),
-    });
-    if (this.refocus) {
-      this.refocus = false;
-      queueMicrotask(() => section.querySelector('.head-off').focus()); // (once placed: the render's next line)
-    }
-    return section;
+      onToggle: () => this.toggleHead(), // (its toggle kept: a focus on it stays)
+    }, this.shownPredictions);
+    return this.shownPredictions;
   }
 
   // The head on screen switched off (or the one switched off on again): the state read again with
@@ -134,7 +147,6 @@ export class ElementModels {
     const { host } = this;
     const state = host.state();
     this.choice.off = this.choice.off ? null : { layer: state.layer, head: state.view.head };
-    this.refocus = true; // the button drawn anew keeps the focus
     if (!this.resolve(state)) host.render();
   }
 

@@ -21,7 +21,8 @@ export function showSteps(list, av, { steps, indices, all, ctx, arrival, defer =
     };
     const n = all.indexOf(steps[i]);
     if (shown[k] && updateStep(shown[k], steps[i], n, all.length, ctx, options)) return shown[k];
-    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival });
+    const replacing = shown[k] && shown[k].dataset.step === id ? shown[k] : null; // (its lines carried: steps.js)
+    return renderStep(steps[i], n, all.length, ctx, { ...options, arrival, replacing });
   });
   if (nodes.length !== shown.length || nodes.some((node, k) => node !== shown[k])) {
     for (const node of shown) {

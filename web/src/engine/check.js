@@ -7,8 +7,9 @@
 //     input: compute()'s argument; matrix: a result as compute() names it (q, k, v, scores,
 //     scaled, weights, output); head: 0-based, for one head's matrices when there are several;
 //     typed: the learner's text ("0.34") or number: the last decimal written sets the precision.
-//   → { correct, expected, value, precision, mistake, wrong, explanation: { zh, en } }
-//     mistake: null when right or unexplained, else one of MISTAKES; wrong: that computation's value.
+//   → { correct, expected, value, precision, mistake, wrong, explanation: { zh, en }, withheld: { zh, en } }
+//     mistake: null when right or unexplained, else one of MISTAKES; wrong: that computation's value;
+//     withheld: the explanation without the right value (an exercise's blank still to fill in).
 
 import { translate, LANGUAGES } from '../ui/i18n.js';
 import { TUTORIAL, TUTORIAL_PRINTED } from '../state/presets.js';
@@ -188,9 +189,14 @@ const MISTAKE_KEYS = {
   'column-softmax': 'checkColumnSoftmax', 'wrong-cell': 'checkWrongCell', 'term-slip': 'checkTermSlip', 'rounded-early': 'checkRoundedEarly', truncated: 'checkTruncated',
 };
 
-function explain(found, base) {
+// The sentences that give the right value (the lead, the misprint's, the truncation's) have a
+// withheld form: the same verdict and mistake, without the number still to find.
+const WITHHELD_KEYS = { checkWrong: 'checkWrongWithheld', checkMisprint: 'checkMisprintWithheld', checkTruncated: 'checkTruncatedWithheld' };
+
+function explain(found, base, withhold = false) {
+  const keyOf = (key) => (withhold && WITHHELD_KEYS[key]) || key;
   return Object.fromEntries(LANGUAGES.map((lang) => {
-    const t = (key, params) => translate(lang, key, params);
+    const t = (key, params) => translate(lang, keyOf(key), params);
     const lead = base.correct ? t('checkCorrect', base) : t('checkWrong', base);
     if (!found) return [lang, lead];
     const params = { ...base, ...found.params, wrong: base.wrongText };
@@ -224,5 +230,6 @@ export function checkAnswer(engine, input, cell, typed, { tokens } = {}) {
     mistake: found ? found.mistake : null,
     wrong: found ? found.value : null,
     explanation: explain(found, { ...base, correct, wrongText }),
+    withheld: explain(found, { ...base, correct, wrongText }, true),
   };
 }

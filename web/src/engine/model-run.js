@@ -3,7 +3,7 @@
 //   tokens   the sentence read by the model's tokenizer (io/model-tokens.js), at most maxTokens
 //   x        runModel()'s layers[layer].input: what the heads read, after LayerNorm (norm1)
 //   heads    that layer's W_Q, W_K, W_V (d_model × d_k each); wo its W_O
-//   causal   the model's mask
+//   causal   the model's mask; the options that add positions off (options.js withModel)
 // A token the model does not know runs as its stand-in (the start token, else the first of the
 // vocab) and is named on screen with it (notes.unknown): never a silent zero.
 // A head switched off (off: { layer, head }, runModel's headsOff) changes what follows it: a later
@@ -19,6 +19,7 @@ import { loadModelIndex, loadModel, ownModel, ownModelUrl, loadOwnModel, ownShap
 import { modelTokens } from '../io/model-tokens.js';
 import { quotedTokens, excerpt } from '../ui/quote.js';
 import { modelText, MODEL_EXAMPLES } from '../state/model-choice.js';
+import { MODEL_OPTIONS } from '../state/options.js';
 
 const failure = (key, params = {}) => Object.assign(new Error(key), { descriptor: { key, params } });
 
@@ -105,8 +106,7 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
     heads: heads.map((h) => ({ wq: h.wq, wk: h.wk, wv: h.wv })),
     wo,
     causal: Boolean(model.causal),
-    positionalEncoding: false, // the positions are in X already (the model's own)
-    alibi: false,
+    ...MODEL_OPTIONS, // no positions added: the model's own are in X already
     keyPadding: tokens.map(() => false),
     layer,
     view: { ...state.view, head: Math.min(state.view.head, heads.length - 1) },

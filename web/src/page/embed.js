@@ -229,14 +229,13 @@ function start() {
   showLanguage(visualizer.state.view.lang);
   window.addEventListener('hashchange', () => {
     if (location.hash.slice(1) === encodeHash(visualizer.state)) return;
-    showHash();
+    showHash(); // (a state loaded is a change event: changed() sends its message)
     showLanguage(visualizer.state.view.lang);
-    if (visualizer.result) post('change');
   });
   visualizer.addEventListener('computed', () => { snapshot = null; });
-  // The engine may be ready already (it loads while the page is parsed).
-  if (visualizer.result) ready();
-  else visualizer.addEventListener('ready', ready, { once: true });
+  // The engine may be ready already (it loads while the page is parsed): `ready` is resolved
+  // then. (Where it cannot load the element says so, and no ready message goes.)
+  visualizer.ready.then(ready, () => {});
   visualizer.addEventListener('change', changed);
   resizeObserver.observe(document.documentElement);
   window.addEventListener('message', received);

@@ -8,7 +8,8 @@
 const MAX_ENTRIES = 200;
 const MAX_NUMBERS = 4 * 1024 * 1024;
 
-// Whether two states have the same inputs (their views may differ). States
+// Whether two states have the same inputs (their views may differ, and `guess`: a setting of the
+// walk, options.js, which changes nothing computed). States
 // never change in place (store.js), so the last answer for each field (X, the
 // heads, C, …) is kept: a commit asks of the same matrices twice (the history
 // against its entry, then the element against the state it last saw, which a
@@ -17,7 +18,7 @@ const MAX_NUMBERS = 4 * 1024 * 1024;
 const lastAnswers = new Map(); // field → {a, b, same}
 export function sameInputs(a, b) {
   if (!a || !b) return false;
-  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || sameField(key, a[key], b[key]));
+  return Object.keys({ ...a, ...b }).every((key) => key === 'view' || key === 'guess' || sameField(key, a[key], b[key]));
 }
 
 function sameField(key, a, b) {

@@ -5,22 +5,14 @@
 
 import { LEARNED } from './learned-data.js';
 import { tokenize } from '../io/tokenize.js';
-import { sameNumbers } from './model.js';
+import { exampleOf } from './presets.js';
 import { OPTION_DEFAULTS } from './options.js';
 import { STATE_VERSION } from './schema.js';
 
 export const LEARNED_NAMES = Object.keys(LEARNED);
 
 // The learned preset whose tokens and numbers (X, W_Q, W_K, W_V) these are, or null.
-export function learnedOf(tokens, matrices) {
-  const name = LEARNED_NAMES.find((key) => {
-    const preset = LEARNED[key];
-    const own = tokenize(preset.sentence, preset.mode);
-    return own.length === tokens.length && own.every((token, i) => token === tokens[i])
-      && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], preset[f]));
-  });
-  return name || null;
-}
+export const learnedOf = (tokens, matrices) => exampleOf(LEARNED, tokens, matrices);
 
 // The preset as a state (schema.js), every option at its default, shown at the "How it learns" step with its goal.
 export function learnedState(name, view) {

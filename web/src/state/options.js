@@ -7,8 +7,10 @@
 // embed code (element/attributes.js, embed-code.js), show-the-work and the diagram.
 // The structure of a state (tokens, the heads, W_O, the second sentence) is not an option.
 //
-// Entry: { key, attribute, type, default, labels: { control, change, problem? }, compared,
-//          stage, description } (description: English · Chinese, the attribute's table).
+// Entry: { key, attribute, type, default, engine?, withModel?, labels: { control, change, problem? },
+//          compared, stage, description } (engine: false, not the engine's: left out of its input;
+// withModel: its value in a shipped model's state, engine/model-run.js (absent: the state's);
+// description: English · Chinese, the attribute's table).
 
 import { parseNumber } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
@@ -146,13 +148,13 @@ export const OPTIONS = [
     description: 'A number above 0, with a decimal point · 大于 0 的数（用小数点）',
   },
   {
-    key: 'positionalEncoding', attribute: 'positional-encoding', type: 'boolean', default: false,
+    key: 'positionalEncoding', attribute: 'positional-encoding', type: 'boolean', default: false, withModel: false,
     labels: { control: 'peLabel' }, compared: false, stage: 'pe',
     description: 'Sinusoidal positional encoding (present = on; ="false" = off) · 位置编码',
   },
   {
     // Press et al. 2022: head h of H adds −m_h·|i − j| to its scaled scores, m_h = 2^(−8(h+1)/H)
-    key: 'alibi', attribute: 'alibi', type: 'boolean', default: false,
+    key: 'alibi', attribute: 'alibi', type: 'boolean', default: false, withModel: false,
     labels: { control: 'alibiLabel', change: 'change_alibi' }, compared: true, stage: 'bias',
     description: 'ALiBi: a linear bias −m_h·|i − j| by distance added to the scores (present = on; ="false" = off) · ALiBi 线性位置偏置',
   },
@@ -161,6 +163,13 @@ export const OPTIONS = [
     key: 'exercise', attribute: 'exercise', type: 'exercise', default: '', engine: false,
     labels: { problem: 'probExercise' }, compared: false, stage: null,
     description: 'Values the reader fills in: a step\'s matrix (weights), a row (weights[1]) or cells (weights[0][0],output[2][1]), 0-based · 留给读者填写的数',
+  },
+  {
+    // not the engine's: the guided walk asks a question before each step's result is shown
+    // (views/guess.js); no control of the editor's (the walk's own button turns it on)
+    key: 'guess', attribute: 'guess', type: 'boolean', default: false, engine: false,
+    labels: {}, compared: false, stage: null,
+    description: 'Guess first: one step at a time, a question before the step\'s result is shown (present = on) · 先猜再看：每一步先回答一个问题再看结果',
   },
   {
     // not the engine's compute() options (engine: false): the model the matrices come from
@@ -177,7 +186,7 @@ export const OPTIONS = [
 ];
 
 export const OPTION_KEYS = OPTIONS.map((o) => o.key);
-// The options the engine is given (the others are the page's: exercise, model, layer).
+// The options the engine is given (the others are the page's: exercise, guess, model, layer).
 export const ENGINE_OPTIONS = OPTIONS.filter((o) => o.engine !== false);
 const BY_KEY = new Map(OPTIONS.map((o) => [o.key, o]));
 const BY_ATTRIBUTE = new Map(OPTIONS.map((o) => [o.attribute, o]));
@@ -185,8 +194,13 @@ export const optionByKey = (key) => BY_KEY.get(key);
 export const optionByAttribute = (name) => BY_ATTRIBUTE.get(name);
 const kind = (option) => TYPES[option.type];
 
-// The on/off options (the editor's check boxes).
-export const SWITCHES = OPTIONS.filter((o) => o.type === 'boolean');
+// The options a shipped model's state sets (its positions are in X already: none added).
+export const MODEL_OPTIONS = Object.fromEntries(OPTIONS.filter((o) => o.withModel !== undefined).map((o) => [o.key, o.withModel]));
+
+// The on/off options (written as flags: the embed code, the Jupyter helper's True/False).
+export const FLAG_OPTIONS = OPTIONS.filter((o) => o.type === 'boolean');
+// Those the editor has a check box for.
+export const SWITCHES = FLAG_OPTIONS.filter((o) => o.labels.control);
 
 // The stages in the pipeline's order: the comparison names its changes in this order.
 const STAGES = ['pe', 'bias', 'scale', 'mask'];
@@ -240,8 +254,11 @@ export function optionAttributes(state) {
 // The option attributes' declarations, for attributes.js's table: an on-by-default switch
 // is written "false" to turn it off, an off-by-default one is a boolean attribute.
 export const optionAttributeDeclarations = () => OPTIONS.map((o) => {
-  if (o.type !== 'boolean') return { name: o.attribute, kind: 'data', type: ['positive', 'index'].includes(o.type) ? 'number | string' : 'string', description: o.description };
+  if (o.type !== 'boolean') {
+    const type = ['positive', 'index'].includes(o.type) ? 'number | string' : 'string';
+    return { name: o.attribute, kind: 'data', type, ...(o.type === 'keyFlags' ? { form: 'list' } : {}), description: o.description };
+  }
   return o.default
-    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], description: o.description }
-    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', description: o.description };
+    ? { name: o.attribute, kind: 'data', type: "boolean | 'true' | 'false'", values: ['true', 'false'], form: 'boolean', description: o.description }
+    : { name: o.attribute, kind: 'data', type: BOOLEAN_JSX, values: 'boolean', form: 'boolean', description: o.description };
 });

@@ -120,17 +120,20 @@ export const PRESETS = {
   same: SAME_WORD,
 };
 
-// The preset whose tokens and numbers (X, and W_Q, W_K, W_V of head 0) these
-// are, or null.
-export function presetOf(tokens, matrices) {
-  const name = Object.keys(PRESETS).find((key) => {
-    const preset = PRESETS[key];
-    const own = tokenize(preset.sentence, preset.mode);
+// The name of the example of `examples` ({name: {sentence, mode, x, wq, wk, wv}}: the presets,
+// the learned ones of learned.js) whose tokens and numbers (X, and W_Q, W_K, W_V of head 0)
+// these are, or null.
+export function exampleOf(examples, tokens, matrices) {
+  const name = Object.keys(examples).find((key) => {
+    const example = examples[key];
+    const own = tokenize(example.sentence, example.mode);
     return own.length === tokens.length && own.every((token, i) => token === tokens[i])
-      && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], preset[f]));
+      && ['x', 'wq', 'wk', 'wv'].every((f) => sameNumbers(matrices[f], example[f]));
   });
   return name || null;
 }
+
+export const presetOf = (tokens, matrices) => exampleOf(PRESETS, tokens, matrices);
 
 // What the tutorial prints (wrongly) in its eight-digit blocks, next to which
 // the page shows the true values (tests/REFERENCE.md). Keyed by result.

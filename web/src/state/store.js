@@ -134,7 +134,7 @@ export class StateStore {
   }
 
   // The inputs of the entry before (after) the current one, shown with the
-  // current view; false when there is none.
+  // current view (and "Guess first": no input either, history.js sameInputs); false when there is none.
   undo() {
     this.flush(); // an edit still unheard is recorded first
     return this.restore(this.history.undo(), 'undo');
@@ -147,7 +147,8 @@ export class StateStore {
 
   restore(entry, type) {
     if (!entry) return false;
-    this.state = { ...entry, view: clampHead(this.state.view, entry.heads.length) };
+    const guess = this.state.guess === undefined ? {} : { guess: this.state.guess };
+    this.state = { ...entry, ...guess, view: clampHead(this.state.view, entry.heads.length) };
     this.changed(type);
     return true;
   }

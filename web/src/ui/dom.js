@@ -90,9 +90,10 @@ export function download(name, blob) {
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export function svg(tag, attributes = {}) {
+export function svg(tag, attributes = {}, text = null) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== null) node.textContent = text;
   return node;
 }
 
@@ -164,6 +165,22 @@ export function stopSkipping(node) {
   node.classList.remove('skippable');
 }
 
+// fn(node) on every resize of each node given to the function returned, from one ResizeObserver
+// for them all, which lets go of a node once it has left the document (none without ResizeObserver).
+function onResizes(fn) {
+  let observer = null;
+  return (node) => {
+    if (typeof ResizeObserver !== 'function') return;
+    observer ||= new ResizeObserver((entries) => {
+      for (const { target } of entries) {
+        if (target.isConnected) fn(target);
+        else observer.unobserve(target);
+      }
+    });
+    observer.observe(node);
+  };
+}
+
 // A box that scrolls sideways says which of its ends have more out of sight: data-more is
 // '', 'left', 'right' or 'both' (the CSS fades those ends). markMore(box) measures once (call
 // it when the layout is clean: a frame, a scroll); watchMore(box) keeps it so on scrolls and
@@ -179,7 +196,6 @@ export function markMore(box) {
 // → while that one sits on the arrow's line, ↓ (data-down, a CSS rotation) once it has wrapped
 // below. A rotation does not change the layout, so turning the arrow never moves anything.
 // One ResizeObserver for all groups; the arrows are the group's children of class op-to.
-let grouped = null;
 function pointArrows(group) {
   for (const arrow of group.querySelectorAll(':scope > .op-to')) {
     const next = arrow.nextElementSibling;
@@ -188,33 +204,19 @@ function pointArrows(group) {
     if (down !== arrow.hasAttribute('data-down')) arrow.toggleAttribute('data-down', down);
   }
 }
+const arrowsOnResize = onResizes(pointArrows);
 export function flowArrow(group) {
   const arrow = el('span', 'op op-to', '→');
   arrow.setAttribute('aria-hidden', 'true');
-  if (typeof ResizeObserver === 'function') {
-    grouped ||= new ResizeObserver((entries) => {
-      for (const { target } of entries) {
-        if (target.isConnected) pointArrows(target);
-        else grouped.unobserve(target);
-      }
-    });
-    grouped.observe(group);
-  }
+  arrowsOnResize(group);
   return arrow;
 }
 
-let sized = null;
+const moreOnResize = onResizes(markMore);
 export function watchMore(box) {
   box.dataset.more = '';
   box.addEventListener('scroll', () => markMore(box), { passive: true });
-  if (typeof ResizeObserver !== 'function') return;
-  sized ||= new ResizeObserver((entries) => {
-    for (const { target } of entries) {
-      if (target.isConnected) markMore(target);
-      else sized.unobserve(target);
-    }
-  });
-  sized.observe(box);
+  moreOnResize(box);
 }
 
 // The arrow keys as a move of [rows, cols] in a grid: a heatmap's cells (walkCells) and a

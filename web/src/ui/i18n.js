@@ -281,9 +281,17 @@ const MAIN_STRINGS = {
     zh: '不对：{cell} 保留 {places} 位小数是 {expected}，你写的是 {value}。',
     en: ({ cell, expected, places, value }) => `Not quite: ${cell} is ${expected} to ${plural(places, 'decimal', 'decimals')}; you wrote ${value}.`,
   },
+  checkWrongWithheld: {
+    zh: '还不对：{cell} 保留 {places} 位小数不是 {value}。',
+    en: ({ cell, places, value }) => `Not yet: ${cell} is not ${value} to ${plural(places, 'decimal', 'decimals')}.`,
+  },
   checkMisprint: {
     zh: '{wrong} 正是教程印出的数，但那是印错的：教程自己的 numpy 代码算出的是 {full}。',
     en: '{wrong} is what the tutorial prints, and it is a misprint: the tutorial’s own numpy code gives {full}.',
+  },
+  checkMisprintWithheld: {
+    zh: '{wrong} 正是教程印出的数，但那是印错的：照教程自己的 numpy 代码再算一遍。',
+    en: '{wrong} is what the tutorial prints, and it is a misprint: work it out again as the tutorial’s own numpy code does.',
   },
   checkTransposed: {
     zh: '{wrong} 是 {other}：行和列对调了（把 Kᵀ 看反了；或者把 W_Q 和 W_K 用反了，得到的数一样）。',
@@ -308,6 +316,7 @@ const MAIN_STRINGS = {
     zh: '先把 {previous} 四舍五入到 {places} 位小数再算，就得到 {wrong}：中间步骤请保留全部精度，最后再取舍。',
     en: 'Rounding {previous} to {places} decimals first gives {wrong}: keep every digit until the last step, then round.',
   },
+  checkTruncatedWithheld: { zh: '你把多余的位数直接去掉了：请四舍五入。', en: 'You cut the digits off instead of rounding: round the last digit.' },
   checkTruncated: { zh: '你把多余的位数直接去掉了：{full} 四舍五入是 {expected}。', en: 'You cut the digits off instead of rounding: {full} rounds to {expected}.' },
 
   variantTitle: { zh: '注意力的变体', en: 'Attention variant' },

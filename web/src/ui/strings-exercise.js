@@ -54,6 +54,56 @@ export const EXERCISE_STRINGS = {
     zh: '{cell} 留给你来算：在下面“动手填一填”里写下你的结果。',
     en: '{cell} is yours to compute: write your result under “Fill in” below.',
   },
+  exerciseWorkWaits: {
+    zh: '{cell} 直接由 {from} 算出：它要等你先在“动手填一填”里算出 {from}。',
+    en: '{cell} is made from {from} at once: it waits until you have computed {from} under “Fill in”.',
+  },
+  exercisePanelWaits: {
+    zh: '先完成上面各步的“动手填一填”：这里的训练会画出权重和每个中间矩阵，会泄露答案。',
+    en: 'Finish the “Fill in” of the steps above first: training here draws the weights and every matrix on the way, which would give the answers away.',
+  },
+  exerciseExportWaits: {
+    zh: '{name} 还有 {n} 个留给你算的格子：先在“动手填一填”里填好（或看答案），再导出它。',
+    en: ({ name, n }) => `${name} still has ${n === 1 ? 'a cell' : `${n} cells`} for you to compute: fill ${n === 1 ? 'it' : 'them'} in under “Fill in” (or show the answer) before exporting it.`,
+  },
+  // "Guess first" in the walk (views/guess.js)
+  guessToggle: { zh: '先猜再看', en: 'Guess first' },
+  guessToggleTitle: {
+    zh: '一次一步时，每一步先回答一个问题，再显示这一步的结果',
+    en: 'One step at a time: each step asks a question before it shows its numbers',
+  },
+  guessTitle: { zh: '先猜一猜', en: 'Guess first' },
+  guessReveal: { zh: '揭晓', en: 'Reveal the numbers' },
+  guessChooseFirst: { zh: '先选一个答案。', en: 'Choose an answer first.' },
+  guessRight: { zh: '猜对了：你选的是 {choice}。', en: 'Right: you chose {choice}.' },
+  guessWrong: { zh: '这次没猜中：你选的是 {choice}。', en: 'Not this time: you chose {choice}.' },
+  guessWorkHidden: { zh: '先回答下面“先猜一猜”的问题，这一步的数才会显示。', en: 'Answer “Guess first” below: then this step shows its numbers.' },
+  guessProject: {
+    zh: 'Q = X·W_Q：哪个词的查询向量最长（长度 ‖q_i‖ 最大）？',
+    en: 'Q = X·W_Q: whose query vector will be longest (the largest length ‖q_i‖)?',
+  },
+  guessProjectAnswer: { zh: '最长的是 {token} 的查询向量：‖q‖ = {value}。', en: 'The longest query is {token}’s: ‖q‖ = {value}.' },
+  guessScores: { zh: '在“{token}”这一行，哪个键的分数 q·k 最大？', en: 'In the row of “{token}”, which key will get the largest score q·k?' },
+  guessScoresAnswer: { zh: '这一行最大的分数是 {key} 的 {value}。', en: 'The row’s largest score is {key}’s, {value}.' },
+  guessScale: {
+    zh: '缩放这一步按上面的公式处理分数。“{token}”这一行会怎样？',
+    en: 'The scale step applies the formula above to the scores. What happens to the row of “{token}”?',
+  },
+  guessScale_shrinks: { zh: '最大的还是同一个键；这一行的差距（最大 − 最小）变小', en: 'The same key stays the largest; the row’s spread (largest − smallest) shrinks' },
+  guessScale_grows: { zh: '最大的还是同一个键；这一行的差距（最大 − 最小）变大', en: 'The same key stays the largest; the row’s spread (largest − smallest) grows' },
+  guessScale_same: { zh: '什么都不变', en: 'Nothing changes' },
+  guessScale_other: { zh: '另一个键变成最大的', en: 'Another key becomes the largest' },
+  guessScaleAnswer: {
+    zh: 'Scores 这一行最大的是 {key0} 的 {top0}，差距 {spread0}；Scaled 这一行最大的是 {key1} 的 {top1}，差距 {spread1}。',
+    en: 'In Scores the row’s largest is {key0}’s, {top0}, its spread {spread0}; in Scaled the largest is {key1}’s, {top1}, its spread {spread1}.',
+  },
+  guessWeights: { zh: '“{token}”这一行最关注哪个键（权重最大）？', en: 'Which key does the row of “{token}” attend to most (the largest weight)?' },
+  guessWeightsAnswer: { zh: '这一行最大的权重是 {key} 的 {value}。', en: 'The row’s largest weight is {key}’s, {value}.' },
+  guessOutput: {
+    zh: '{name}_i = Σ_j w_ij·v_j 把各个值向量混在一起。谁的输出离它自己的值向量最远（‖{name}_i − v_i‖ 最大），也就是被注意力改变得最多？',
+    en: '{name}_i = Σ_j w_ij·v_j mixes the value vectors. Whose output ends up farthest from its own value vector (the largest ‖{name}_i − v_i‖), changed most by attention?',
+  },
+  guessOutputAnswer: { zh: '离得最远的是 {token}：‖{name} − v‖ = {value}。', en: 'The farthest is {token}’s: ‖{name} − v‖ = {value}.' },
   // presenter mode (page/presenter.js)
   presentButton: { zh: '演示', en: 'Present' },
   presentTitle: {

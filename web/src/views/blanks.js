@@ -14,6 +14,8 @@ const progressOf = new WeakMap(); // full result → Map(exercise text → progr
 // The data of the matrix `name` in ctx (catalog.js's for that name), or null.
 function dataOf(ctx, name) {
   if (name === 'Output') return ctx.full.output;
+  const head = /^head_(\d+)$/.exec(name);
+  if (head) return ctx.full.heads[Number(head[1]) - 1]?.output || null;
   const key = Object.keys(MATRIX_NAMES).find((k) => MATRIX_NAMES[k] === name);
   return key && ctx.result[key] ? ctx.result[key] : null;
 }
@@ -57,12 +59,30 @@ export function exerciseOf(ctx) {
 }
 
 // The cells of `name` still blank, as a Set of r * cols + c for its table, or null when none.
+// ctx.hidden: matrices a step hides whole until its guess is made (guess.js), blank too.
 export function blanksOf(ctx, name) {
+  if (ctx.hidden && ctx.hidden.includes(name)) {
+    const data = dataOf(ctx, name);
+    if (data) return new Set(Array.from({ length: data.length * data[0].length }, (_, k) => k));
+  }
   const exercise = exerciseOf(ctx);
   if (!exercise || exercise.large(name)) return null;
   const cols = dataOf(ctx, name)?.[0].length;
   const blank = exercise.cells(name).filter(({ r, c }) => !exercise.progress.given.has(exercise.keyOf(name, r, c)));
+  // Scaled is Scores ÷ √d_k (÷ T, + a known bias) cell by cell: its cell would give a Scores blank back
+  // at once, so it waits for it (a blank not asked: "Fill in" lists Scores' only)
+  if (name === 'Scaled' && !exercise.large('Scores')) {
+    for (const cell of exercise.cells('Scores')) {
+      if (!exercise.progress.given.has(exercise.keyOf('Scores', cell.r, cell.c)) && !blank.some((b) => b.r === cell.r && b.c === cell.c)) blank.push(cell);
+    }
+  }
   return blank.length > 0 ? new Set(blank.map(({ r, c }) => r * cols + c)) : null;
+}
+
+// Whether the blank at (r, c) of `name` is one the exercise asks for (else it waits for one: Scaled for Scores).
+export function askedBlank(ctx, name, r, c) {
+  const exercise = exerciseOf(ctx);
+  return Boolean(exercise) && exercise.cells(name).some((cell) => cell.r === r && cell.c === c);
 }
 
 // Whether any of the matrices `names` has a blank (the step's notes and extra views, which would
@@ -72,8 +92,7 @@ export const hasBlanks = (ctx, names) => names.some((name) => blanksOf(ctx, name
 // ctx with each blank's number NaN, for show-the-work of the cells around it: its arithmetic
 // then shows "?" where the blank's number (or one made from it) would be.
 export function withoutBlanks(ctx) {
-  const exercise = exerciseOf(ctx);
-  if (!exercise) return ctx;
+  if (!exerciseOf(ctx) && !ctx.hidden) return ctx;
   const hide = (name, data) => {
     const blanks = blanksOf(ctx, name);
     if (!blanks) return data;

@@ -102,10 +102,11 @@ export function createCheckForm() {
 }
 
 // The verdict, then, when wrong, the likely computation's value beside the right one (a row: each cell's).
-export function outcomeNodes(lang, { message, outcome, text }) {
+// withhold: an exercise's blank still to fill in: the right value is not said (its hints give it).
+export function outcomeNodes(lang, { message, outcome, text }, { withhold = false } = {}) {
   const t = (key, params) => translate(lang, key, params);
   if (message) return [el('p', 'check-verdict check-refused', message)];
-  const verdict = el('p', `check-verdict ${outcome.correct ? 'check-right' : 'check-wrong'}`, outcome.explanation[lang]);
+  const verdict = el('p', `check-verdict ${outcome.correct ? 'check-right' : 'check-wrong'}`, outcome[withhold ? 'withheld' : 'explanation'][lang]);
   const nodes = [verdict];
   if (outcome.cells) {
     const list = el('ol', 'check-cells');
@@ -126,7 +127,7 @@ export function outcomeNodes(lang, { message, outcome, text }) {
     };
     line(t('exerciseYours'), outcome.cells ? formatCompact(first.value, 12) : text, 'check-yours');
     if (first.mistake) line(t('exerciseLikely', { name: t(`mistake_${first.mistake}`) }), formatCompact(first.wrong, 8), 'check-likely');
-    line(t('exerciseRight'), formatCompact(first.expected, 8), 'check-expected');
+    if (!withhold) line(t('exerciseRight'), formatCompact(first.expected, 8), 'check-expected');
     nodes.push(table);
     if (!first.mistake) nodes.push(el('p', 'check-note', t('exerciseUnexplained')));
   }

@@ -67,7 +67,7 @@ export function createExercisePanel() {
       const value = matrixCatalog(ctx)[name].data[r][c];
       nodes.push(el('p', 'exercise-answer', t('exerciseAnswerShown', { cell: cellName(ctx, name, r, c), value: formatNumber(value, ctx.decimals), full: value.toPrecision(8) })));
     }
-    if (row.last) nodes.push(...outcomeNodes(ctx.lang, row.last));
+    if (row.last) nodes.push(...outcomeNodes(ctx.lang, row.last, { withhold: given === undefined }));
     row.result.replaceChildren(...nodes);
   };
 

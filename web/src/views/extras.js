@@ -11,7 +11,7 @@ import { dimLabels } from '../ui/labels.js';
 import { quotedTokens } from '../ui/quote.js';
 import { TUTORIAL_PRINTED } from '../state/presets.js';
 import { matrixCatalog } from './catalog.js';
-import { paintOnce, walkCells } from './heatmap.js';
+import { headTile } from './heatmap.js';
 import { createLinesView, updateLinesView } from './lines.js';
 import { presetHint } from './hints.js';
 
@@ -166,23 +166,9 @@ export function headsGrid(ctx) {
     const top = el('div', 'head-tile-top');
     top.append(el('span', 'head-tile-name', name), open);
 
-    const canvas = el('canvas', 'head-canvas');
-    paintOnce(canvas, { data: head.weights, kind: 'weights', masked: full.masked, cell });
-    canvas.setAttribute('aria-hidden', 'true');
-    canvas.style.width = `${m * cell}px`;
-    canvas.style.height = `${n * cell}px`;
-    const mark = el('div', 'heat-mark mark-selected');
-    mark.hidden = true;
-    const box = el('div', 'head-box');
-    box.append(canvas, mark);
-    const readout = el('p', 'head-readout');
-    readout.setAttribute('aria-live', 'polite');
-    walkCells(box, canvas, n, m, t('headTileLabel', { n: h + 1 }), (r, c) => {
-      Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
-      mark.hidden = false;
-      readout.textContent = t('headTileReadout', {
-        query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals),
-      });
+    const { box, readout } = headTile({
+      weights: head.weights, masked: full.masked, rows: n, cols: m, cell, label: t('headTileLabel', { n: h + 1 }),
+      says: (r, c) => t('headTileReadout', { query: tokens[r], key: keyTokens[c], value: formatNumber(head.weights[r][c], decimals) }),
     });
 
     const map = el('div', 'head-map');
@@ -200,12 +186,19 @@ export function headsGrid(ctx) {
   return box;
 }
 
+// The lines of the head on screen: the view before (previous) given the new weights in place when
+// it was made for the same tokens, language and decimals; so also the one of the step this step
+// replaces (carried: steps.js), as after a switch of head (its 1 024 lines at 32 tokens not made again).
+const linesKeys = new WeakMap(); // a lines view → what it was made for
 export function linesView(ctx, previous) {
-  if (previous && updateLinesView(previous, ctx.result.weights)) return previous;
-  return createLinesView({
-    lang: ctx.lang, tokens: ctx.tokens, keyTokens: ctx.keyTokens || ctx.tokens, weights: ctx.result.weights, decimals: ctx.decimals,
-  });
+  const keyTokens = ctx.keyTokens || ctx.tokens;
+  const key = JSON.stringify([ctx.lang, ctx.decimals, ctx.tokens, keyTokens]);
+  if (previous && linesKeys.get(previous) === key && updateLinesView(previous, ctx.result.weights)) return previous;
+  const node = createLinesView({ lang: ctx.lang, tokens: ctx.tokens, keyTokens, weights: ctx.result.weights, decimals: ctx.decimals });
+  linesKeys.set(node, key);
+  return node;
 }
+linesView.carried = true;
 
 // On the tutorial's inputs: its printed eight-digit values beside the true
 // ones, folded into one line at the end of the step.

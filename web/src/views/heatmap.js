@@ -1,6 +1,6 @@
 // A matrix as a canvas heatmap (beyond TABLE_LIMIT, ui/limits.js): painted in
 // slices between frames (paintOnce), binned beyond HEATMAP_PIXELS, walked with the
-// pointer or the arrow keys (walkCells); also the heads' thumbnails and the PNG export.
+// pointer or the arrow keys (walkCells); also the heads' tiles (headTile) and the PNG export.
 
 import { translate } from '../ui/i18n.js';
 import { fullNumber } from '../ui/format.js';
@@ -321,6 +321,30 @@ export function paintOnce(canvas, { data, minus = null, kind, masked = null, cel
 // 512 × 512 picture in traces here, 17–35 ms a 1024²), and three or four finishing
 // together (the steps of another head) made one long frame. Meanwhile it waits for the next frame.
 let writtenThisFrame = false;
+
+// A head's small heatmap (the heads grid, How it learns's paused heads): weights painted once,
+// rows × cols cells of `cell` CSS px; the cell under the pointer or walked to with the keys
+// (walkCells, the box labelled `label`) is marked and read out below by says(r, c).
+// Returns { box, readout }: the caller places them.
+export function headTile({ weights, masked, rows, cols, cell, label, says }) {
+  const canvas = el('canvas', 'head-canvas');
+  paintOnce(canvas, { data: weights, kind: 'weights', masked, cell });
+  canvas.setAttribute('aria-hidden', 'true');
+  canvas.style.width = `${cols * cell}px`;
+  canvas.style.height = `${rows * cell}px`;
+  const mark = el('div', 'heat-mark mark-selected');
+  mark.hidden = true;
+  const box = el('div', 'head-box');
+  box.append(canvas, mark);
+  const readout = el('p', 'head-readout');
+  readout.setAttribute('aria-live', 'polite');
+  walkCells(box, canvas, rows, cols, label, (r, c) => {
+    Object.assign(mark.style, { top: `${r * cell}px`, left: `${c * cell}px`, width: `${cell}px`, height: `${cell}px` });
+    mark.hidden = false;
+    readout.textContent = says(r, c);
+  });
+  return { box, readout };
+}
 
 // The heatmap is `cell` CSS pixels a cell (one a block when binned), or
 // narrower when the width available is less. Marks are boxes laid over it in percentages.

@@ -35,7 +35,7 @@ import { LEARNED_NAMES, learnedOf } from '../state/learned.js';
 import { revealWork } from './steps.js';
 import { legend } from './extras.js';
 import { goalGrid } from './goalgrid.js';
-import { drawCurve } from './learncurve.js';
+import { drawCurve, CHART_VIEWBOX } from './learncurve.js';
 import { createInductionTrainer } from './learninduction.js';
 import { verdictText, magnitudeText, GRAD_NAMES, firstSelection, explain } from './learntext.js';
 
@@ -342,7 +342,7 @@ export function createLearner(host) {
     node.append(controls, el('p', 'hint', t('learnTrainXHint')), refs.status, refs.verdict, refs.error);
 
     // the loss curve
-    refs.curve = svg('svg', { viewBox: '0 0 320 120', class: 'learn-curve', role: 'img', 'aria-label': t('learnCurve') });
+    refs.curve = svg('svg', { viewBox: CHART_VIEWBOX, class: 'learn-curve', role: 'img', 'aria-label': t('learnCurve') });
     const curveBox = el('figure', 'learn-curve-box');
     curveBox.append(refs.curve, el('figcaption', 'hint', t('learnCurveCaption')));
     node.append(curveBox);

@@ -21,9 +21,9 @@ import { INDUCTION, ROLE_MIN, inductionStart, inductionData, inductionHeldOut, i
 import { INDUCTION_RUN, bestHead, goalReached, inductionStop, curvePoints, recentLoss, packedModel } from '../state/learninduction.js';
 import { backgroundEngine } from '../engine/updates.js';
 import { rowViews } from '../engine/rows.js';
-import { paintOnce, walkCells } from './heatmap.js';
+import { headTile } from './heatmap.js';
 import { legend } from './extras.js';
-import { drawCurve } from './learncurve.js';
+import { drawCurve, CHART_VIEWBOX, chartScale, chartAxis, chartLevel, chartTick, chartTicks } from './learncurve.js';
 
 const SHOWN = 0; // the held-out sequence whose weights the heatmaps show
 const CELL = 8; // CSS px a cell of a head's heatmap (24 tokens: 192 px)
@@ -178,7 +178,7 @@ export function createInductionTrainer(host) {
     const charts = el('div', 'induction-charts');
     const figure = (cls, label, caption) => {
       const box = el('figure', 'learn-curve-box');
-      const chart = svg('svg', { viewBox: '0 0 320 120', class: `learn-curve ${cls}`, role: 'img', 'aria-label': label });
+      const chart = svg('svg', { viewBox: CHART_VIEWBOX, class: `learn-curve ${cls}`, role: 'img', 'aria-label': label });
       box.append(chart, el('figcaption', 'hint', caption));
       charts.append(box);
       return chart;
@@ -212,19 +212,10 @@ export function createInductionTrainer(host) {
 
   // one line a head of `key` (induction | previous) over the steps, 0 to 1, and the goal's level
   function drawScores(chart, key, t, goal) {
-    const W = 320;
-    const H = 120;
-    const pad = { l: 34, r: 6, t: 8, b: 18 };
     const last = session.points.length ? session.points[session.points.length - 1].step : 0;
-    const x = (step) => pad.l + ((W - pad.l - pad.r) * step) / Math.max(last, 1);
-    const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v);
-    const label = (text, attrs) => {
-      const node = svg('text', attrs);
-      node.textContent = text;
-      return node;
-    };
-    const parts = [svg('path', { d: `M${pad.l} ${pad.t}V${H - pad.b}H${W - pad.r}`, class: 'learn-axis' })];
-    if (goal !== null) parts.push(svg('path', { d: `M${pad.l} ${y(goal).toFixed(1)}H${W - pad.r}`, class: 'induction-goal' }));
+    const { x, y } = chartScale(Math.max(last, 1), 1);
+    const parts = [chartAxis()];
+    if (goal !== null) parts.push(chartLevel(y(goal), 'induction-goal'));
     const layers = session.points.length ? session.points[0].scores : [];
     let k = 0;
     layers.forEach((layer, l) => layer.forEach((_, h) => {
@@ -234,12 +225,8 @@ export function createInductionTrainer(host) {
       line.dataset.head = h;
       parts.push(line);
     }));
-    parts.push(
-      label('1', { x: pad.l - 4, y: pad.t + 8, 'text-anchor': 'end', class: 'learn-tick' }),
-      label('0', { x: pad.l - 4, y: H - pad.b, 'text-anchor': 'end', class: 'learn-tick' }),
-      label(t('learnSteps', { n: last }), { x: W - pad.r, y: H - 4, 'text-anchor': 'end', class: 'learn-tick' }),
-    );
-    if (goal !== null) parts.push(label(String(goal), { x: pad.l - 4, y: y(goal) + 3, 'text-anchor': 'end', class: 'learn-tick' }));
+    parts.push(...chartTicks('1', t('learnSteps', { n: last })));
+    if (goal !== null) parts.push(chartTick(String(goal), y(goal) + 3));
     chart.replaceChildren(...parts);
   }
 
@@ -265,21 +252,9 @@ export function createInductionTrainer(host) {
       const s = session.points[session.points.length - 1].scores[l][h];
       const top = el('div', 'head-tile-top');
       top.append(el('span', 'head-tile-name', headName(t, l, h)), el('span', 'hint', t('inductionTileScores', { prefix: percent(s.induction), previous: percent(s.previous) })));
-      const canvas = el('canvas', 'head-canvas');
-      paintOnce(canvas, { data: weights, kind: 'weights', masked, cell: CELL });
-      canvas.setAttribute('aria-hidden', 'true');
-      canvas.style.width = `${n * CELL}px`;
-      canvas.style.height = `${n * CELL}px`;
-      const mark = el('div', 'heat-mark mark-selected');
-      mark.hidden = true;
-      const box = el('div', 'head-box');
-      box.append(canvas, mark);
-      const readout = el('p', 'head-readout');
-      readout.setAttribute('aria-live', 'polite');
-      walkCells(box, canvas, n, n, headName(t, l, h), (r, c) => {
-        Object.assign(mark.style, { top: `${r * CELL}px`, left: `${c * CELL}px`, width: `${CELL}px`, height: `${CELL}px` });
-        mark.hidden = false;
-        readout.textContent = t('inductionReadout', { query: tokens[r], i: r + 1, key: tokens[c], j: c + 1, value: formatNumber(weights[r][c], 3) });
+      const { box, readout } = headTile({
+        weights, masked, rows: n, cols: n, cell: CELL, label: headName(t, l, h),
+        says: (r, c) => t('inductionReadout', { query: tokens[r], i: r + 1, key: tokens[c], j: c + 1, value: formatNumber(weights[r][c], 3) }),
       });
       tile.append(top, box, readout);
       grid.append(tile);

@@ -1,8 +1,10 @@
 // What attention is for: a model's next-token predictions at each position (top 5, with their
 // probabilities), from runModel()'s probabilities; with the head on screen switched off
 // (runModel's headsOff), the predictions without it beside those with it.
-//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal })
-//     probabilities, without: (n, vocab) rows (without: null while the head is on)
+//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }, previous)
+//     probabilities, without: (n, vocab) rows (without: null while the head is on); previous: the
+//     section it gave before, or null: in the same language (and mask), its table made again and its toggle
+//     kept (a focus on it stays, with no .focus() and the layout that forces)
 //     causal: the model's mask; a model that reads the whole sentence gives its task's output, not the next token
 
 import { translate } from '../ui/i18n.js';
@@ -28,15 +30,25 @@ function list(row, vocab, changedFrom) {
   return items;
 }
 
-export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }) {
+const toggles = new WeakMap(); // a section's toggle → its latest onToggle
+
+export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }, previous = null) {
   const t = (key, params) => translate(lang, key, params);
-  const section = el('section', 'panel predictions');
-  section.setAttribute('aria-labelledby', 'predictions-title');
-  const title = el('h3', 'predictions-title', t(causal ? 'predictionsTitle' : 'predictionsTitleTask'));
-  title.id = 'predictions-title';
-  const toggle = button(t(off ? 'headOnAgain' : 'headOff', { layer: layer + 1, head: head + 1 }), onToggle, 'button-small head-off');
+  const kind = `${lang} ${causal ? 'next' : 'task'}`;
+  const reused = previous && previous.dataset.kind === kind;
+  const section = reused ? previous : el('section', 'panel predictions');
+  let toggle = section.querySelector('.head-off');
+  if (!reused) {
+    section.dataset.kind = kind;
+    section.setAttribute('aria-labelledby', 'predictions-title');
+    const title = el('h3', 'predictions-title', t(causal ? 'predictionsTitle' : 'predictionsTitleTask'));
+    title.id = 'predictions-title';
+    toggle = button('', () => toggles.get(toggle)(), 'button-small head-off');
+    section.append(title, el('p', 'hint', t(causal ? 'predictionsHint' : 'predictionsHintTask')), toggle);
+  }
+  toggles.set(toggle, onToggle);
+  toggle.textContent = t(off ? 'headOnAgain' : 'headOff', { layer: layer + 1, head: head + 1 });
   toggle.setAttribute('aria-pressed', off ? 'true' : 'false');
-  section.append(title, el('p', 'hint', t(causal ? 'predictionsHint' : 'predictionsHintTask')), toggle);
   const table = el('table', 'predictions-table');
   const header = el('tr');
   header.append(el('th', '', t('predictionsAfter')), el('th', '', t('predictionsWith')));
@@ -59,6 +71,8 @@ export function renderPredictions(lang, { tokens, vocab, probabilities, without,
   });
   const scroll = el('div', 'table-scroll');
   scroll.append(table);
-  section.append(scroll);
+  const last = section.querySelector('.table-scroll');
+  if (last) last.replaceWith(scroll);
+  else section.append(scroll);
   return section;
 }

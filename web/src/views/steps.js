@@ -18,7 +18,8 @@ import { createMatrixView } from './view.js';
 import { explainCell, explainable, headOutputName, sources } from './work.js';
 import { createCheckForm } from './checkform.js';
 import { createExercisePanel, cellName } from './exercise.js';
-import { blanksOf, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
+import { createGuessPanel, guessContext } from './guess.js';
+import { blanksOf, askedBlank, hasBlanks, withoutBlanks, blankText, MATRIX_NAMES } from './blanks.js';
 import { matrixCatalog } from './catalog.js';
 import { headName } from '../ui/labels.js';
 import { arrivalCell, describeFlow, playFlow } from './motion.js';
@@ -70,12 +71,13 @@ export const STEPS = [INPUT, PROJECT, SCORES, SCALE, SOFTMAX, OUTPUT];
 // another; where T = 1 matters too, the caller asks: the tutorial's printed values).
 export const isPlain = (options) => options.heads === 1 && !options.usesWo && !options.cross && atDefaults(options, ['temperature']);
 
-export function stepsFor({ positionalEncoding, alibi, heads, usesWo }) {
-  return [
-    INPUT, ...(positionalEncoding ? [PE] : []), PROJECT, SCORES, ...(alibi ? [BIAS] : []), SCALE, SOFTMAX, OUTPUT,
-    ...(heads > 1 ? [HEADS, CONCAT] : []), ...(usesWo ? [WO] : []), LEARN,
-  ];
-}
+// Every step in the order shown, with when it is shown (none: always); stepsFor(options): a variant's.
+const ORDER = [
+  [INPUT], [PE, (o) => o.positionalEncoding], [PROJECT], [SCORES], [BIAS, (o) => o.alibi], [SCALE], [SOFTMAX], [OUTPUT],
+  [HEADS, (o) => o.heads > 1], [CONCAT, (o) => o.heads > 1], [WO, (o) => o.usesWo], [LEARN],
+];
+export const stepsFor = (options) => ORDER.filter(([, when]) => !when || when(options)).map(([step]) => step);
+export const STEP_IDS = ORDER.map(([step]) => step.id);
 
 function groupItem(symbol) {
   const node = el('span', 'op', symbol);
@@ -233,7 +235,10 @@ export function revealWork(cell, work) {
 // `arrival` ({from: shownCell(the step left)}) when the step is reached by
 // moving from another: one cell of its result is shown being made (motion.js),
 // in the row and column of `from` when they fit.
-export function renderStep(step, index, total, ctx, { selection, onSelection, arrival = null }) {
+// replacing: the step's <li> this one replaces (a layout of its own, as another head's): its
+// extras marked `carried` (extras.js linesView) are given to this one's, to update in place.
+export function renderStep(step, index, total, given, { selection, onSelection, arrival = null, replacing = null }) {
+  const ctx = guessContext(given, step); // "Guess first": the step's result hidden until guessed
   const { lang } = ctx;
   const t = (key, params) => translate(lang, key, params);
   const li = el('li', 'step');
@@ -254,6 +259,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   work.setAttribute('aria-live', 'polite');
   const checker = createCheckForm(); // "Check my answer" for the cell explained
   const blanksPanel = createExercisePanel(); // an exercise's blanks in this step ("Fill in")
+  const guessPanel = createGuessPanel(); // "Guess first": the step's question (guess.js)
   const interactiveNames = [...new Set(names.filter(explainable))];
   // One line, always there (no layout shift): which numbers the marks show, in words.
   const flowNote = el('p', 'flow-note', t('flowLegend'));
@@ -285,7 +291,9 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const select = (name, r, c, byUser = false, cell = null) => {
     const { lines, marks, text } = markCell(name, r, c);
     const blank = blanksOf(current, name)?.has(r * catalog[name].data[0].length + c);
-    if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
+    if (blank && current.hidden?.includes(name)) work.replaceChildren(el('p', 'work-line', t('guessWorkHidden')));
+    else if (blank && !askedBlank(current, name, r, c)) work.replaceChildren(el('p', 'work-line', t('exerciseWorkWaits', { cell: cellName(current, name, r, c), from: cellName(current, 'Scores', r, c) })));
+    else if (blank) work.replaceChildren(el('p', 'work-line', t('exerciseWorkHidden', { cell: cellName(current, name, r, c) })));
     else work.replaceChildren(...lines.map((line, i) => el('p', i === 0 ? 'work-main' : 'work-line', line)));
     checker.show(current, name, r, c, blank);
     if (cell) revealWork(cell.querySelector('.mark-selected') || cell, work); // a heatmap: its cell's mark
@@ -311,7 +319,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
     body.append(groupNode);
   }
-  if (groups.length > 0) li.append(body, blanksPanel.element);
+  if (groups.length > 0) li.append(body, guessPanel.element, blanksPanel.element);
   // the notes and extra views of a step with blanks would give them away: they wait
   const withBlanks = () => hasBlanks(current, step.id === 'heads' ? Object.values(MATRIX_NAMES) : names);
   if (interactiveNames.length > 0) {
@@ -332,13 +340,15 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
   const place = (made, was, at, partial) => {
     const before = new Map(was.map(({ extra, node }) => [extra, node]));
     const make = (extra) => {
-      const previous = before.get(extra) || null;
+      const carried = !before.has(extra) && extra.carried ? rendered.get(replacing)?.extra(extra) || null : null;
+      const previous = before.get(extra) || carried;
       if (partial && previous && near.get(previous) === false) {
         skipped = true;
         return previous;
       }
       const node = extra(current, previous);
-      if (node && node !== previous) watch(node, li);
+      if (node && node === carried) unwatch(node, replacing); // (watched for this step now)
+      if (node && (node !== previous || node === carried)) watch(node, li);
       return node;
     };
     const after = (made || []).map((extra) => ({ extra, node: make(extra) })).filter(({ node }) => node);
@@ -379,8 +389,13 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     });
   }
   let shownPanel = null;
+  // the learner's panel draws the weights, the lines and every matrix of the chain: it waits for
+  // an exercise's blanks, whatever matrix they are in (a note says so)
+  const waiting = el('p', 'step-note exercise-wait');
   const showPanel = () => {
-    const panel = step.panel ? step.panel(current) : null;
+    const wait = Boolean(step.panel) && hasBlanks(current, Object.values(MATRIX_NAMES));
+    const panel = !step.panel ? null : wait ? waiting : step.panel(current);
+    if (wait) waiting.textContent = t('exercisePanelWaits');
     if (panel === shownPanel && (!panel || panel.parentNode === li)) return;
     shownPanel?.remove();
     shownPanel = panel;
@@ -393,6 +408,7 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
     if (chosen.r < data.length && chosen.c < data[0].length) select(chosen.name, chosen.r, chosen.c);
   };
   blanksPanel.update(current, names);
+  guessPanel.update(current, step);
   showSelection(selection);
   if (arrival) arrive(arrival.from);
   watch(li);
@@ -412,10 +428,12 @@ export function renderStep(step, index, total, ctx, { selection, onSelection, ar
       renderExtras(partial);
       showPanel();
       blanksPanel.update(current, names);
+      guessPanel.update(current, step);
       showSelection(chosen);
       return skipped;
     },
     cell: markedCell,
+    extra: (made) => extras.find((one) => one.extra === made)?.node || null, // (the node an extra made here)
     hold(on) {
       for (const view of views) view.hold(on);
     },
@@ -438,7 +456,8 @@ export function shownCell(li) {
 // Writes a new result into a step rendered before when its layout is the
 // same (see layoutKey); false when it has to be rendered again. defer: a step
 // out of view may keep the result for later (see near; a lazy step may always).
-export function updateStep(li, step, index, total, ctx, { selection, defer = false }) {
+export function updateStep(li, step, index, total, given, { selection, defer = false }) {
+  const ctx = guessContext(given, step);
   const record = rendered.get(li);
   if (!record) return false;
   const catalog = matrixCatalog(ctx);

@@ -10,6 +10,7 @@ import { translate, describe } from '../ui/i18n.js';
 import { el, button, download, nextTask } from '../ui/dom.js';
 import { headName } from '../ui/labels.js';
 import { matrixCatalog, INPUT_MATRICES } from './catalog.js';
+import { blanksOf } from './blanks.js';
 import { parseMatrixText } from '../io/parse.js';
 import { validateState } from '../state/schema.js';
 import { encodeHash } from '../state/link.js';
@@ -147,6 +148,12 @@ export class Tools {
     this.copyFallback = null;
   }
 
+  // What the panel's lists hold (the matrices it exports, the inputs a file can replace) in
+  // `lang`: a page that keeps the panel while this stays draws it anew when it changes.
+  listsKey(lang, ctx = this.host.ctx(lang)) {
+    return [lang, ...Object.keys(exportables(ctx)), '', ...importTargets(this.host.state()).map((t) => t.id)].join('|');
+  }
+
   render(lang) {
     const details = el('details', 'av-tools');
     details.open = this.open === true;
@@ -263,6 +270,11 @@ export class Tools {
     const rows = spec.data.length;
     const cols = spec.data[0].length;
     const { ext } = format;
+    // an exercise's blanks still to fill in (blanks.js): no file of their numbers either
+    if (spec.blanks) {
+      this.showMessage({ key: 'exerciseExportWaits', params: { name, n: spec.blanks.size } }, true);
+      return Promise.resolve();
+    }
     return this.attempt(`${file}.${ext}`, async () => {
       const decimals = this.host.state().view.decimals;
       if (id === 'png' && !copy && rows * cols > format.limit) {
@@ -337,7 +349,13 @@ export class Tools {
   exportLines(lang, format) {
     const name = `attention-lines.${format}`;
     return this.attempt(name, async () => {
-      const { tokens, keyTokens, result } = this.host.ctx(lang);
+      const ctx = this.host.ctx(lang);
+      const { tokens, keyTokens, result } = ctx;
+      const blanks = blanksOf(ctx, 'Weights');
+      if (blanks) {
+        this.showMessage({ key: 'exerciseExportWaits', params: { name: 'Weights', n: blanks.size } }, true);
+        return;
+      }
       const count = Math.max(tokens.length, keyTokens.length);
       if (count > LINES_LIMIT) {
         this.showMessage({ key: 'errExportLines', params: { count, max: LINES_LIMIT } }, true);
