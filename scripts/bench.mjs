@@ -839,7 +839,7 @@ function modelViewFolder() {
   write('index', [...index, { ...base, name: 'bench-32', file: 'bench-32.json' }]);
   const words = model.vocab.filter((word) => /^[a-z]+$/.test(word));
   const sentence = Array.from({ length: MODEL_VIEW_TOKENS - 1 }, (_, i) => words[(5 * i) % words.length]).join(' ');
-  return { url: pathToFileURL(path.join(dir, 'index.html')).href, sentence };
+  return { url: `${pathToFileURL(path.join(dir, 'index.html')).href}?example=tutorial`, sentence }; // (as before the first visit opened on a model)
 }
 
 async function modelViewSection() {
