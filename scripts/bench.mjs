@@ -224,7 +224,7 @@ async function openPage(browser) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(path.join(ROOT, 'dist/index.html')).href);
+  await page.goto(`${pathToFileURL(path.join(ROOT, 'dist/index.html')).href}?example=tutorial`); // (the inputs below replace the tutorial's)
   await waitForSteps(page);
   await openEditor(page);
   await page.evaluate(() => {
@@ -839,7 +839,7 @@ function modelViewFolder() {
   write('index', [...index, { ...base, name: 'bench-32', file: 'bench-32.json' }]);
   const words = model.vocab.filter((word) => /^[a-z]+$/.test(word));
   const sentence = Array.from({ length: MODEL_VIEW_TOKENS - 1 }, (_, i) => words[(5 * i) % words.length]).join(' ');
-  return { url: pathToFileURL(path.join(dir, 'index.html')).href, sentence };
+  return { url: `${pathToFileURL(path.join(dir, 'index.html')).href}?example=tutorial`, sentence }; // (as before the first visit opened on a model)
 }
 
 async function modelViewSection() {

@@ -5,7 +5,8 @@ browser tests (tests/browser/models-page.test.mjs) compare with: each token's id
 ids run (an unknown token as its stand-in: the start token, else vocab[0]), and for every layer its
 input after LayerNorm (norm1) and every head's weights (also with the chosen head switched off:
 allWeightsOff, its output taken as 0, so the later layers change), the chosen head's q, k, v,
-scores and output, and the top-5 next tokens at each position.
+scores and output, and the top-5 next tokens at each position; and (`ablated`) a later layer's
+input and one of its heads with an earlier head switched off (runModel's headsOff).
 
 Run with Debian's numpy:   /usr/bin/python3 tests/make_model_page_fixtures.py
 
@@ -37,6 +38,13 @@ CASES = [
     ("learner-words", "我爱你", 1, 3),
     ("animal-street", "The animal didn't cross the street because it was too tired", 1, 1),
     ("induction", "ABCDEFABCD", 1, 0),
+]
+
+# A head switched off (runModel's headsOff: its output enters the concatenation as 0) and a later
+# layer's head shown: (model, sentence, (off layer, off head), shown layer, shown head).
+ABLATED = [
+    ("learner-words", "我爱你", (0, 0), 1, 3),
+    ("animal-street", "The animal didn't cross the street because it was too tired", (0, 2), 1, 1),
 ]
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -130,8 +138,25 @@ def main():
             "allWeightsOff": [[hd["weights"].tolist() for hd in l["heads"]] for l in layers_off],
             "top5": top5(model, probs), "top5Off": top5(model, probs_off),
         })
+    ablated = []
+    for name, sentence, off, layer, head in ABLATED:
+        with open(os.path.join(MODELS, name + ".json"), encoding="utf-8") as f:
+            model = json.load(f)
+        tokens = tokenize(model, sentence)[: model["maxTokens"]]
+        vocab = {t: i for i, t in enumerate(model["vocab"])}
+        ids = [vocab[t] for t in tokens]  # (every token known)
+        layers, _ = forward(model, ids, heads_off={off})
+        full, _ = forward(model, ids)
+        h = layers[layer]["heads"][head]
+        ablated.append({
+            "model": name, "sentence": sentence, "off": {"layer": off[0], "head": off[1]}, "layer": layer, "head": head,
+            "tokens": tokens, "input": layers[layer]["input"].tolist(),
+            "q": h["q"].tolist(), "k": h["k"].tolist(), "v": h["v"].tolist(),
+            "scores": h["scores"].tolist(), "weights": h["weights"].tolist(), "output": h["output"].tolist(),
+            "inputChange": float(np.abs(layers[layer]["input"] - full[layer]["input"]).max()),
+        })
     with open(OUT, "w", encoding="utf-8") as f:
-        json.dump({"generator": "tests/make_model_page_fixtures.py", "cases": cases}, f, ensure_ascii=False, separators=(",", ":"))
+        json.dump({"generator": "tests/make_model_page_fixtures.py", "cases": cases, "ablated": ablated}, f, ensure_ascii=False, separators=(",", ":"))
         f.write("\n")
     print(f"wrote {OUT}: {len(cases)} cases")
 

@@ -63,7 +63,7 @@ export interface AttentionVisualizerAttributes {
   exercise?: string;
   /** Guess first: one step at a time, a question before the step's result is shown (present = on) · 先猜再看：每一步先回答一个问题再看结果 */
   guess?: boolean | '' | 'true' | 'false';
-  /** A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型 */
+  /** A shipped model by name (learner-words, animal-street, induction), or your own model file by URL (https://…/my.json, ./my.json; same origin, docs/api.md): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型或你自己的模型文件 */
   model?: string;
   /** With model: the model's layer shown step by step, from 1 · 与 model 一起：逐步显示的层（从 1 起） */
   layer?: number | string;

@@ -115,7 +115,7 @@ async function eachStep(page, next, scope, name, found) {
 }
 
 test('axe: index.html in zh and en, light and dark, 1280 and 375 px, every step and state', async () => {
-  const { context, page, problems } = await open(fileUrl('index.html'));
+  const { context, page, problems } = await open(`${fileUrl('index.html')}?example=tutorial`);
   const found = [];
   try {
     await waitForSteps(page);
@@ -300,7 +300,7 @@ test('focus: every Tab stop shows a ring of 2 px or more at 3:1 or more, light a
     for (const [url, ready, least] of [
       // the page with its edit panel open (its inputs' stops too), opened by a click
       // event that moves no focus, so that the Tabs start at the top of the page
-      [fileUrl('index.html'), async (page) => {
+      [`${fileUrl('index.html')}?example=tutorial`, async (page) => {
         await waitForSteps(page);
         await page.locator('#edit-toggle').dispatchEvent('click');
         await page.waitForSelector('#sentence');
@@ -328,7 +328,7 @@ test('focus: every Tab stop shows a ring of 2 px or more at 3:1 or more, light a
 
 test('keyboard: the skip link is the first Tab stop and reaches Previous/Next in at most 5 Tabs; the address stays', async () => {
   for (const width of WIDTHS) {
-    const { context, page, problems } = await open(fileUrl('index.html'), { width });
+    const { context, page, problems } = await open(`${fileUrl('index.html')}?example=tutorial`, { width });
     try {
       await waitForSteps(page);
       const address = await page.evaluate(() => location.href);
@@ -359,7 +359,7 @@ test('keyboard: the skip link is the first Tab stop and reaches Previous/Next in
 });
 
 test('keyboard: a button that disables itself hands its focus on (Next, Previous, Undo, Redo; Play keeps it), never to the body', async () => {
-  const { context, page, problems } = await open(fileUrl('index.html'), { clock: true });
+  const { context, page, problems } = await open(`${fileUrl('index.html')}?example=tutorial`, { clock: true });
   try {
     await waitForSteps(page);
     await page.keyboard.press('Tab');

@@ -469,7 +469,7 @@ test('imports: .npy (float32, Fortran order) by picker and drag-and-drop, CSV, s
 });
 
 test('the full page: its state in the hash, restored exactly (step, head, language, decimals); a damaged link says so', async () => {
-  const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
+  const PAGE = `${pathToFileURL(path.join(DIST, 'index.html')).href}?example=tutorial`;
   const { context, page, problems } = await open(`${PAGE}#${encodeHash(VARIANT)}`);
   try {
     await page.waitForFunction(() => document.querySelector('#steps li.step'));

@@ -193,7 +193,7 @@ test('the page: from a cell, Tab to "Check my answer", type, Enter: the verdict,
       const problems = [];
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
       try {
-        await page.goto(local.at(`index.html`));
+        await page.goto(local.at('index.html?example=tutorial'));
         await waitForSteps(page);
         await page.evaluate(() => {
           window.answers = [];

@@ -46,7 +46,7 @@ async function open(url, route) {
 
 // The full page with the state imported as a file (a link's hash would turn the lone surrogate into U+FFFD).
 async function fullPage() {
-  const opened = await open(at('index.html'));
+  const opened = await open(at('index.html?example=tutorial'));
   const { page } = opened;
   await page.waitForSelector('#share-tools input[type="file"]', { state: 'attached' });
   await page.locator('#share-tools input[type="file"]').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(fixture('state.json')) });
@@ -286,7 +286,7 @@ test('full page: a CSV copied while X is edited twice is of the Weights when Cop
   };
   const withX00 = (value) => [[value, ...x[0].slice(1)], ...x.slice(1)];
   const text = (m) => m.map((row) => row.join('\t')).join('\n');
-  const opened = await open(at('index.html'));
+  const opened = await open(at('index.html?example=tutorial'));
   const { context, page, problems } = opened;
   const tools = page.locator('#share-tools');
   try {
@@ -323,7 +323,7 @@ test('full page: a CSV copied while X is edited twice is of the Weights when Cop
 });
 
 test('n = 2048: exports are bounded; the heatmap PNG is the on-screen block-mean image; SVG, Markdown and the lines view say why not, in both languages (issue 13, item 10)', async () => {
-  const { context, page, problems } = await open(at('index.html'));
+  const { context, page, problems } = await open(at('index.html?example=tutorial'));
   try {
     const n = 2048;
     await waitForSteps(page);

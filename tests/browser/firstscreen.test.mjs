@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { encodeHash } from '../../web/src/state/link.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
@@ -17,14 +18,15 @@ const local = browserAndServer(path.resolve('dist'));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 812 };
 
-async function open({ viewport = DESKTOP, locale = 'en-US', hash = '' } = {}) {
+// (a fresh visit opens on a trained model: ?example=tutorial opens on the tutorial's example instead)
+async function open({ viewport = DESKTOP, locale = 'en-US', hash = '', query = '?example=tutorial' } = {}) {
   const context = await local.browser.newContext({ viewport, locale });
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${local.at('index.html')}${hash}`);
+  await page.goto(`${local.at(`index.html${query}`)}${hash}`);
   await waitForSteps(page);
   return { context, page, problems };
 }
@@ -65,6 +67,55 @@ for (const [name, viewport] of [['desktop 1280 × 900', DESKTOP], ['phone 375 ×
       const cells = await page.locator('#steps table[data-matrix="Weights"] td[data-r]').allTextContents();
       assert.deepEqual(cells, REFERENCE.Weights.flat().map((w) => w.toFixed(4)));
       assert.equal(await pageScrollWidth(page), viewport.width, 'nothing wider than the screen');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+// numpy's forward of the shipped model (tests/make_model_page_fixtures.py): the head a fresh visit opens on
+const FIRST = JSON.parse(readFileSync('tests/fixtures/model_page_cases.json', 'utf8')).cases
+  .find((c) => c.model === 'animal-street' && c.layer === 1 && c.head === 1);
+
+for (const [name, viewport] of [['desktop 1280 × 800', { width: 1280, height: 800 }], ['phone 375 × 667', { width: 375, height: 667 }]]) {
+  test(`a fresh visit on a ${name}: a trained head visibly picking (a row maximum ≥ 0.5) in the first viewport, as numpy has it; the tutorial one click away`, async () => {
+    const { context, page, problems } = await open({ viewport, query: '' });
+    try {
+      await page.waitForSelector('.model-picks .picked');
+      assert.equal(await page.evaluate(() => scrollY), 0);
+      const state = await page.evaluate(() => document.querySelector('attention-visualizer').state);
+      assert.deepEqual([state.model, state.layer, state.view.head, state.view.step], ['animal-street', 1, 1, 'softmax']);
+      assert.deepEqual(state.tokens, FIRST.tokens);
+      const row = await rectOf(page, '.model-picks .picks-row');
+      assert.equal(row.inView, true, `the row, whole, in the first viewport: ${JSON.stringify(row)}`);
+      // the row read from the screen: "it"'s weights in layer 2 head 2, numpy's to the digits shown
+      const it = FIRST.tokens.indexOf('it');
+      const cells = await page.locator('.model-picks .pick').evaluateAll((lis) => lis.map((li) => [li.querySelector('.pick-token').textContent, li.querySelector('.pick-weight').textContent]));
+      assert.deepEqual(cells, FIRST.tokens.map((t, k) => [t, FIRST.allWeights[1][1][it][k].toFixed(4)]));
+      const picked = await page.locator('.model-picks .picked').evaluate((li) => [li.querySelector('.pick-token').textContent, Number(li.querySelector('.pick-weight').textContent)]);
+      assert.equal(picked[0], 'animal');
+      assert.ok(picked[1] >= 0.5 && Math.abs(picked[1] - Math.max(...FIRST.allWeights[1][1][it])) <= 5e-5, `the row maximum ${picked[1]}`);
+      assert.equal(await page.textContent('#footer-example'), 'The example is a sentence read by the model animal-street: “the animal didn\'t cross the street becau…”, 11 tokens.'); // (sentenceOf cuts it)
+      assert.match(await page.textContent('.picks-title'), /^Layer 2, head 2 \(coreference\): “it” puts 99\.9% of its attention on “animal”\.$/);
+      // the same row in the steps' weights, below
+      await page.waitForFunction(() => document.querySelector('#steps table[data-matrix="Weights"]'));
+      const shown = await page.locator(`#steps table[data-matrix="Weights"] td[data-r="${it}"]`).allTextContents();
+      assert.deepEqual(shown, cells.map(([, w]) => w));
+      assert.equal(await pageScrollWidth(page), viewport.width, 'nothing wider than the screen');
+      // axe: nothing serious in the row and its button
+      await page.evaluate(readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8'));
+      const serious = await page.evaluate(async () => (await globalThis.axe.run({ include: ['.model-picks'] }, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id));
+      assert.deepEqual(serious, []);
+      // one click: the tutorial's example, its hand-set vectors and its misprint note
+      await page.click('.picks-tutorial');
+      await page.waitForFunction(() => !document.querySelector('attention-visualizer').state.model);
+      assert.deepEqual(await page.locator('#example-tokens .example-token').allTextContents(), ['我', '爱', '你']);
+      await page.waitForSelector('#steps table[data-matrix="Weights"] td[data-r]');
+      assert.deepEqual(await page.locator('#steps table[data-matrix="Weights"] td[data-r]').allTextContents(), REFERENCE.Weights.flat().map((w) => w.toFixed(4)));
+      assert.equal(await page.textContent('#steps .misprint-summary'), 'The tutorial misprints this step’s eight-digit values: compare with the true ones');
+      assert.equal(await page.locator('.model-picks').count(), 0);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

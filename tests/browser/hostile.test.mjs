@@ -41,7 +41,7 @@ async function assertQuick(page, label) {
 // A full page at `hash`, its first result on screen.
 async function fullPage(context, hash = '') {
   const page = await context.newPage();
-  await page.goto(`${at('index.html')}${hash}`);
+  await page.goto(`${at('index.html?example=tutorial')}${hash}`);
   await page.waitForFunction(() => document.querySelector('#steps table.matrix'));
   await openEditor(page);
   return page;

@@ -10,7 +10,7 @@ import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { attention } from './reference.mjs';
 
-const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
+const FILE_URL = `${pathToFileURL(path.resolve('dist/index.html')).href}?example=tutorial`;
 const D = 64;
 
 let browser;

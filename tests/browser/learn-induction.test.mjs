@@ -14,7 +14,7 @@ import { inductionHeldOut, inductionStart, inductionData, inductionScores } from
 import { INDUCTION_RUN, recentLoss, bestHead } from '../../web/src/state/learninduction.js';
 import { loadEngine } from '../../scripts/train-models.mjs';
 
-const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
+const FILE_URL = `${pathToFileURL(path.resolve('dist/index.html')).href}?example=tutorial`;
 const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const GOAL = 0.4;
 const LONG = 240000; // ms: a run to the goal takes ~15 s here at a load of 11

@@ -15,7 +15,7 @@ import { encodeHash } from '../../web/src/state/link.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 
 const DIST = path.resolve('dist');
-const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
+const FILE_URL = `${pathToFileURL(path.join(DIST, 'index.html')).href}?example=tutorial`;
 const EXAMPLE_FILE = pathToFileURL(path.join(DIST, 'examples/tutorial.html')).href;
 const TUTORIAL = { x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]] };
 const LOSS_BELOW = 0.05;

@@ -12,7 +12,7 @@ import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
-const PAGE = pathToFileURL(path.join(DIST, 'index.html')).href;
+const PAGE = `${pathToFileURL(path.join(DIST, 'index.html')).href}?example=tutorial`;
 const EXAMPLE = pathToFileURL(path.join(DIST, 'examples/tutorial.html')).href;
 const local = browserAndServer(DIST);
 

@@ -13,7 +13,7 @@ import { launchChromium } from './chromium.mjs';
 import { HOST_CSP, TUTORIAL, openHost, pageFolder } from './host-pages.mjs';
 import { colorTable, packRgba } from '../../web/src/ui/color.js';
 
-const FIXTURES = JSON.parse(readFileSync('tests/fixtures/model_page_cases.json', 'utf8')).cases;
+const { cases: FIXTURES, ablated: ABLATED } = JSON.parse(readFileSync('tests/fixtures/model_page_cases.json', 'utf8'));
 const DIR = pageFolder('models-page', ['attention-visualizer.js', 'embed.html', 'embed.css', 'embed.js', 'style.css', 'models']);
 const local = {};
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -24,6 +24,27 @@ writeFileSync(path.join(DIR, 'index.html'), '<!doctype html><html lang="en"><hea
   + `<script src="attention-visualizer.js"></script></head><body>${elements.join('\n')}`
   + '<attention-visualizer id="zh" lang="zh" model="learner-words" sentence="I love zebras"></attention-visualizer>'
   + '<attention-visualizer id="nope" lang="en" model="no-such-model" sentence="I love you"></attention-visualizer></body></html>\n');
+
+// ---- an author's own model files, served beside the page (http on localhost, the host CSP) ----
+const shipped = (name) => JSON.parse(readFileSync(`web/models/${name}.json`, 'utf8'));
+const HTML_TOKEN = '<img src=x onerror="window.pwned=1">lake';
+const OWN = {
+  'own.json': JSON.stringify({ ...shipped('induction'), title: { en: 'My copy of the induction model', zh: '我的归纳模型副本' } }),
+  'own-html.json': JSON.stringify({ ...shipped('animal-street'), title: '<b onclick="window.pwned=2">bold</b>', vocab: shipped('animal-street').vocab.map((t) => (t === 'lake' ? HTML_TOKEN : t)) }),
+  'big.json': `${' '.repeat(16 * 1024 * 1024 + 1)}{}`,
+  'notjson.json': '<html>not a model</html>',
+  'shape.json': JSON.stringify({ vocab: ['a', 2], layers: [] }),
+  'bad-dmodel.json': JSON.stringify({ ...shipped('induction'), dModel: 5 }),
+};
+for (const [file, text] of Object.entries(OWN)) writeFileSync(path.join(DIR, file), text);
+const OWN_ELEMENTS = [
+  ['own', 'en', './own.json', 'ABCDEFABCD', 'layer="2" head="1" step="softmax"'],
+  ['own-html', 'en', './own-html.json', "The animal didn't cross the street because it was too tired", ''],
+  ['big', 'en', './big.json', 'a b', ''], ['big-zh', 'zh', './big.json', 'a b', ''], ['notjson', 'en', './notjson.json', 'a', ''],
+  ['shape', 'en', './shape.json', 'a', ''], ['bad-dmodel', 'zh', './bad-dmodel.json', 'ABC', ''], ['origin', 'en', 'https://example.org/m.json', 'a', ''],
+].map(([id, lang, model, sentence, more]) => `<attention-visualizer id="${id}" lang="${lang}" model="${model}" sentence="${attr(sentence)}" ${more}></attention-visualizer>`);
+writeFileSync(path.join(DIR, 'own.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">'
+  + `<script src="attention-visualizer.js"></script></head><body>${OWN_ELEMENTS.join('\n')}</body></html>\n`);
 
 before(async () => {
   local.server = await startServer({ root: DIR, headers: { 'Content-Security-Policy': HOST_CSP } });
@@ -98,9 +119,11 @@ async function modelElement(page, id) {
     const el = document.getElementById(id);
     el.scrollIntoView();
     await el.ready;
-    await new Promise((resolve) => {
+    const until = Date.now() + 20000; // (a model that never reads fails the test, not the suite's time)
+    await new Promise((resolve, reject) => {
       // read with its model: X named as the layer's input
-      const check = () => (/LayerNorm/.test(el.shadowRoot.querySelector('.status').textContent) && !el.computing ? resolve() : setTimeout(check, 20));
+      const status = () => el.shadowRoot.querySelector('.status').textContent;
+      const check = () => (/LayerNorm/.test(status()) && !el.computing ? resolve() : Date.now() > until ? reject(new Error(`${id} not read: ${status()}`)) : setTimeout(check, 20));
       check();
     });
     const { state, result } = el;
@@ -206,7 +229,7 @@ test('the embed code and the share link name the model and the sentence, not its
 // ---- the page (dist/index.html from file://): the picker by keyboard, axe, the link ----
 
 const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
-const PAGE = pathToFileURL(path.resolve('dist/index.html')).href;
+const PAGE = `${pathToFileURL(path.resolve('dist/index.html')).href}?example=tutorial`;
 
 async function serious(page, scope) {
   if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);
@@ -249,13 +272,29 @@ test('the page: the model picker beside the sentence, by keyboard, axe 0 serious
     close(got.weights, c.allWeights[0][0], 'the page: layer 1 head 1 of learner-words on 我爱你');
     assert.deepEqual(await serious(page, ['.model-choice']), []);
     assert.deepEqual(await serious(page, ['.predictions']), []);
-    // the layer, by keyboard too: layer 2, head 4 by its tab
+    // layer 1 head 1 switched off, then the layer, by keyboard too: layer 2, head 4 by its tab
+    await page.click('.head-off');
+    await page.waitForSelector('.head-off[aria-pressed="true"]');
     await page.focus('#model-layer');
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction(() => document.querySelector('attention-visualizer').state.layer === 1);
     await modelRead(page);
     await page.click('#view-heads .head-tab[data-head="3"]');
     await page.waitForFunction(() => document.querySelector('attention-visualizer').state.view.head === 3);
+    // the later layer's X and its head step by step follow the run without layer 1 head 1 (numpy's)
+    const a = ABLATED.find((x) => x.model === 'learner-words');
+    assert.deepEqual([a.off, a.layer, a.head], [{ layer: 0, head: 0 }, 1, 3]);
+    got = await shownWeights(page);
+    close(got.state.x, a.input, 'layer 2 X with layer 1 head 1 off');
+    const ablatedHead = await page.evaluate(() => document.querySelector('attention-visualizer').result.heads[3]);
+    for (const name of ['q', 'k', 'v', 'scores', 'weights', 'output']) close(ablatedHead[name], a[name], `layer 2 head 4 with layer 1 head 1 off: ${name}`);
+    assert.ok(a.inputChange > 0.1, `numpy: the head changes layer 2's input (${a.inputChange})`);
+    assert.match(await page.textContent('.status'), /This X is with layer 1 head 1 switched off/);
+    assert.equal(await page.textContent('.head-off'), 'Switch layer 1 head 1 on again');
+    // on again: the model's own X
+    await page.click('.head-off');
+    await page.waitForSelector('.head-off[aria-pressed="false"]');
+    await page.waitForFunction(() => !/switched off/.test(document.querySelector('.status').textContent));
     got = await shownWeights(page);
     const head = 3;
     close(got.weights, c.allWeights[1][head], `the page: layer 2 head ${head + 1}`);
@@ -350,6 +389,11 @@ test('the predictions: the top 5 at each position as numpy gives them; the head 
         .map((tr) => [...tr.children[column].querySelectorAll('.prediction')].map((li) => [li.querySelector('.prediction-token').textContent, li.querySelector('.prediction-p').textContent])), { id: `c${i}`, column });
       const shown = (rows) => rows.map((row) => row.map(([token, p]) => [token, `${(100 * p).toFixed(1)}%`]));
       assert.deepEqual(await read(1), shown(c.top5), `${c.model} “${c.sentence}”: with every head`);
+      // titled from the model's mask: a causal model predicts the next token; animal-street (none) gives its task's output
+      const model = JSON.parse(readFileSync(`web/models/${c.model}.json`, 'utf8'));
+      assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.predictions-title').textContent, `c${i}`),
+        model.causal ? 'What the model predicts next, at each position' : 'The model’s output at each position (its task, not the next token)');
+      assert.equal(model.causal, c.model !== 'animal-street');
       assertThumbnails(await thumbnails(host.page, `c${i}`, c.tokens.length), c, c.allWeights, `${c.model} “${c.sentence}” model view`);
       assert.equal(await host.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelectorAll('.predictions-table tr:first-child th').length, `c${i}`), 2);
       // switched off by keyboard: the button focused, Enter
@@ -368,5 +412,114 @@ test('the predictions: the top 5 at each position as numpy gives them; the head 
     }
   } finally {
     await host.context.close();
+  }
+});
+
+test('an author\'s own model by URL (model="./own.json", served): the head equal to numpy\'s; bad files say why in zh and en and a result stays; nothing from the file runs as markup; no other origin asked', async () => {
+  const host = await openHost(local.browser, `${local.server.url}own.html`);
+  try {
+    const c = FIXTURES.find((f) => f.model === 'induction'); // own.json is induction.json under a title of its own
+    const got = await modelElement(host.page, 'own');
+    assert.deepEqual(got.state.tokens, c.tokens);
+    close(got.state.x, c.input, 'own model X');
+    for (const name of ['q', 'k', 'v', 'scores', 'weights', 'output']) close(got.head[name], c[name], `own model ${name}`);
+    assert.ok(got.status.includes('status-note: Model: My copy of the induction model, layer 2, head 1'), got.status.join('\n'));
+    // HTML in a token and in the title: text, never markup
+    const html = await modelElement(host.page, 'own-html');
+    const shown = await host.page.evaluate(() => {
+      const root = document.getElementById('own-html').shadowRoot;
+      return { tokens: [...root.querySelectorAll('.prediction-token')].map((n) => n.textContent), img: root.querySelectorAll('img, b').length, pwned: window.pwned };
+    });
+    assert.ok(shown.tokens.includes(HTML_TOKEN), 'the token shown as its text');
+    assert.equal(shown.img, 0);
+    assert.equal(shown.pwned, undefined);
+    assert.ok(html.status.some((s) => s.includes('Model: <b onclick="window.pwned=2">bold</b>')), html.status.join('\n'));
+    const error = (id) => host.page.evaluate(async (id) => {
+      const el = document.getElementById(id);
+      el.scrollIntoView();
+      await el.ready;
+      await new Promise((resolve) => {
+        const check = () => (el.shadowRoot.querySelector('.status-error') ? resolve() : setTimeout(check, 20));
+        check();
+      });
+      return { text: el.shadowRoot.querySelector('.status-error').textContent, result: Boolean(el.result) };
+    }, id);
+    const want = {
+      big: 'The model file ./big.json is too large: at most 16 MB.',
+      'big-zh': '模型文件 ./big.json 太大：最多 16 MB。',
+      notjson: 'The model file ./notjson.json is not JSON.',
+      shape: 'The model file ./shape.json is not in the model format: vocab[1] is not what the format asks for (docs/api.md, the model format).',
+      origin: 'The model https://example.org/m.json was not loaded: only model files from this page’s own origin are read.',
+    };
+    for (const [id, text] of Object.entries(want)) assert.deepEqual(await error(id), { text, result: true }, id);
+    assert.match((await error('bad-dmodel')).text, /^模型 \.\/bad-dmodel\.json 读不了（shape）：.*dModel/);
+    assert.deepEqual(host.outside(), [], 'only this origin asked');
+    assert.deepEqual(host.problems.filter((p) => !/Failed to load resource/.test(p)), []);
+  } finally {
+    await host.context.close();
+  }
+});
+
+test('the page: an own model file chosen in the picker is read (numpy\'s head); a bad or too large file says why beside the picker and the model on screen stays; a URL from file:// says why', async () => {
+  const context = await local.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  const choose = async (name, text) => {
+    if (text.length > 1e6) {
+      // (a file past the bound made in the page: 16 MB through the browser's protocol took ~20 s)
+      await page.evaluate(({ name, size }) => {
+        const files = new DataTransfer();
+        files.items.add(new File([new Uint8Array(size).fill(32)], name, { type: 'application/json' }));
+        const input = document.querySelector('.model-file-input');
+        input.files = files.files;
+        input.dispatchEvent(new Event('change'));
+      }, { name, size: text.length });
+      return;
+    }
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('.model-open')]);
+    await chooser.setFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  };
+  try {
+    await page.goto(PAGE);
+    await page.waitForSelector('#steps .step table');
+    if (await page.getAttribute('#edit-toggle', 'aria-expanded') !== 'true') await page.click('#edit-toggle');
+    await page.fill('#sentence', 'ABCDEFABCD');
+    await choose('my model.json', OWN['own.json']);
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.model === 'file:my model.json');
+    assert.equal(await page.evaluate(() => document.querySelector('#model-picker').selectedOptions[0].textContent), 'My copy of the induction model', 'named by its title');
+    await modelRead(page);
+    await page.selectOption('#model-layer', { value: '1' }); // (layer 2: the options' labels count from 1)
+    await page.waitForFunction(() => document.querySelector('attention-visualizer').state.layer === 1);
+    await modelRead(page);
+    const c = FIXTURES.find((f) => f.model === 'induction');
+    let got = await shownWeights(page);
+    assert.deepEqual(got.state.tokens, c.tokens);
+    close(got.weights, c.weights, 'a chosen file: layer 2 head 1');
+    // bad files: said beside the picker (en), the model on screen stays
+    for (const [name, text, message] of [
+      ['broken.json', '{"vocab": [', 'The model file broken.json is not JSON.'],
+      ['huge.json', ' '.repeat(16 * 1024 * 1024 + 1), 'The model file huge.json is too large: at most 16 MB.'],
+      ['dmodel.json', OWN['bad-dmodel.json'], /^The model dmodel\.json cannot be read \(shape\): /],
+    ]) {
+      const before = await page.textContent('.model-error');
+      await choose(name, text);
+      await page.waitForFunction((before) => !document.querySelector('.model-error').hidden && document.querySelector('.model-error').textContent !== before, before);
+      const shown = await page.textContent('.model-error');
+      if (typeof message === 'string') assert.equal(shown, message);
+      else assert.match(shown, message);
+      got = await shownWeights(page);
+      assert.equal(got.state.model, 'file:my model.json');
+      close(got.weights, c.weights, `after ${name}: the last good result`);
+    }
+    assert.deepEqual(await serious(page, ['.model-choice']), []);
+    // a model by URL from a page opened from file://: why not, and what to do
+    const state = { version: 1, tokens: ['A', 'B'], model: './own.json', view: { step: 'softmax', lang: 'en' } };
+    await page.goto(`${PAGE}#av1.${Buffer.from(JSON.stringify(state)).toString('base64url')}`);
+    await page.waitForSelector('.status-error');
+    assert.equal(await page.textContent('.status-error'), 'The model ./own.json was not loaded: this page was opened from file://, where the browser lets it read no file by its address. Choose the file beside “Model”, or open the page over http(s).');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

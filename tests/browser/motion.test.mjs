@@ -15,7 +15,7 @@ import { waitForSteps, openEditor, openStep } from './ui.mjs';
 import { REFERENCE } from '../js/fixtures.mjs'; // REFERENCE.md's true values
 
 const DIST = path.resolve('dist');
-const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
+const FILE_URL = `${pathToFileURL(path.join(DIST, 'index.html')).href}?example=tutorial`;
 const TOKENS = ['我', '爱', '你'];
 const DK = REFERENCE.Q[0].length;
 const DV = REFERENCE.V[0].length;

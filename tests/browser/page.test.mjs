@@ -18,7 +18,7 @@ import { attention } from './reference.mjs';
 
 const DIST = path.resolve('dist');
 const { cases: TOKENIZE_CASES } = JSON.parse(readFileSync(new URL('../fixtures/tokenize_cases.json', import.meta.url), 'utf8'));
-const FILE_URL = pathToFileURL(path.join(DIST, 'index.html')).href;
+const FILE_URL = `${pathToFileURL(path.join(DIST, 'index.html')).href}?example=tutorial`;
 
 const TUTORIAL = {
   x: [[1, 0], [0.5, 0.5], [0, 1]], wq: [[0.5, 0.2], [0.1, 0.6]], wk: [[0.4, 0.3], [0.2, 0.7]], wv: [[0.8, 0.1], [0.3, 0.9]],

@@ -21,7 +21,7 @@ const x00 = '#editor-x input[data-r="0"][data-c="0"]';
 
 test('an edit survives a reload and a closed tab; a link opens its own state over the stored one', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
-  const url = at('index.html');
+  const url = at('index.html?example=tutorial');
   try {
     const { page, problems } = await newPage(context, url);
     await typeCell(page, x00, '7');
@@ -59,7 +59,7 @@ test('an edit survives a reload and a closed tab; a link opens its own state ove
 // (the step shown) waits for the next edit or for the page to be left.
 test('a large state: a change of step alone is stored when the page is left; an edit stores it with the step shown', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
-  const url = at('index.html');
+  const url = at('index.html?example=tutorial');
   try {
     const { page, problems } = await newPage(context, url);
     const stored = () => page.evaluate((key) => {
@@ -105,7 +105,7 @@ test('a large state: a change of step alone is stored when the page is left; an 
 // parts, one a task, then the value under STATE_KEY that names them.
 test('a state in parts: one part a task, storage reads whole between any two tasks, the parts replaced are removed, a reload opens it', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
-  const url = at('index.html');
+  const url = at('index.html?example=tutorial');
   try {
     const { page, problems } = await newPage(context, url);
     // After every task: the value under STATE_KEY and the parts it names read as
@@ -188,7 +188,7 @@ test('a state in parts: one part a task, storage reads whole between any two tas
 test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fields, invalid input undone to the last valid', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
   try {
-    const { page, problems } = await newPage(context, at('index.html'));
+    const { page, problems } = await newPage(context, at('index.html?example=tutorial'));
     assert.equal(await page.isDisabled('#undo'), true);
     assert.equal(await page.isDisabled('#redo'), true);
     await typeCell(page, x00, '2');
@@ -249,7 +249,7 @@ test('undo and redo: the buttons, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside text fi
 
 test('a damaged stored state is reported in both languages, set aside and downloadable; the page opens the tutorial', async () => {
   const context = await local.browser.newContext({ locale: 'en-US', acceptDownloads: true });
-  const url = at('index.html');
+  const url = at('index.html?example=tutorial');
   const damaged = '{"version":1,"tokens":["a"],"x":[[1, 2]';
   try {
     const { page } = await newPage(context, url);
@@ -281,7 +281,7 @@ test('storage blocked: the page works and says so once, quietly', async () => {
     Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
   });
   try {
-    const { page, problems } = await newPage(context, at('index.html'));
+    const { page, problems } = await newPage(context, at('index.html?example=tutorial'));
     const notes = page.locator('#storage-notice p');
     assert.equal(await notes.count(), 1);
     assert.match(await notes.textContent(), /does not let the page store data/);

@@ -23,7 +23,7 @@ test('presenter mode: the keys of a clicker move one step, B and . blank the scr
         const problems = [];
         page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
         try {
-          await page.goto(local.at('index.html'));
+          await page.goto(local.at('index.html?example=tutorial'));
           await waitForSteps(page);
           const n = (text) => Number(/(\d+)/.exec(text)[1]);
           const titleSize = () => page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#steps .step-title')).fontSize));

@@ -29,7 +29,7 @@ async function openPage(locale) {
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(local.at('index.html'));
+  await page.goto(local.at('index.html?example=tutorial'));
   await waitForSteps(page);
   await openEditor(page);
   return { context, page, problems };
@@ -242,7 +242,7 @@ test('heads grid: tiles labelled with the tokens, a weight on hover, arrow keys 
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
   try {
-    await page.goto(local.at('index.html'));
+    await page.goto(local.at('index.html?example=tutorial'));
     await waitForSteps(page);
     await openEditor(page);
     await page.click('[data-preset="animal"]');

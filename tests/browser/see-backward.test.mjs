@@ -13,7 +13,7 @@ import { launchChromium } from './chromium.mjs';
 import { encodeHash } from '../../web/src/state/link.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 
-const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
+const FILE_URL = `${pathToFileURL(path.resolve('dist/index.html')).href}?example=tutorial`;
 const CASES = JSON.parse(readFileSync(new URL('../fixtures/see_backward_cases.json', import.meta.url), 'utf8'));
 const DECIMALS = 8;
 

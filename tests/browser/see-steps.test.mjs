@@ -227,7 +227,7 @@ test('keys and buttons reach the first and the last step: the full page (index.h
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(local.at('index.html'));
+    await page.goto(local.at('index.html?example=tutorial'));
     await page.waitForSelector('#steps .step table');
     await walkFull(page, 'full page', 7);
     // a link of a state with every step (PE, two heads, W_O): the walk reaches learn, past W_O

@@ -11,7 +11,7 @@ import { pageFolder } from './host-pages.mjs';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { encodeHash } from '../../web/src/state/link.js';
 
-const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
+const FILE_URL = `${pathToFileURL(path.resolve('dist', 'index.html')).href}?example=tutorial`;
 const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 

@@ -12,7 +12,7 @@ import { loadVariantCases, maxAbs, TUTORIAL, TUTORIAL_EXPECTED } from '../js/fix
 import { launchChromium } from './chromium.mjs';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
-const FILE_URL = pathToFileURL(path.resolve('dist', 'index.html')).href;
+const FILE_URL = `${pathToFileURL(path.resolve('dist', 'index.html')).href}?example=tutorial`;
 const CASES = Object.fromEntries(loadVariantCases().map((c) => [c.name, c]));
 
 let browser;

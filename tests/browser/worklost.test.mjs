@@ -27,7 +27,7 @@ const LINK_STATE = { ...tutorialState('en'), tokens: ['a', 'b', 'c'], causal: tr
 // A context whose page has the user's work (x[0][0] = 7) stored.
 async function withWork(locale = 'en-US', viewport = { width: 1280, height: 900 }) {
   const context = await local.browser.newContext({ locale, viewport, acceptDownloads: true });
-  const { page, problems } = await newPage(context, at('index.html'));
+  const { page, problems } = await newPage(context, at('index.html?example=tutorial'));
   await typeCell(page, x00, '7');
   await page.waitForFunction((key) => localStorage.getItem(key)?.includes('[[7,'), STATE_KEY);
   return { context, page, problems };
@@ -165,7 +165,7 @@ const launchThrottled = () => chromium.launch({
 test('a burst of edits then a reload showed an older state: the newest edit wins', async () => {
   const browser = await launchThrottled();
   try {
-    const { page, problems } = await newPage(await browser.newContext({ locale: 'en-US' }), at('index.html'));
+    const { page, problems } = await newPage(await browser.newContext({ locale: 'en-US' }), at('index.html?example=tutorial'));
     // A held key: edits as fast as the page takes them, until the browser
     // stops taking the address updates, then one more: x[0][0] = 9, a value
     // the burst never had. The edits are the input events a key press makes:
@@ -215,7 +215,7 @@ test('a burst of edits then a reload showed an older state: the newest edit wins
 
 test('a second damaged stored state overwrote the first one set aside; a full storage was reported as set aside', async () => {
   const context = await local.browser.newContext({ locale: 'en-US' });
-  const url = at('index.html');
+  const url = at('index.html?example=tutorial');
   try {
     const { page } = await newPage(context, url);
     const notice = page.locator('#storage-notice');

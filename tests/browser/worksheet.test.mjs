@@ -47,7 +47,7 @@ async function openPage(locale, { colorScheme = 'light', hash = '' } = {}) {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  await page.goto(`${local.at('index.html')}${hash}`);
+  await page.goto(`${local.at('index.html?example=tutorial')}${hash}`);
   await waitForSteps(page);
   await page.waitForSelector('#worksheet .ws-title', { state: 'attached' });
   return { context, page, problems };

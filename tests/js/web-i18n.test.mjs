@@ -42,6 +42,8 @@ test('every message renders without a leftover placeholder in both languages', (
     words: 2, // the split prompt's count by spaces (editor.js)
     // the shipped models (strings-models.js): the model's title, a layer asked for (layer, head: above)
     title: 'A model', before: 1, asked: 3, layers: 2, instead: '<s>',
+    // an author's own model (its size bound, the path and code of what does not read) and a head's role
+    mb: 16, path: 'vocab[1]', code: 'shape', role: 'coreference',
     // checking a learner's value (engine/check.js)
     cell: 'Weights[我, 爱]', places: 4, wrong: '0.3361', full: '0.33569311', other: 'Weights[爱, 我]', root: '1.4142', term: 'Q[我, d1]·K[爱, d1]', slip: 'left out', previous: 'Scaled',
     // "Guess first" (views/guess.js): the choice, the scale step's row before and after

@@ -146,6 +146,7 @@ export class AttentionVisualizer extends (typeof HTMLElement === 'undefined' ? c
       setView: (view) => this._setView(view),
       render: () => this._render(),
       predictions: (lang) => this._models.predictions(lang), // a model's, under the steps, or null
+      picks: (lang) => this._models.picks(lang), // what a model's head picks, under the sentence, or null
     };
     Object.defineProperties(this._viewHost, {
       selections: { get: () => this._selections }, // each step's selected cell, by step id

@@ -177,6 +177,10 @@ export class FullView {
     }
     this.av.editor().render();
     this.renderExample();
+    // what a model's head picks, under the sentence (element.js), drawn anew
+    this.host.querySelector('.model-picks')?.remove();
+    const picks = this.av.picks(lang);
+    if (picks) this.$('example-tokens').closest('.example-bar').after(picks);
     this.renderStatus();
     this.renderNav();
     this.renderSteps(arrival);

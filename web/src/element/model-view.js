@@ -32,7 +32,7 @@ export class ElementModelView {
     const engine = host.engine();
     if (!notes || !engine) return null;
     const current = { layer: state.layer, head: state.view.head };
-    const off = models.headOff ? current : null;
+    const off = models.choice.off; // (the head switched off, pinned: models.js)
     const { model } = models.choice.found.get(state.model);
     const key = [state.model, state.tokens.join('\u0001'), lang].join('\u0000');
     const runKey = [key, off ? `${off.layer} ${off.head}` : ''].join('\u0000');

@@ -19,6 +19,7 @@ import { renderStorageNotice } from './storage-notice.js';
 import { sameInputs, numbersOf } from '../state/history.js';
 import { presetOf } from '../state/presets.js';
 import { learnedOf } from '../state/learned.js';
+import { firstVisitState } from '../state/model-choice.js';
 import { PRESET_KEYS } from '../edit/panel.js';
 import { startPresenter } from './presenter.js';
 import { startPrinting } from './print.js';
@@ -74,7 +75,7 @@ function applyStaticStrings() {
 }
 
 // The footer names the example on screen: the tutorial's, another preset, a
-// trained example of "How it learns", or the reader's own sentence.
+// trained example of "How it learns", a model's sentence, or the reader's own.
 function showFooterExample() {
   const { lang } = view();
   const current = store.state;
@@ -85,6 +86,7 @@ function showFooterExample() {
   if (preset === 'tutorial') text = translate(lang, 'footerSource');
   else if (preset) text = translate(lang, 'footerPreset', { name: translate(lang, PRESET_KEYS[preset]) });
   else if (learned) text = translate(lang, 'footerLearned', { name: translate(lang, `learnedButton_${learned}`) });
+  else if (current.model) text = translate(lang, 'footerModel', { name: current.model, text: sentenceOf(current), n: current.tokens.length });
   else text = translate(lang, 'footerOwn', { text: sentenceOf(current), n: current.tokens.length });
   const node = $('footer-example');
   if (node.textContent !== text) node.textContent = text;
@@ -265,9 +267,14 @@ function restoreHash() {
 
 // A first visit opens on the attention weights: the one picture of attention
 // (who listens to whom, each row summing to 1), with the diagram above it
-// saying where they come from and where they go.
+// saying where they come from and where they go; a trained model's head that
+// visibly picks (model-choice.js FIRST_VISIT), the tutorial's example one
+// click away; `?example=tutorial` opens on the tutorial's instead (a link or
+// stored work still win over either).
 function firstState() {
-  const first = tutorialState(storedLanguage() || detectLanguage(navigator.languages));
+  const lang = storedLanguage() || detectLanguage(navigator.languages);
+  if (new URLSearchParams(location.search).get('example') !== 'tutorial') return firstVisitState(lang);
+  const first = tutorialState(lang);
   return { ...first, view: { ...first.view, step: 'softmax' } };
 }
 

@@ -118,8 +118,10 @@ const TYPES = {
   },
 };
 
-// A model's name: lower-case letters, digits and dashes (web/models/index.json's names).
-export const MODEL_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
+// A model's name: lower-case letters, digits and dashes (web/models/index.json's names); or an
+// author's own model file: an http(s) URL or a path from the page (./my.json, ../m/my.json,
+// /m/my.json) ending in .json, or file:NAME.json, one chosen from the reader's files (engine/models.js).
+export const MODEL_NAME = /^(?:[a-z0-9][a-z0-9-]{0,39}|(?:https?:\/\/|\.{0,2}\/)[^\s"'<>\\]{1,300}\.json|file:[^/\\]{1,120}\.json)$/;
 const MAX_INDEX = 16;
 
 const BOOLEAN_JSX = "boolean | '' | 'true' | 'false'";
@@ -174,7 +176,7 @@ export const OPTIONS = [
     // (engine/model-run.js), and which of its layers the step by step shows
     key: 'model', attribute: 'model', type: 'modelName', default: '', engine: false,
     labels: { control: 'modelLabel', problem: 'probModelName' }, compared: false, stage: 'model',
-    description: 'A shipped model by name (learner-words, animal-street, induction): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型',
+    description: 'A shipped model by name (learner-words, animal-street, induction), or your own model file by URL (https://…/my.json, ./my.json; same origin, docs/api.md): the sentence read by its tokenizer, its learned vectors and weights; no matrices needed · 使用本项目训练的模型或你自己的模型文件',
   },
   {
     key: 'layer', attribute: 'layer', type: 'index', default: 0, engine: false,

@@ -534,6 +534,10 @@ const MAIN_STRINGS = {
   // The footer names the example on screen (main.js): a preset, a trained example, or the reader's own.
   footerPreset: { zh: '例子是示例“{name}”。', en: 'The example is the preset “{name}”.' },
   footerLearned: { zh: '例子是“注意力怎样学会”里训练好的示例“{name}”。', en: 'The example is the trained example “{name}” of “How it learns”.' },
+  footerModel: {
+    zh: '例子是模型 {name} 读的句子：“{text}”，{n} 个词元。',
+    en: ({ name, text, n }) => `The example is a sentence read by the model ${name}: “${text}”, ${plural(n, 'token', 'tokens')}.`,
+  },
   footerOwn: {
     zh: '例子是你自己的：“{text}”，{n} 个词元。',
     en: ({ text, n }) => `The example is your own: “${text}”, ${plural(n, 'token', 'tokens')}.`,

@@ -1,10 +1,11 @@
 // What attention is for: a model's next-token predictions at each position (top 5, with their
 // probabilities), from runModel()'s probabilities; with the head on screen switched off
 // (runModel's headsOff), the predictions without it beside those with it.
-//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head }, previous)
+//   renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }, previous)
 //     probabilities, without: (n, vocab) rows (without: null while the head is on); previous: the
-//     section it gave before, or null: in the same language, its table made again and its toggle
+//     section it gave before, or null: in the same language (and mask), its table made again and its toggle
 //     kept (a focus on it stays, with no .focus() and the layout that forces)
+//     causal: the model's mask; a model that reads the whole sentence gives its task's output, not the next token
 
 import { translate } from '../ui/i18n.js';
 import { el, button } from '../ui/dom.js';
@@ -31,18 +32,19 @@ function list(row, vocab, changedFrom) {
 
 const toggles = new WeakMap(); // a section's toggle → its latest onToggle
 
-export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head }, previous = null) {
+export function renderPredictions(lang, { tokens, vocab, probabilities, without, off, onToggle, layer, head, causal }, previous = null) {
   const t = (key, params) => translate(lang, key, params);
-  const reused = previous && previous.dataset.lang === lang;
+  const kind = `${lang} ${causal ? 'next' : 'task'}`;
+  const reused = previous && previous.dataset.kind === kind;
   const section = reused ? previous : el('section', 'panel predictions');
   let toggle = section.querySelector('.head-off');
   if (!reused) {
-    section.dataset.lang = lang;
+    section.dataset.kind = kind;
     section.setAttribute('aria-labelledby', 'predictions-title');
-    const title = el('h3', 'predictions-title', t('predictionsTitle'));
+    const title = el('h3', 'predictions-title', t(causal ? 'predictionsTitle' : 'predictionsTitleTask'));
     title.id = 'predictions-title';
     toggle = button('', () => toggles.get(toggle)(), 'button-small head-off');
-    section.append(title, el('p', 'hint', t('predictionsHint')), toggle);
+    section.append(title, el('p', 'hint', t(causal ? 'predictionsHint' : 'predictionsHintTask')), toggle);
   }
   toggles.set(toggle, onToggle);
   toggle.textContent = t(off ? 'headOnAgain' : 'headOff', { layer: layer + 1, head: head + 1 });
