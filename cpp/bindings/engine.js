@@ -339,14 +339,17 @@ function makeEngine(raw) {
     },
 
     // One optimizer step per batch: { model (a new object, or a new loaded model for a loaded
-    // one; the input is not modified), losses (each batch's loss before its step) }.
+    // one; the input is not modified), losses (each batch's loss before its step), state (pass it
+    // back as options.state to go on: the steps and Adam's moments carry over) }.
     trainModel(model, options) {
       const { source, entry } = modelSource(model);
-      const result = raw.trainModel(source, packModelTrainOptions(options));
+      const packed = packModelTrainOptions(options);
+      const result = raw.trainModel(source, packed);
       if (result.error) throw inputError(result.error);
       const losses = Array.from(result.losses);
-      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses };
-      return { model: trainedModel(model, result.parameters), losses };
+      const state = { optimizer: packed.optimizer, step: result.step, moments: result.moments };
+      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses, state };
+      return { model: trainedModel(model, result.parameters), losses, state };
     },
 
     // The model read, checked and kept in the engine once: runModel, modelGradients and
