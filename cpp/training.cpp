@@ -244,20 +244,25 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
   const Error err = check_target(in, o);
   if (!err.ok()) return err;
 
-  // the state of a previous call
+  return check_state(state, o.optimizer, static_cast<size_t>(n_values),
+                     "the trained matrices with this optimizer (pass the state of a call with the "
+                     "same input shapes, train and optimizer)");
+}
+
+}  // namespace
+
+Error check_state(const TrainState& state, Optimizer optimizer, size_t n_values,
+                  const std::string& needed_for) {
   if (state.step < 0) {
     return make_error(ErrorCode::range, "state", "state.step must be >= 0");
   }
-  const size_t moments = o.optimizer == Optimizer::adam ? static_cast<size_t>(n_values) : 0;
+  const size_t moments = optimizer == Optimizer::adam ? n_values : 0;
   const bool fresh = state.m.empty() && state.v.empty();
   if (!fresh && (state.m.size() != moments || state.v.size() != moments)) {
     return make_error(ErrorCode::shape, "state",
                       "the state's moments do not fit: they hold " +
                           std::to_string(state.m.size() + state.v.size()) + " values but " +
-                          std::to_string(2 * moments) +
-                          " are needed for the trained matrices "
-                          "with this optimizer (pass the state of a call with the same input "
-                          "shapes, train and optimizer)");
+                          std::to_string(2 * moments) + " are needed for " + needed_for);
   }
   for (size_t i = 0; i < state.m.size(); i++) {
     if (!std::isfinite(state.m[i]) || !std::isfinite(state.v[i])) {
@@ -270,6 +275,8 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
   }
   return Error{};
 }
+
+namespace {
 
 // "training step 3: " (or "after 3 steps: ") before the message of an error met on the way.
 Error at_step(Error err, const char* where, long long step) {

@@ -108,7 +108,52 @@ function unpackRun(layout, heap, reuse, unpack) {
   return { residual, layers, finalInput, logits, probabilities };
 }
 
-// The binding's model arrays (model_to_js) in the format's structure: matrices as rows (or
+// A model's arrays from the binding's layout (model_bindings.cpp model_layout, whose order is
+// read here) and the module's HEAPF64 right after the call, in the format's structure with
+// matrices { rows, cols, data } and vectors Float64Arrays, absent ones left out: each a copy
+// (`copy`), or a view of the engine's memory to be read at once (unpackModelArrays).
+function readModelArrays(layout, heap, copy) {
+  let s = 0;
+  const next = () => {
+    const rows = layout[s++];
+    const cols = layout[s++];
+    const at = layout[s++];
+    if (rows === 0) return undefined;
+    const data = copy ? heap.slice(at, at + rows * cols) : heap.subarray(at, at + rows * cols);
+    return { rows, cols, data };
+  };
+  const vector = () => {
+    const v = next();
+    return v === undefined ? undefined : v.data;
+  };
+  const norm = () => {
+    const gain = vector();
+    const bias = vector();
+    return gain === undefined ? undefined : { gain, bias };
+  };
+  // each field in the layout's order; absent ones dropped
+  const present = (fields) => Object.fromEntries(fields.filter(([, v]) => v !== undefined));
+  const nLayers = layout[s++];
+  const structure = [];
+  for (let l = 0; l < nLayers; l++) structure.push({ heads: layout[s++], mlp: layout[s++] !== 0 });
+  const embed = next();
+  const positions = next();
+  const layers = structure.map(({ heads, mlp }) => {
+    const norm1 = norm();
+    const layerHeads = [];
+    for (let h = 0; h < heads; h++) layerHeads.push(present([['wq', next()], ['wk', next()], ['wv', next()], ['bq', vector()], ['bk', vector()], ['bv', vector()]]));
+    const layer = present([['norm1', norm1], ['heads', layerHeads], ['wo', next()], ['bo', vector()], ['norm2', norm()]]);
+    const w1 = next();
+    const b1 = vector();
+    const w2 = next();
+    const b2 = vector();
+    if (mlp) layer.mlp = present([['w1', w1], ['b1', b1], ['w2', w2], ['b2', b2]]);
+    return layer;
+  });
+  return present([['embed', embed], ['positions', positions], ['layers', layers], ['finalNorm', norm()], ['unembed', next()], ['unembedBias', vector()]]);
+}
+
+// The binding's model arrays (readModelArrays) in the format's structure: matrices as rows (or
 // typed), vectors as arrays of numbers (or Float64Arrays).
 function unpackModelArrays(p, typed) {
   const matrix = typed ? (m) => m : unpackRows;
@@ -174,7 +219,7 @@ function makeEngine(raw) {
     const entry = { id, skeleton, layers };
     const handle = Object.freeze({
       // its parameters, as a plain model object (the loaded model's fields and metadata)
-      toModel: () => trainedModel(entry.skeleton, raw.modelParameters(liveId(entry))),
+      toModel: () => trainedModel(entry.skeleton, readModelArrays(raw.modelParameters(liveId(entry)), raw.HEAPF64, false)),
       // frees its memory in the engine; using it afterwards is an error (code 'released')
       release() {
         if (entry.id === null) return;
@@ -337,18 +382,21 @@ function makeEngine(raw) {
       const { source } = modelSource(model);
       const result = raw.modelGradients(source, packIds(ids, 'ids'), packIds(targets, 'targets'));
       if (result.error) throw inputError(result.error);
-      return { loss: result.loss, gradients: unpackModelArrays(result.gradients, typed) };
+      return { loss: result.loss, gradients: unpackModelArrays(readModelArrays(result.gradients, raw.HEAPF64, typed), typed) };
     },
 
     // One optimizer step per batch: { model (a new object, or a new loaded model for a loaded
-    // one; the input is not modified), losses (each batch's loss before its step) }.
+    // one; the input is not modified), losses (each batch's loss before its step), state (pass it
+    // back as options.state to go on: the steps and Adam's moments carry over) }.
     trainModel(model, options) {
       const { source, entry } = modelSource(model);
-      const result = raw.trainModel(source, packModelTrainOptions(options));
+      const packed = packModelTrainOptions(options);
+      const result = raw.trainModel(source, packed);
       if (result.error) throw inputError(result.error);
       const losses = Array.from(result.losses);
-      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses };
-      return { model: trainedModel(model, result.parameters), losses };
+      const state = { optimizer: packed.optimizer, step: result.step, moments: result.moments };
+      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses, state };
+      return { model: trainedModel(model, readModelArrays(result.parameters, raw.HEAPF64, false)), losses, state };
     },
 
     // The model read, checked and kept in the engine once: runModel, modelGradients and

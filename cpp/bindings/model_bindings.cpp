@@ -122,56 +122,75 @@ attn::Error read_ids(const attn::Model& m, const val& values, const std::string&
   return attn::ids_from_values(m, name, v.data(), static_cast<int>(v.size()), targets, out);
 }
 
-// A model's arrays in the format's structure (matrices {rows, cols, data}, vectors
-// Float64Arrays; absent arrays left out): its gradients or its trained parameters.
-val model_to_js(const attn::Model& m) {
-  val out = val::object();
-  out.set("embed", to_js(m.embed));
-  if (!m.sinusoidal) out.set("positions", to_js(m.positions));
-  auto set_vector = [](val& obj, const char* name, const std::vector<double>& v) {
-    if (!v.empty()) obj.set(name, vector_to_js(v));
-  };
-  auto set_norm = [](val& obj, const char* name, const attn::Norm& n) {
-    if (!n.present()) return;
-    val norm = val::object();
-    norm.set("gain", vector_to_js(n.gain));
-    norm.set("bias", vector_to_js(n.bias));
-    obj.set(name, norm);
-  };
-  val layers = val::array();
+// Where a model's arrays are (its gradients, or its parameters), in one list, so that they cross
+// into JS without an embind call (or a copy) per array: the number of layers L, then per layer its
+// number of heads and 1 if it has an MLP (else 0), then per array its rows, cols and where its
+// values start in wasm memory (an index into HEAPF64), a vector as 1 row, an absent array (no
+// bias or norm, sinusoidal positions, tied unembedding, norm2 without an MLP) as 0 × 0, in this
+// order: embed, positions; per layer norm1's gain and bias, per head wq, wk, wv, bq, bk, bv, then
+// wo, bo, norm2's gain and bias, the MLP's w1, b1, w2, b2; finalNorm's gain and bias, unembed,
+// unembedBias. engine.js (readModelArrays) reads it in that order right after the call, before
+// anything else runs in wasm; `m` must stay where it is until then.
+void model_layout(const attn::Model& m, std::vector<int>* layout) {
+  layout->clear();
+  layout->push_back(static_cast<int>(m.layers.size()));
   for (const attn::Layer& w : m.layers) {
-    val layer = val::object();
-    set_norm(layer, "norm1", w.norm1);
-    val heads = val::array();
-    for (const attn::Head& h : w.heads) {
-      val head = val::object();
-      head.set("wq", to_js(h.wq));
-      head.set("wk", to_js(h.wk));
-      head.set("wv", to_js(h.wv));
-      set_vector(head, "bq", h.bq);
-      set_vector(head, "bk", h.bk);
-      set_vector(head, "bv", h.bv);
-      heads.call<void>("push", head);
-    }
-    layer.set("heads", heads);
-    layer.set("wo", to_js(w.wo));
-    set_vector(layer, "bo", w.bo);
-    if (w.has_mlp) {
-      set_norm(layer, "norm2", w.norm2);
-      val mlp = val::object();
-      mlp.set("w1", to_js(w.mlp.w1));
-      set_vector(mlp, "b1", w.mlp.b1);
-      mlp.set("w2", to_js(w.mlp.w2));
-      set_vector(mlp, "b2", w.mlp.b2);
-      layer.set("mlp", mlp);
-    }
-    layers.call<void>("push", layer);
+    layout->push_back(static_cast<int>(w.heads.size()));
+    layout->push_back(w.has_mlp ? 1 : 0);
   }
-  out.set("layers", layers);
-  set_norm(out, "finalNorm", m.final_norm);
-  if (!m.tied) out.set("unembed", to_js(m.unembed));
-  set_vector(out, "unembedBias", m.unembed_bias);
-  return out;
+  auto at = [&](int rows, int cols, const double* data) {
+    layout->push_back(rows * cols == 0 ? 0 : rows);
+    layout->push_back(rows * cols == 0 ? 0 : cols);
+    // wasm32: a double's address / 8 fits an int
+    layout->push_back(static_cast<int>(reinterpret_cast<uintptr_t>(data) / sizeof(double)));
+  };
+  auto matrix = [&](const attn::Matrix& x, bool present = true) {
+    at(present ? x.rows : 0, x.cols, x.data.data());
+  };
+  auto vector = [&](const std::vector<double>& v, bool present = true) {
+    at(present ? 1 : 0, static_cast<int>(v.size()), v.data());
+  };
+  auto norm = [&](const attn::Norm& n, bool present = true) {
+    vector(n.gain, present && n.present());
+    vector(n.bias, present && n.present());
+  };
+  matrix(m.embed);
+  matrix(m.positions, !m.sinusoidal);
+  for (const attn::Layer& w : m.layers) {
+    norm(w.norm1);
+    for (const attn::Head& h : w.heads) {
+      for (const attn::Matrix* x : {&h.wq, &h.wk, &h.wv}) matrix(*x);
+      for (const std::vector<double>* b : {&h.bq, &h.bk, &h.bv}) vector(*b);
+    }
+    matrix(w.wo);
+    vector(w.bo);
+    norm(w.norm2, w.has_mlp);
+    matrix(w.mlp.w1, w.has_mlp);
+    vector(w.mlp.b1, w.has_mlp);
+    matrix(w.mlp.w2, w.has_mlp);
+    vector(w.mlp.b2, w.has_mlp);
+  }
+  norm(m.final_norm);
+  matrix(m.unembed, !m.tied);
+  vector(m.unembed_bias);
+}
+
+// model_layout() of `m` as an Int32Array (a copy).
+val layout_of(const attn::Model& m) {
+  std::vector<int> layout;
+  model_layout(m, &layout);
+  return copy_or_view("Int32Array", layout.size(), layout.data(), false);
+}
+
+// The last modelGradients' gradients and the last trainModel's trained model (of a model object),
+// kept until the next such call so that JS reads them through their layout.
+attn::Model& last_gradients() {
+  static attn::Model g;
+  return g;
+}
+attn::Model& last_trained() {
+  static attn::Model trained;
+  return trained;
 }
 
 // Models read once (loadModel) and kept by id until released (releaseModel): runModel,
@@ -214,8 +233,8 @@ val load_model(const val& packed) {
 
 void release_model(int id) { loaded_models().erase(id); }
 
-// A loaded model's parameters (model_to_js).
-val model_parameters(int id) { return model_to_js(loaded_models().at(id)); }
+// A loaded model's parameters: their layout (model_layout()).
+val model_parameters(int id) { return layout_of(loaded_models().at(id)); }
 
 // The last forward pass of a model.
 attn::ModelRun& model_run() {
@@ -296,7 +315,8 @@ val run_model(const val& model, const val& ids, const val& heads_off) {
   return result;
 }
 
-// model as for run_model(). Returns {loss, gradients (model_to_js)} or {error}.
+// model as for run_model(). Returns {loss, gradients: model_layout() of last_gradients()} or
+// {error}.
 val model_gradients(const val& model, const val& ids, const val& targets) {
   attn::Model from_js;
   const attn::Model* model_ptr = nullptr;
@@ -307,19 +327,21 @@ val model_gradients(const val& model, const val& ids, const val& targets) {
   if (!(err = read_ids(m, ids, "ids", false, &token_ids)).ok()) return error_to_js(err);
   err = read_ids(m, targets, "targets", true, &token_targets);
   if (!err.ok()) return error_to_js(err);
-  attn::Model g;
+  attn::Model& g = last_gradients();
   double loss = 0.0;
   err = attn::model_gradients(m, token_ids, token_targets, {}, &model_run(), &loss, &g);
   if (!err.ok()) return error_to_js(err);
   val result = val::object();
   result.set("loss", loss);
-  result.set("gradients", model_to_js(g));
+  result.set("gradients", layout_of(g));
   return result;
 }
 
 // options (built by validate-model.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd'
-// | 'adam', learningRate}; model as for run_model(). Returns {parameters (model_to_js), losses:
-// Float64Array} or, for a loaded model, {id (the trained model, loaded), losses}; or {error}.
+// | 'adam', learningRate, step, moments?: Float64Array (m then v, from a previous call)}; model
+// as for run_model(). Returns {parameters: model_layout() of last_trained(), losses: Float64Array,
+// step, moments: Float64Array (m then v; empty for sgd)} or, for a loaded model, {id (the trained
+// model, loaded), losses, step, moments}; or {error}.
 val train_model(const val& model, const val& options) {
   attn::Model from_js;
   const attn::Model* model_ptr = nullptr;
@@ -342,16 +364,29 @@ val train_model(const val& model, const val& options) {
   o.optimizer = options["optimizer"].as<std::string>() == "sgd" ? attn::Optimizer::sgd
                                                                 : attn::Optimizer::adam;
   o.learning_rate = options["learningRate"].as<double>();
+  attn::TrainState state;
+  state.step = static_cast<long long>(options["step"].as<double>());  // a safe integer
+  if (!options["moments"].isUndefined()) {
+    const auto moments = emscripten::convertJSArrayToNumberVector<double>(options["moments"]);
+    const size_t half = moments.size() / 2;
+    state.m.assign(moments.begin(), moments.begin() + half);
+    state.v.assign(moments.begin() + half, moments.end());
+  }
   attn::Model trained;
   std::vector<double> losses;
-  err = attn::train_model(m, read, o, &trained, &losses);
+  err = attn::train_model(m, read, o, &state, &trained, &losses);
   if (!err.ok()) return error_to_js(err);
   val result = val::object();
   result.set("losses", vector_to_js(losses));
+  result.set("step", static_cast<double>(state.step));
+  std::vector<double> moments = std::move(state.m);
+  moments.insert(moments.end(), state.v.begin(), state.v.end());
+  result.set("moments", vector_to_js(moments));
   if (model.isNumber()) {
     result.set("id", keep_model(std::move(trained)));
   } else {
-    result.set("parameters", model_to_js(trained));
+    last_trained() = std::move(trained);
+    result.set("parameters", layout_of(last_trained()));
   }
   return result;
 }

@@ -3,7 +3,7 @@
  * limits. Errors are thrown as inputError()s. One of the files the build concatenates into the
  * engine (scripts/build.mjs ENGINE_API_FILES); loader.js has the overview. */
 /* exported OPERANDS, HEAD_OPERANDS, RESULTS, inputError, describe, packRows, readFormat, packInput,
-   checkFields, readChoice, packPerHead, packLoss, packTrainOptions */
+   checkFields, readChoice, packPerHead, packLoss, packTrainOptions, packState */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
@@ -361,23 +361,27 @@ function packTrainOptions(options, multiHead) {
   };
   const { state } = options;
   if (state !== undefined) {
-    checkFields(state, 'state', ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call');
-    const same = state.optimizer === optimizer && Array.isArray(state.train) && state.train.join() === trained.join();
-    if (!same) {
-      throw inputError({
-        code: 'conflict',
-        operand: 'state',
-        message: `state comes from training ${describe(state.train)} with ${describe(state.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`,
-      });
-    }
-    packed.step = readInteger(state, 'step', undefined);
-    if (packed.step < 0) {
-      throw inputError({ code: 'range', operand: 'state', message: `state.step is ${packed.step}: it must be >= 0` });
-    }
-    if (!(state.moments instanceof Float64Array)) {
-      throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
-    }
-    packed.moments = state.moments;
+    Object.assign(packed, packState(state, ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call', (s) => {
+      const same = s.optimizer === optimizer && Array.isArray(s.train) && s.train.join() === trained.join();
+      return same ? null : `state comes from training ${describe(s.train)} with ${describe(s.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`;
+    }));
   }
   return { packed, trained };
+}
+
+// The state of a previous call (train()'s or trainModel()'s result.state, holding only `fields`)
+// as { step, moments } for the binding, which checks that the moments fit. `mismatch(state)`:
+// why it comes from training something else (a conflict), or null.
+function packState(state, fields, from, mismatch) {
+  checkFields(state, 'state', fields, from);
+  const conflict = mismatch(state);
+  if (conflict !== null) throw inputError({ code: 'conflict', operand: 'state', message: conflict });
+  const step = readInteger(state, 'step', undefined);
+  if (step < 0) {
+    throw inputError({ code: 'range', operand: 'state', message: `state.step is ${step}: it must be >= 0` });
+  }
+  if (!(state.moments instanceof Float64Array)) {
+    throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
+  }
+  return { step, moments: state.moments };
 }
