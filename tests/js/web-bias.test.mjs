@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { loadBiasCases, relativeDiff } from './fixtures.mjs';
+import { createAttentionEngine, loadBiasCases, loadModelCases, modelOf, relativeDiff } from './fixtures.mjs';
 import { validateState } from '../../web/src/state/schema.js';
 import { encodeHash, decodeHash } from '../../web/src/state/link.js';
 import { stateToJson, parseStateJson } from '../../web/src/state/json.js';
@@ -15,6 +15,7 @@ import { numpyScript } from '../../web/src/io/export.js';
 import { explainCell } from '../../web/src/views/work.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { formatCompact } from '../../web/src/ui/format.js';
+import { modelState } from '../../web/src/engine/model-run.js';
 
 const cases = loadBiasCases();
 const forward = cases.filter((c) => c.options.steps === undefined);
@@ -146,3 +147,23 @@ test('show the work prints the bias term of Q, K, V and the output, each term th
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const matmulRow = (w, v) => v[0].map((_, j) => w.reduce((sum, wk, k) => sum + wk * v[k][j], 0));
+
+test("a model's layer with biases is shown with them: its heads' weights and attention output are torch's", async () => {
+  const engine = await createAttentionEngine();
+  const c = loadModelCases().find((k) => k.name === 'model2_2x1'); // layer 0: b_Q, b_K, b_V and b_O
+  const model = { ...modelOf(c), tokenizer: { kind: 'words' } };
+  const tokens = c.ids.map((id) => model.vocab[id]);
+  const before = { ...read(forward.find((k) => k.name === 'heads2_n4_dm6').state), model: 'm', layer: 0 };
+  const { state } = modelState(before, { entry: { name: 'm', title: {} }, model }, engine, tokens.join(' '));
+  const shown = read(state);
+  assert.deepEqual(shown.heads[0].bq, model.layers[0].heads[0].bq);
+  assert.deepEqual(shown.bo, model.layers[0].bo);
+  const { matrices, options } = readState(shown);
+  const r = engine.compute(engineInput(matrices, options));
+  const worst = Math.max(relativeDiff(r.heads[0].weights, c['L0.h0.weights']), relativeDiff(r.output, c['L0.attention']));
+  assert.ok(worst <= 1e-12, `max relative difference ${worst}`);
+  // layer 1 has no b_O: the state keeps none of before's
+  const second = modelState({ ...before, layer: 1 }, { entry: { name: 'm', title: {} }, model }, engine, tokens.join(' ')).state;
+  assert.equal(second.bo, undefined);
+  assert.ok(relativeDiff(engine.compute(engineInput(...Object.values(readState(read(second))))).heads[0].weights, c['L1.h0.weights']) <= 1e-12);
+});

@@ -41,7 +41,7 @@ _CANDIDATES = [
 SCRIPT = next((p for p in _CANDIDATES if os.path.exists(p)), _CANDIDATES[0])
 
 _MATRICES = {"x", "wq", "wk", "wv", "wo", "context"}
-_JSON = {"tokens", "heads", "context_tokens"}
+_JSON = {"tokens", "heads", "context_tokens", "bo"}
 _LISTS = {"steps", "panels", "key_padding"}
 _BOOLEANS = {"causal", "scale_by_sqrt_dk", "positional_encoding", "alibi", "editable"}
 _TEXTS = {"state", "sentence", "tokenize", "model", "layer", "lang", "step", "head", "decimals", "temperature", "exercise", "heading_level", "theme"}

@@ -28,7 +28,6 @@ export const MODEL_STRINGS = {
   modelLayerClamped: { zh: '没有第 {asked} 层：这个模型只有 {layers} 层，显示最后一层。', en: 'There is no layer {asked}: this model has {layers} layers; the last is shown.' },
   errModelUnknown: { zh: '没有名为“{name}”的模型；可用的模型：{list}。', en: 'There is no model named “{name}”; the models are {list}.' },
   errModelLoad: { zh: '模型 {name} 加载失败：{message}', en: 'The model {name} could not be loaded: {message}' },
-  errModelBiases: { zh: '模型 {name} 的头带有偏置，逐步显示还不支持。', en: "The model {name}'s heads have biases, which the step by step cannot show yet." },
   errModelNoTokens: { zh: '句子里没有模型能读的词元。', en: 'The sentence has no tokens the model can read.' },
   predictionsTitle: { zh: '模型在每个位置的预测', en: 'What the model predicts at each position' },
   predictionsHint: {
