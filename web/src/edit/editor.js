@@ -227,7 +227,7 @@ export class Editor {
     const error = this.errors[field];
     renderMatrixEditor(container, {
       field, id: base, name: fieldName(field), lang,
-      rowLabels: rowTokens || dimLabels(rows),
+      rowLabels: rowTokens || (base.startsWith('b') ? ['b'] : dimLabels(rows)), // a bias: its one row
       colLabels: dimLabels(cols),
       // a getter: large matrices need their texts only while their text box is
       // open; rows of the shape are the stored ones, not copies (the editor reads them)

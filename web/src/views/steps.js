@@ -480,10 +480,14 @@ function ghostText(step, ctx, { r, c }) {
 // The formula line: the projections' and the scale step's depend on the options.
 function formulaOf(step, ctx) {
   const t = (key, params) => translate(ctx.lang, key, params);
+  // each bias where the head has one: Q = X·W_Q + b_Q
+  const biased = (formula, pairs) => pairs.reduce((f, [w, b]) => (ctx.inputs[b] ? f.replace(`·${w}`, `·${w} + ${BIAS_NAMES[b]}`) : f), formula);
   if (step.id === 'project') {
     const { q, kv } = sources(ctx);
-    return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+    const formula = q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+    return biased(formula, [['W_Q', 'bq'], ['W_K', 'bk'], ['W_V', 'bv']]);
   }
+  if (step.id === 'wo') return biased(t('stepWoFormula'), [['W_O', 'bo']]);
   if (step.id !== 'scale') return t(`${step.key}Formula`);
   const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];
