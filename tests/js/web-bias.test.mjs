@@ -9,7 +9,7 @@ import { createAttentionEngine, loadBiasCases, loadModelCases, modelOf, relative
 import { validateState } from '../../web/src/state/schema.js';
 import { encodeHash, decodeHash } from '../../web/src/state/link.js';
 import { stateToJson, parseStateJson } from '../../web/src/state/json.js';
-import { modelFromState, readModel, stateFromRead, readState, activeFields } from '../../web/src/state/model.js';
+import { modelFromState, readModel, stateFromRead, readState, activeFields, applyMatrix } from '../../web/src/state/model.js';
 import { engineInput } from '../../web/src/engine/variant.js';
 import { numpyScript } from '../../web/src/io/export.js';
 import { explainCell } from '../../web/src/views/work.js';
@@ -81,6 +81,14 @@ test('the editor edits the biases as one-row matrices under their own, and gives
     });
     assert.deepEqual(input.bo, c.input.bo, c.name);
   }
+  // a bias typed or pasted whole keeps the dimensions (b_O is d_model wide, not a new d_k)
+  const model = modelFromState(read(forward.find((c) => c.name === 'heads2_n4_dm6').state));
+  const dims = { ...model.dims };
+  assert.equal(applyMatrix(model, 'bo', [[1, 2, 3, 4, 5, 6]]), null);
+  assert.deepEqual(model.dims, dims);
+  assert.equal(applyMatrix(model, 'bv.1', [[1, 2, 3]]), null);
+  assert.deepEqual(model.dims, dims);
+  assert.equal(applyMatrix(model, 'bq', [[1, 2]]).key, 'errBiasShape');
 });
 
 // The script's output: a name line, then rows of repr() floats.

@@ -280,7 +280,7 @@ export function applyMatrix(model, field, rows, texts) {
   if (base === 'x') model.dims.dModel = width;
   else if (base === 'c') model.dims.dCtx = width;
   else if (base === 'wv') model.dims.dv = width;
-  else if (base !== 'wo') model.dims.dk = width;
+  else if (base !== 'wo' && !base.startsWith('b')) model.dims.dk = width; // a bias's width is checked above
   return null;
 }
 
