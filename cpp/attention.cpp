@@ -33,9 +33,6 @@ Error check_finite_result(const std::string& label, const std::string& operand, 
   return e.ok() ? e : e.in_head(head);
 }
 
-// The head whose name messages give head h: -1 when the input uses the single-head names.
-int named_head(const MultiHeadInput& in, int h) { return in.single_head_names ? -1 : h; }
-
 Error shape_error(const std::string& operand, int head, const std::string& message) {
   return make_error(ErrorCode::shape, operand, message).in_head(head);
 }
@@ -95,23 +92,26 @@ Error matrix_from_rows(const std::string& operand, const double* values, const i
 
 namespace {
 
-// The single-head API as a multi-head input with one head, named "wq" not "heads[0].wq".
+// The single-head API as a multi-head input with one head (its errors named "wq", not
+// "heads[0].wq": one_head_form()).
 MultiHeadInput one_head(const AttentionInput& in) {
   MultiHeadInput mh;
   mh.x = in.x;
   mh.heads.push_back(Head{in.wq, in.wk, in.wv});
-  mh.single_head_names = true;
   return mh;
 }
 
 }  // namespace
 
-Error check_shapes(const AttentionInput& in) { return check_multi_head(one_head(in)); }
+Error check_shapes(const AttentionInput& in) {
+  Error err = check_multi_head(one_head(in));
+  return err.ok() ? err : one_head_form(err);
+}
 
 Error self_attention(const AttentionInput& in, AttentionResult* out) {
   MultiHeadResult r;
   Error err = multi_head_attention(one_head(in), &r);
-  if (!err.ok()) return err;
+  if (!err.ok()) return one_head_form(err);
   *out = std::move(r.heads[0]);
   return Error{};
 }
@@ -147,7 +147,7 @@ Error check_limits(const MultiHeadInput& in, const Matrix& source, const std::st
                      "use shorter vectors");
   }
   for (int h = 0; h < n_heads; h++) {
-    const int head = named_head(in, h);
+    const int head = h;
     if (in.heads[h].wq.cols > kMaxDimension) {
       return too_large("wq", "d_k (columns of " + head_label(head, "wq") + ")", in.heads[h].wq.cols,
                        kMaxDimension, "use a smaller d_k")
@@ -187,7 +187,7 @@ Error check_multi_head(const MultiHeadInput& in) {
 
   for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {
     const Head& w = in.heads[h];
-    const int head = named_head(in, h);
+    const int head = h;
     auto label = [&](const char* name) { return head_label(head, name); };
     // "wq has 3 rows but x has 2 columns: wq must be d_model × d_k with d_model = 2 (…)"
     auto rows_must_match = [&](const char* name, const Matrix& m, const Matrix& src,
@@ -403,7 +403,7 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
         {"q", &r.q},           {"k", &r.k},           {"v", &r.v},
         {"scores", &r.scores}, {"scaled", &r.scaled}, {"output", &r.output}};
     for (const auto& [name, m] : steps) {
-      err = check_finite_result(head_label(named_head(in, h), name), name, named_head(in, h), *m,
+      err = check_finite_result(head_label(h, name), name, h, *m,
                                 m == &r.scaled ? &out->mask : nullptr);
       if (!err.ok()) return err;
     }

@@ -112,9 +112,6 @@ struct MultiHeadInput {
   Matrix wo;                // (h·d_v, d_model), or 0 rows: output = concat
   std::vector<double> bo;   // (d_model) added to every row of concat·W_O, or empty; only with wo
   AttentionOptions options;
-  // true: errors name the one head's operands "wq", as the single-head API does;
-  // false: "heads[1].wq" (with Error::head = 1)
-  bool single_head_names = false;
 };
 
 // Which keys each query may not look at: hidden[i * n_k + j] != 0 hides key j from query i.

@@ -55,9 +55,7 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
   ResultGradients& gr = out->result;
   MatmulScratch* s = &out->scratch;
   auto check = [&](int h, const char* name, const Matrix& m) {
-    const int head =
-        in.single_head_names ? -1 : h;  // the one-head form names "q", not "heads[0].q"
-    return check_finite_gradient(head_label(head, name), name, head, m);
+    return check_finite_gradient(head_label(h, name), name, h, m);
   };
   Error err;
   const Matrix* d_output = seed.output.rows > 0 ? &seed.output : nullptr;
@@ -228,9 +226,8 @@ Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadRe
   if (seed.output.rows > 0) {
     // the output's shape: n_q × d_model with W_O, n_q × h·d_v (the concatenation) without
     const int cols = in.wo.rows > 0 ? in.x.cols : n_heads * in.heads[0].wv.cols;
-    const char* what = in.wo.rows > 0         ? "n_q × d_model"
-                       : in.single_head_names ? "n_q × d_v"
-                                              : "n_q × h·d_v";
+    const std::string what =
+        in.wo.rows > 0 ? "n_q × d_model" : heads_or_one("n_q × h·d_v", "n_q × d_v");
     err = check_seed("output", "output", -1, seed.output, n_q, cols, what);
     if (!err.ok()) return err;
   }
@@ -243,9 +240,7 @@ Error attention_backward(const MultiHeadInput& in, const Seed& seed, MultiHeadRe
     }
     for (int h = 0; h < n_heads; h++) {
       if (seed.weights[h].rows == 0) continue;
-      const std::string label =
-          in.single_head_names ? std::string("weights") : "weights[" + std::to_string(h) + "]";
-      err = check_seed(label, "weights", in.single_head_names ? -1 : h, seed.weights[h], n_q, n_k,
+      err = check_seed(indexed_label(h, "weights"), "weights", h, seed.weights[h], n_q, n_k,
                        "n_q × n_k");
       if (!err.ok()) return err;
     }

@@ -176,11 +176,16 @@ struct ModelTrainOptions {
 
 // One step per batch, in order, from `start` into `trained`: the gradient of the batch's loss
 // at the current parameters, then one update (sgd: P ← P − lr·dP; adam: torch.optim.Adam's
-// defaults, its moments starting at 0 and counted from step 1). losses[i] is batch i's loss
-// before its step. Errors (then trained and losses are unchanged): check_model()'s; a bad batch
-// (its ids or targets, prefixed "batches[i]."); bad options (range, not_finite, limit); a step
-// that overflows (overflow, naming the step).
+// defaults). `state` carries on from a previous call (training.h TrainState: the steps taken,
+// Adam's moments of every parameter in model_parts.h for_each_array's order; a fresh state starts
+// them at 0 and counts from step 1) and holds the state after the last step: N batches in chunks
+// with the state carried give the bits of one call of N. losses[i] is batch i's loss before its
+// step. Errors (then trained, state and losses are unchanged): check_model()'s; a bad batch
+// (its ids or targets, prefixed "batches[i]."); bad options (range, not_finite, limit); a state
+// that does not fit the model and optimizer (check_state()); a step that overflows (overflow,
+// naming the step).
 Error train_model(const Model& start, const std::vector<Batch>& batches,
-                  const ModelTrainOptions& options, Model* trained, std::vector<double>* losses);
+                  const ModelTrainOptions& options, TrainState* state, Model* trained,
+                  std::vector<double>* losses);
 
 }  // namespace attn

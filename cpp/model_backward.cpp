@@ -138,7 +138,8 @@ Error model_gradients(const Model& model, const std::vector<int>& ids,
 }
 
 Error train_model(const Model& start, const std::vector<Batch>& batches,
-                  const ModelTrainOptions& options, Model* trained, std::vector<double>* losses) {
+                  const ModelTrainOptions& options, TrainState* state, Model* trained,
+                  std::vector<double>* losses) {
   Error err = check_model(start);
   if (!err.ok()) return err;
   if (!std::isfinite(options.learning_rate)) {
@@ -157,8 +158,14 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
   for_each_array(p, [&](std::vector<double>& v) { values.push_back(&v); });
   size_t total = 0;
   for (const auto* v : values) total += v->size();
+  err = check_state(*state, options.optimizer, total,
+                    "this model's parameters with this optimizer (pass the state of a trainModel "
+                    "call on a model of the same shapes with the same optimizer)");
+  if (!err.ok()) return err;
   const bool adam = options.optimizer == Optimizer::adam;
-  std::vector<double> m(adam ? total : 0, 0.0), v(adam ? total : 0, 0.0);  // Adam's moments
+  TrainState s = *state;  // Adam's moments: m, v of every parameter value, 0 on a fresh start
+  if (adam && s.m.empty()) s.m.assign(total, 0.0);
+  if (adam && s.v.empty()) s.v.assign(total, 0.0);
   std::vector<double> out_losses;
   ModelRun run;
   Model g;
@@ -168,7 +175,7 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     if (!err.ok()) {
       const std::string prefix = "batches[" + std::to_string(b) + "]";
       if (err.path == "ids" || err.path == "targets") err.path = prefix + "." + err.path;
-      err.message = prefix + ": " + err.message;
+      err.prefixed(prefix + ": ");
       return err;
     }
     out_losses.push_back(loss);
@@ -178,20 +185,22 @@ Error train_model(const Model& start, const std::vector<Batch>& batches,
     size_t at = 0;
     for (size_t q = 0; q < values.size(); q++) {
       std::vector<double>& x = *values[q];
-      optimizer_update(options.optimizer, options.learning_rate, static_cast<long long>(b) + 1,
-                       x.size(), x.data(), grads[q]->data(), adam ? &m[at] : nullptr,
-                       adam ? &v[at] : nullptr);
+      optimizer_update(options.optimizer, options.learning_rate,
+                       s.step + static_cast<long long>(b) + 1, x.size(), x.data(), grads[q]->data(),
+                       adam ? &s.m[at] : nullptr, adam ? &s.v[at] : nullptr);
       at += x.size();
       for (double value : x) {
         if (!std::isfinite(value)) {
           return model_error(ErrorCode::overflow, "learningRate", "learningRate", -1, -1,
-                             "training step " + std::to_string(b + 1) +
+                             "training step " + std::to_string(s.step + b + 1) +
                                  ": a parameter is no longer finite: use a smaller learning rate");
         }
       }
     }
   }
+  s.step += static_cast<long long>(batches.size());
   *trained = std::move(p);
+  *state = std::move(s);
   *losses = std::move(out_losses);
   return Error{};
 }

@@ -42,9 +42,8 @@ Error check_step(const std::string& path, int layer, const Matrix& m, const char
 Error in_layer(Error err, int l) {
   const std::string prefix = layer_path(l) + ".";
   err.layer = l;
-  err.path = prefix + head_label(err.head, err.operand);
-  err.message = prefix + err.message;
-  return err;
+  err.path = prefix + (err.head < 0 ? "" : head_name(err.head) + ".") + err.operand;
+  return err.prefixed(prefix);
 }
 
 // x₀[i] = embed[ids[i]] + P[i], (n, d_model).

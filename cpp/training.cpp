@@ -173,10 +173,8 @@ Error check_target(const MultiHeadInput& in, const TrainOptions& o) {
       const Matrix& m = o.target_weights[h];
       if (m.rows == 0) continue;
       given++;
-      const std::string label = n_heads == 1 && in.single_head_names
-                                    ? std::string("target")
-                                    : "target[" + std::to_string(h) + "]";
-      const int head = in.single_head_names ? -1 : h;
+      const std::string label = indexed_label(h, "target");
+      const int head = h;
       if (m.rows != n_q || m.cols != n_k) {
         return bad_shape(label, m, n_q, n_k, "the weights' shape, n_q × n_k", head);
       }
@@ -255,20 +253,25 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
   const Error err = check_target(in, o);
   if (!err.ok()) return err;
 
-  // the state of a previous call
+  return check_state(state, o.optimizer, static_cast<size_t>(n_values),
+                     "the trained matrices with this optimizer (pass the state of a call with the "
+                     "same input shapes, train and optimizer)");
+}
+
+}  // namespace
+
+Error check_state(const TrainState& state, Optimizer optimizer, size_t n_values,
+                  const std::string& needed_for) {
   if (state.step < 0) {
     return make_error(ErrorCode::range, "state", "state.step must be >= 0");
   }
-  const size_t moments = o.optimizer == Optimizer::adam ? static_cast<size_t>(n_values) : 0;
+  const size_t moments = optimizer == Optimizer::adam ? n_values : 0;
   const bool fresh = state.m.empty() && state.v.empty();
   if (!fresh && (state.m.size() != moments || state.v.size() != moments)) {
     return make_error(ErrorCode::shape, "state",
                       "the state's moments do not fit: they hold " +
                           std::to_string(state.m.size() + state.v.size()) + " values but " +
-                          std::to_string(2 * moments) +
-                          " are needed for the trained matrices "
-                          "with this optimizer (pass the state of a call with the same input "
-                          "shapes, train and optimizer)");
+                          std::to_string(2 * moments) + " are needed for " + needed_for);
   }
   for (size_t i = 0; i < state.m.size(); i++) {
     if (!std::isfinite(state.m[i]) || !std::isfinite(state.v[i])) {
@@ -282,11 +285,12 @@ Error check_options(const MultiHeadInput& in, const TrainOptions& o, const Train
   return Error{};
 }
 
+namespace {
+
 // "training step 3: " (or "after 3 steps: ") before the message of an error met on the way.
 Error at_step(Error err, const char* where, long long step) {
   const char* after = where[0] != 'a' ? ": " : step == 1 ? " step: " : " steps: ";
-  err.message = where + std::to_string(step) + after + err.message;
-  return err;
+  return err.prefixed(where + std::to_string(step) + after);
 }
 
 // What trained_values() lists, as operand and head for errors ("wq", 1).
@@ -295,7 +299,7 @@ std::vector<std::pair<std::string, int>> trained_names(const MultiHeadInput& in,
   if (t.x) out.emplace_back("x", -1);
   if (t.context) out.emplace_back("context", -1);
   for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {
-    const int head = in.single_head_names ? -1 : h;
+    const int head = h;
     const Head& w = in.heads[h];
     if (t.wq) out.emplace_back("wq", head);
     if (t.wq && !w.bq.empty()) out.emplace_back("bq", head);
@@ -446,13 +450,12 @@ Error loss_backward(const MultiHeadInput& in, const TrainOptions& options, doubl
               target == 0.0 || f.mask.at(i, j) ? 0.0 : -target / f.heads[h].weights.at(i, j) / n;
           if (std::isfinite(s.at(i, j))) continue;
           std::ostringstream msg;
-          msg << "the weight at [" << i << "][" << j << "]"
-              << (in.single_head_names ? "" : " of head " + std::to_string(h))
+          msg << "the weight at [" << i << "][" << j << "]" << head_phrase(static_cast<int>(h))
               << " is (nearly) 0 where the target is " << target
               << ": the loss's gradient there, −target / weight, does not fit float64 (train() "
                  "can still train from it)";
           return make_error(ErrorCode::overflow, "weights", msg.str())
-              .in_head(in.single_head_names ? -1 : static_cast<int>(h))
+              .in_head(static_cast<int>(h))
               .at(i, j);
         }
       }

@@ -76,6 +76,12 @@ struct Workspace {
   std::vector<Matrix> d_scaled;  // per head (n_q, n_k), weights_cross_entropy's gradient
 };
 
+// A state from a previous call against what the next one trains: step >= 0 (range); moments
+// either empty (a fresh start) or m and v of n_values each for adam, none for sgd (shape: "…
+// are needed for <needed_for>"); finite (not_finite), v >= 0 (range). Operand "state".
+Error check_state(const TrainState& state, Optimizer optimizer, size_t n_values,
+                  const std::string& needed_for);
+
 // One optimizer step on n values from their gradient d (the update described above): sgd, or
 // adam with its moments m and v (n each, updated) at step t (counted from 1).
 void optimizer_update(Optimizer optimizer, double learning_rate, long long t, size_t n,

@@ -321,12 +321,24 @@ export interface TrainModelOptions {
   /** Default 'adam' (torch.optim.Adam's defaults). */
   optimizer?: 'adam' | 'sgd';
   learningRate: number;
+  /** The previous call's result.state: its steps and Adam's moments carry over, as if both were one call. */
+  state?: TrainModelState;
+}
+/** What the next trainModel() call on this model needs to go on as if both were one call. */
+export interface TrainModelState {
+  readonly optimizer: 'sgd' | 'adam';
+  /** Steps taken so far (Adam's bias correction counts from them). */
+  readonly step: number;
+  /** Adam's first then second moments of every parameter (empty for sgd). */
+  readonly moments: Float64Array;
 }
 export interface TrainModelResult<M = Model> {
   /** A new model: the input's fields with every parameter replaced (the input is not modified); a new LoadedModel for a LoadedModel. */
   model: M;
   /** Each batch's loss before its step. */
   losses: number[];
+  /** Pass it back as options.state to go on. */
+  state: TrainModelState;
 }
 /** A model read, checked and kept in the engine by loadModel(): its calls skip copying it in again. */
 export interface LoadedModel {

@@ -25,12 +25,55 @@ attn::Workspace& workspace() {
   return w;
 }
 
+// {error} of err, named as the operands' form names its heads: singleHeadNames (compute()'s
+// one-head form) says "wq", "weights" and head -1; the heads form "heads[1].wq", "weights[1]".
+val fail(const attn::Error& err, const val& operands) {
+  return error_to_js(operands["singleHeadNames"].as<bool>() ? attn::one_head_form(err) : err);
+}
+
+// compute()'s options besides its matrices, declared once: each one's JS key, its kind and the
+// field of attn::AttentionOptions it sets (its default: AttentionOptions{}'s). read_input()
+// reads them by this table; validate.js checks, fills and lists them from it
+// (attentionOptions()), so a new option is a field of the core and a line here.
+//   boolean: true | false;  positive: a number (> 0, checked by the core);
+//   perKey: true/false per key, packed as a Uint8Array, absent by default
+struct OptionField {
+  const char* key;
+  const char* kind;
+  bool attn::AttentionOptions::*boolean;               // kind boolean
+  double attn::AttentionOptions::*number;              // kind positive
+  std::vector<bool> attn::AttentionOptions::*per_key;  // kind perKey
+};
+using Options = attn::AttentionOptions;
+const OptionField kOptions[] = {
+    {"causal", "boolean", &Options::causal, nullptr, nullptr},
+    {"keyPadding", "perKey", nullptr, nullptr, &Options::key_padding},
+    {"scaleBySqrtDk", "boolean", &Options::scale_by_sqrt_dk, nullptr, nullptr},
+    {"temperature", "positive", nullptr, &Options::temperature, nullptr},
+    {"positionalEncoding", "boolean", &Options::positional_encoding, nullptr, nullptr},
+    {"alibi", "boolean", &Options::alibi, nullptr, nullptr},
+};
+
+// [{key, kind, default}] of kOptions, in its order (perKey options have no default).
+val attention_options() {
+  const Options defaults;
+  val out = val::array();
+  for (const OptionField& f : kOptions) {
+    val option = val::object();
+    option.set("key", std::string(f.key));
+    option.set("kind", std::string(f.kind));
+    if (f.boolean != nullptr) option.set("default", defaults.*f.boolean);
+    if (f.number != nullptr) option.set("default", defaults.*f.number);
+    out.call<void>("push", option);
+  }
+  return out;
+}
+
 // operands (built by validate.js packInput, every field present):
-//   {x, context?, heads: [{wq, wk, wv, bq?, bk?, bv?}], wo?, bo?, singleHeadNames, causal,
-//    keyPadding?: Uint8Array, scaleBySqrtDk, temperature, positionalEncoding, alibi}
+//   {x, context?, heads: [{wq, wk, wv, bq?, bk?, bv?}], wo?, bo?, singleHeadNames, and every
+//    option of kOptions (a perKey option undefined when absent)}
 // matrices packed as above, biases as Float64Arrays (their values checked by validate.js).
 attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
-  in->single_head_names = operands["singleHeadNames"].as<bool>();
   attn::Error err = to_matrix("x", operands["x"], &in->x);
   if (!err.ok()) return err;
   if (!operands["context"].isUndefined()) {
@@ -44,7 +87,7 @@ attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
     const std::pair<const char*, attn::Matrix*> weights[] = {
         {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}};
     for (const auto& [name, matrix] : weights) {
-      err = to_matrix(name, heads[h][name], matrix, in->single_head_names ? -1 : h);
+      err = to_matrix(name, heads[h][name], matrix, h);
       if (!err.ok()) return err;
     }
     const std::pair<const char*, std::vector<double>*> biases[] = {
@@ -62,16 +105,16 @@ attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
   if (!operands["bo"].isUndefined()) {
     in->bo = emscripten::convertJSArrayToNumberVector<double>(operands["bo"]);
   }
-  in->options.causal = operands["causal"].as<bool>();
-  if (!operands["keyPadding"].isUndefined()) {
-    for (int p : emscripten::convertJSArrayToNumberVector<int>(operands["keyPadding"])) {
-      in->options.key_padding.push_back(p != 0);
+  for (const OptionField& f : kOptions) {
+    const val value = operands[f.key];
+    if (f.boolean != nullptr) in->options.*f.boolean = value.as<bool>();
+    if (f.number != nullptr) in->options.*f.number = value.as<double>();
+    if (f.per_key != nullptr && !value.isUndefined()) {
+      for (int p : emscripten::convertJSArrayToNumberVector<int>(value)) {
+        (in->options.*f.per_key).push_back(p != 0);
+      }
     }
   }
-  in->options.scale_by_sqrt_dk = operands["scaleBySqrtDk"].as<bool>();
-  in->options.temperature = operands["temperature"].as<double>();
-  in->options.positional_encoding = operands["positionalEncoding"].as<bool>();
-  in->options.alibi = operands["alibi"].as<bool>();
   return attn::Error{};
 }
 
@@ -126,11 +169,11 @@ val heads_to_js(const std::vector<attn::AttentionResult>& heads, bool live = fal
 val compute(const val& operands, bool live) {
   attn::MultiHeadInput in;
   attn::Error err = read_input(operands, &in);
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
 
   attn::MultiHeadResult& r = workspace().forward;
   err = attn::multi_head_attention(in, &r);
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
 
   val result = val::object();
   result.set("heads", heads_to_js(r.heads, live));
@@ -174,7 +217,7 @@ val gradients_to_js(const attn::MultiHeadInput& in, const attn::Gradients& g) {
 }
 
 // options.loss and options.target (as train() takes them, below) into o.
-attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::TrainOptions* o) {
+attn::Error read_loss(const val& options, attn::TrainOptions* o) {
   const bool on_weights = options["loss"].as<std::string>() == "weights";
   o->loss = on_weights ? attn::Loss::weights_cross_entropy : attn::Loss::output_mse;
   const val target = options["target"];
@@ -184,12 +227,10 @@ attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::
   for (int h = 0; h < n; h++) {
     if (target[h].isNull()) continue;
     // "target[1][0][2]" in the heads form, "target[0][2]" in the one-head form
-    const std::string name = in.single_head_names ? "target" : "target[" + std::to_string(h) + "]";
-    attn::Error err = to_matrix(name, target[h], &o->target_weights[h]);
+    attn::Error err = to_matrix(attn::indexed_label(h, "target"), target[h], &o->target_weights[h]);
     if (!err.ok()) {
       err.operand = "target";
-      err.head = in.single_head_names ? -1 : h;
-      return err;
+      return err.in_head(h);
     }
   }
   return attn::Error{};
@@ -203,15 +244,15 @@ attn::Error read_loss(const val& options, const attn::MultiHeadInput& in, attn::
 val backward(const val& operands, const val& seed) {
   attn::MultiHeadInput in;
   attn::Error err = read_input(operands, &in);
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
   attn::Workspace& w = workspace();
   if (!seed["loss"].isUndefined()) {
     attn::TrainOptions o;
-    err = read_loss(seed, in, &o);
-    if (!err.ok()) return error_to_js(err);
+    err = read_loss(seed, &o);
+    if (!err.ok()) return fail(err, operands);
     double loss = 0.0;
     err = attn::loss_backward(in, o, &loss, &w);
-    if (!err.ok()) return error_to_js(err);
+    if (!err.ok()) return fail(err, operands);
     val out = gradients_to_js(in, w.gradients);
     out.set("loss", loss);
     return out;
@@ -221,7 +262,7 @@ val backward(const val& operands, const val& seed) {
   s.weights.clear();
   if (!seed["output"].isUndefined()) {
     err = to_matrix("output", seed["output"], &s.output);
-    if (!err.ok()) return error_to_js(err);
+    if (!err.ok()) return fail(err, operands);
   }
   if (!seed["weights"].isUndefined()) {
     const val weights = seed["weights"];
@@ -230,18 +271,15 @@ val backward(const val& operands, const val& seed) {
     for (int h = 0; h < n; h++) {
       if (weights[h].isNull()) continue;
       // "weights[1][0][2]" in the heads form, "weights[0][2]" in the one-head form
-      const std::string name =
-          in.single_head_names ? "weights" : "weights[" + std::to_string(h) + "]";
-      err = to_matrix(name, weights[h], &s.weights[h]);
+      err = to_matrix(attn::indexed_label(h, "weights"), weights[h], &s.weights[h]);
       if (!err.ok()) {
         err.operand = "weights";
-        err.head = in.single_head_names ? -1 : h;
-        return error_to_js(err);
+        return fail(err.in_head(h), operands);
       }
     }
   }
   err = attn::attention_backward(in, s, &w.forward, &w.gradients);
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
   return gradients_to_js(in, w.gradients);
 }
 
@@ -255,10 +293,10 @@ val backward(const val& operands, const val& seed) {
 val train(const val& operands, const val& options) {
   attn::MultiHeadInput in;
   attn::Error err = read_input(operands, &in);
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
   attn::TrainOptions o;
-  err = read_loss(options, in, &o);
-  if (!err.ok()) return error_to_js(err);
+  err = read_loss(options, &o);
+  if (!err.ok()) return fail(err, operands);
   const val trained = options["train"];
   o.trained.x = trained["x"].as<bool>();
   o.trained.context = trained["context"].as<bool>();
@@ -284,7 +322,7 @@ val train(const val& operands, const val& options) {
   attn::MultiHeadInput out;
   std::vector<double> losses;
   err = attn::train(in, o, &state, &out, &losses, &workspace());
-  if (!err.ok()) return error_to_js(err);
+  if (!err.ok()) return fail(err, operands);
   val result = val::object();
   result.set("input", input_to_js(out.x, out.context, out.heads, out.wo, out.bo));
   result.set("losses", val::global("Float64Array")
@@ -300,6 +338,7 @@ val train(const val& operands, const val& options) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
+  emscripten::function("attentionOptions", &attention_options);
   emscripten::function("compute", &compute);
   emscripten::function("backward", &backward);
   emscripten::function("train", &train);

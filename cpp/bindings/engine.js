@@ -170,6 +170,8 @@ function modelSkeleton(model) {
 }
 
 function makeEngine(raw) {
+  // compute()'s options besides its matrices, as the binding declares them: [{ key, kind, default }]
+  const inputOptions = raw.attentionOptions();
   // Models loaded into this engine (loadModel): handle → { id (null once released), skeleton,
   // layers: the number of heads of each layer, as packHeadsOff reads them }.
   const loaded = new WeakMap();
@@ -205,7 +207,7 @@ function makeEngine(raw) {
   return {
     compute(input, format) {
       const { typed, reuse } = readFormat(format);
-      const packed = packInput(input, 'compute');
+      const packed = packInput(input, 'compute', inputOptions);
       const result = raw.compute(packed, reuse);
       if (result.error) throw inputError(result.error);
 
@@ -241,7 +243,7 @@ function makeEngine(raw) {
     // also `loss`, its value). { input, result } in the input's and in compute()'s structures.
     backward(input, gradient, format) {
       const { typed } = readFormat(format, "backward()'s third argument", ['typed']);
-      const packed = packInput(input, 'backward');
+      const packed = packInput(input, 'backward', inputOptions);
       const multiHead = input.heads !== undefined;
       const expected = '{ output: G } (G = dL/doutput, the shape of the output), { weights: S } (S = dL/dweights), both, or { loss, target }';
       if (gradient === null || typeof gradient !== 'object' || Array.isArray(gradient)) {
@@ -299,7 +301,7 @@ function makeEngine(raw) {
     // options.steps steps of gradient descent: { input (the trained matrices replaced),
     // losses (steps + 1), state (pass it back as options.state to go on) }.
     train(input, options) {
-      const packed = packInput(input, 'train');
+      const packed = packInput(input, 'train', inputOptions);
       const { packed: packedOptions, trained } = packTrainOptions(options, input.heads !== undefined);
       const result = raw.train(packed, packedOptions);
       if (result.error) throw inputError(result.error);
@@ -350,14 +352,17 @@ function makeEngine(raw) {
     },
 
     // One optimizer step per batch: { model (a new object, or a new loaded model for a loaded
-    // one; the input is not modified), losses (each batch's loss before its step) }.
+    // one; the input is not modified), losses (each batch's loss before its step), state (pass it
+    // back as options.state to go on: the steps and Adam's moments carry over) }.
     trainModel(model, options) {
       const { source, entry } = modelSource(model);
-      const result = raw.trainModel(source, packModelTrainOptions(options));
+      const packed = packModelTrainOptions(options);
+      const result = raw.trainModel(source, packed);
       if (result.error) throw inputError(result.error);
       const losses = Array.from(result.losses);
-      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses };
-      return { model: trainedModel(model, result.parameters), losses };
+      const state = { optimizer: packed.optimizer, step: result.step, moments: result.moments };
+      if (entry !== undefined) return { model: newLoaded(result.id, entry.skeleton, entry.layers), losses, state };
+      return { model: trainedModel(model, result.parameters), losses, state };
     },
 
     // The model read, checked and kept in the engine once: runModel, modelGradients and

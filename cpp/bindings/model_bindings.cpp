@@ -318,8 +318,10 @@ val model_gradients(const val& model, const val& ids, const val& targets) {
 }
 
 // options (built by validate-model.js): {batches: [{ids, targets: Float64Array}], optimizer: 'sgd'
-// | 'adam', learningRate}; model as for run_model(). Returns {parameters (model_to_js), losses:
-// Float64Array} or, for a loaded model, {id (the trained model, loaded), losses}; or {error}.
+// | 'adam', learningRate, step, moments?: Float64Array (m then v, from a previous call)}; model
+// as for run_model(). Returns {parameters (model_to_js), losses: Float64Array, step, moments:
+// Float64Array (m then v; empty for sgd)} or, for a loaded model, {id (the trained model,
+// loaded), losses, step, moments}; or {error}.
 val train_model(const val& model, const val& options) {
   attn::Model from_js;
   const attn::Model* model_ptr = nullptr;
@@ -342,12 +344,24 @@ val train_model(const val& model, const val& options) {
   o.optimizer = options["optimizer"].as<std::string>() == "sgd" ? attn::Optimizer::sgd
                                                                 : attn::Optimizer::adam;
   o.learning_rate = options["learningRate"].as<double>();
+  attn::TrainState state;
+  state.step = static_cast<long long>(options["step"].as<double>());  // a safe integer
+  if (!options["moments"].isUndefined()) {
+    const auto moments = emscripten::convertJSArrayToNumberVector<double>(options["moments"]);
+    const size_t half = moments.size() / 2;
+    state.m.assign(moments.begin(), moments.begin() + half);
+    state.v.assign(moments.begin() + half, moments.end());
+  }
   attn::Model trained;
   std::vector<double> losses;
-  err = attn::train_model(m, read, o, &trained, &losses);
+  err = attn::train_model(m, read, o, &state, &trained, &losses);
   if (!err.ok()) return error_to_js(err);
   val result = val::object();
   result.set("losses", vector_to_js(losses));
+  result.set("step", static_cast<double>(state.step));
+  std::vector<double> moments = std::move(state.m);
+  moments.insert(moments.end(), state.v.begin(), state.v.end());
+  result.set("moments", vector_to_js(moments));
   if (model.isNumber()) {
     result.set("id", keep_model(std::move(trained)));
   } else {

@@ -1,7 +1,7 @@
 /* Input validation of the models' calls (runModel, modelGradients, trainModel; docs/api.md,
  * "Models"): the model object's JS types checked and packed for the binding (read_model in
  * cpp/bindings/model_bindings.cpp checks every shape, value and limit). */
-/* global inputError, describe, packRows, checkFields, readChoice, readFormat */
+/* global inputError, describe, packRows, checkFields, readChoice, readFormat, packState */
 /* exported packModel, packIds, packHeadsOff, packModelTrainOptions, readRunOptions */
 
 const MODEL_KEYS = ['vocab', 'dModel', 'maxTokens', 'causal', 'embed', 'positions', 'layers', 'finalNorm', 'unembed', 'unembedBias'];
@@ -12,7 +12,7 @@ const MODEL_HEAD_KEYS = ['wq', 'wk', 'wv', 'bq', 'bk', 'bv'];
 const NORM_KEYS = ['gain', 'bias'];
 const MLP_KEYS = ['w1', 'b1', 'w2', 'b2', 'activation'];
 const ACTIVATIONS = ['gelu', 'relu'];
-const MODEL_TRAIN_KEYS = ['batches', 'optimizer', 'learningRate'];
+const MODEL_TRAIN_KEYS = ['batches', 'optimizer', 'learningRate', 'state'];
 const MODEL_OPTIMIZERS = ['adam', 'sgd'];
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -198,7 +198,7 @@ function packHeadsOff(headsOff, model) {
 
 
 function packModelTrainOptions(options) {
-  checkFields(options, "trainModel()'s second argument", MODEL_TRAIN_KEYS, "{ batches: [{ ids, targets }], optimizer: 'adam' | 'sgd', learningRate }");
+  checkFields(options, "trainModel()'s second argument", MODEL_TRAIN_KEYS, "{ batches: [{ ids, targets }], optimizer: 'adam' | 'sgd', learningRate, state }");
   if (!Array.isArray(options.batches)) {
     throw modelError('not_array', 'batches', `batches must be an array of { ids, targets }, got ${describe(options.batches)}`);
   }
@@ -211,7 +211,13 @@ function packModelTrainOptions(options) {
   if (typeof options.learningRate !== 'number') {
     throw modelError('not_number', 'learningRate', `learningRate must be a number > 0, got ${describe(options.learningRate)}`);
   }
-  return { batches, optimizer, learningRate: options.learningRate };
+  const packed = { batches, optimizer, learningRate: options.learningRate, step: 0 };
+  if (options.state !== undefined) {
+    // a previous call's result.state: the binding checks that its moments fit the model
+    Object.assign(packed, packState(options.state, ['optimizer', 'step', 'moments'], 'from a previous trainModel() call', (s) =>
+      s.optimizer === optimizer ? null : `state comes from training with ${describe(s.optimizer)}, not "${optimizer}": pass the state of a call with the same optimizer`));
+  }
+  return packed;
 }
 
 // runModel()'s third argument: { typed, reuse, headsOff }.

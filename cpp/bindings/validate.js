@@ -3,18 +3,16 @@
  * limits. Errors are thrown as inputError()s. One of the files the build concatenates into the
  * engine (scripts/build.mjs ENGINE_API_FILES); loader.js has the overview. */
 /* exported OPERANDS, HEAD_OPERANDS, BIASES, RESULTS, inputError, describe, packRows, readFormat, packInput,
-   checkFields, readChoice, packPerHead, packLoss, packTrainOptions */
+   checkFields, readChoice, packPerHead, packLoss, packTrainOptions, packState */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
 // a head's optional biases (b_Q, b_K, b_V), each trained with its matrix (wq, wk, wv)
 const BIASES = ['bq', 'bk', 'bv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
-const BOOLEAN_OPTIONS = ['causal', 'scaleBySqrtDk', 'positionalEncoding', 'alibi'];
-const KNOWN_KEYS = [
-  'x', 'wq', 'wk', 'wv', 'bq', 'bk', 'bv', 'heads', 'wo', 'bo', 'context',
-  'causal', 'keyPadding', 'scaleBySqrtDk', 'temperature', 'positionalEncoding', 'alibi',
-];
+// the input's matrices and biases; its other options come from the binding's one table of them
+// (attention_bindings.cpp kOptions: [{ key, kind, default }], raw.attentionOptions())
+const MATRIX_KEYS = ['x', 'wq', 'wk', 'wv', 'bq', 'bk', 'bv', 'heads', 'wo', 'bo', 'context'];
 // train()'s options, and the matrices it can train (in the order of its moments)
 const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
 const TRAINABLE = ['x', 'context', 'wq', 'wk', 'wv', 'wo'];
@@ -114,66 +112,59 @@ function packBias(operand, values, head) {
   return out;
 }
 
-// The options of compute() other than matrices, checked for type here (the engine checks
-// values: keyPadding's length, temperature > 0) and filled with their defaults.
-function packOptions(input) {
-  const options = {
-    causal: false,
-    keyPadding: undefined,
-    scaleBySqrtDk: true,
-    temperature: 1,
-    positionalEncoding: false,
-    alibi: false,
-  };
-  for (const name of BOOLEAN_OPTIONS) {
-    if (input[name] === undefined) continue;
-    if (typeof input[name] !== 'boolean') {
-      throw inputError({
-        code: 'not_boolean',
-        operand: name,
-        message: `${name} must be true or false, got ${describe(input[name])}`,
-      });
+// Each option kind's check of one given value (the engine checks values: a per-key option's
+// length, a positive number's sign), and its packed form.
+const OPTION_KINDS = {
+  boolean(name, value) {
+    if (typeof value !== 'boolean') {
+      throw inputError({ code: 'not_boolean', operand: name, message: `${name} must be true or false, got ${describe(value)}` });
     }
-    options[name] = input[name];
-  }
-  if (input.temperature !== undefined) {
-    if (typeof input.temperature !== 'number') {
-      throw inputError({
-        code: 'not_number',
-        operand: 'temperature',
-        message: `temperature must be a number > 0, got ${describe(input.temperature)}`,
-      });
+    return value;
+  },
+  positive(name, value) {
+    if (typeof value !== 'number') {
+      throw inputError({ code: 'not_number', operand: name, message: `${name} must be a number > 0, got ${describe(value)}` });
     }
-    options.temperature = input.temperature;
-  }
-  const padding = input.keyPadding;
-  if (padding !== undefined) {
-    if (!Array.isArray(padding)) {
+    return value;
+  },
+  // true/false per key, as keyPadding: a Uint8Array
+  perKey(name, value) {
+    if (!Array.isArray(value)) {
       throw inputError({
         code: 'not_array',
-        operand: 'keyPadding',
-        message: `keyPadding must be an array of true/false, one per key, got ${describe(padding)}`,
+        operand: name,
+        message: `${name} must be an array of true/false, one per key, got ${describe(value)}`,
       });
     }
-    if (padding.length === 0) {
+    if (value.length === 0) {
       throw inputError({
         code: 'empty',
-        operand: 'keyPadding',
-        message: 'keyPadding is empty: it needs one true/false per key (leave it out for no padding)',
+        operand: name,
+        message: `${name} is empty: it needs one true/false per key (leave it out for no padding)`,
       });
     }
-    options.keyPadding = new Uint8Array(padding.length);
-    padding.forEach((p, j) => {
+    const packed = new Uint8Array(value.length);
+    value.forEach((p, j) => {
       if (typeof p !== 'boolean') {
         throw inputError({
           code: 'not_boolean',
-          operand: 'keyPadding',
+          operand: name,
           column: j,
-          message: `keyPadding[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
+          message: `${name}[${j}] is ${describe(p)}: every entry must be true (a padding key) or false`,
         });
       }
-      options.keyPadding[j] = p ? 1 : 0;
+      packed[j] = p ? 1 : 0;
     });
+    return packed;
+  },
+};
+
+// The options of compute() other than matrices (`table`: the binding's, above), checked for
+// type and filled with their defaults.
+function packOptions(input, table) {
+  const options = {};
+  for (const { key, kind, default: fallback } of table) {
+    options[key] = input[key] === undefined ? fallback : OPTION_KINDS[kind](key, input[key]);
   }
   return options;
 }
@@ -284,23 +275,25 @@ function readFormat(format, where = "compute()'s second argument", keys = ['type
   return { typed, reuse };
 }
 
-// The input object of compute(), backward() and train(), checked and packed for the binding.
-function packInput(input, call) {
+// The input object of compute(), backward() and train(), checked and packed for the binding;
+// `table` lists its options (raw.attentionOptions()).
+function packInput(input, call, table) {
   if (input === null || typeof input !== 'object') {
     throw inputError({
       code: 'not_matrix',
       message: `${call}() takes an object { x, wq, wk, wv }, got ${describe(input)}`,
     });
   }
-  const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.includes(key));
+  const known = [...MATRIX_KEYS, ...table.map((option) => option.key)];
+  const unknown = Object.keys(input).find((key) => !known.includes(key));
   if (unknown !== undefined) {
     throw inputError({
       code: 'unknown_option',
       operand: unknown,
-      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${KNOWN_KEYS.join(', ')}`,
+      message: `${call}() got an unknown option ${JSON.stringify(unknown)}; it takes ${known.join(', ')}`,
     });
   }
-  return { ...packOperands(input, call), ...packOptions(input) };
+  return { ...packOperands(input, call), ...packOptions(input, table) };
 }
 
 // An object argument of backward() or train() that may hold only `keys`.
@@ -400,23 +393,27 @@ function packTrainOptions(options, multiHead) {
   };
   const { state } = options;
   if (state !== undefined) {
-    checkFields(state, 'state', ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call');
-    const same = state.optimizer === optimizer && Array.isArray(state.train) && state.train.join() === trained.join();
-    if (!same) {
-      throw inputError({
-        code: 'conflict',
-        operand: 'state',
-        message: `state comes from training ${describe(state.train)} with ${describe(state.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`,
-      });
-    }
-    packed.step = readInteger(state, 'step', undefined);
-    if (packed.step < 0) {
-      throw inputError({ code: 'range', operand: 'state', message: `state.step is ${packed.step}: it must be >= 0` });
-    }
-    if (!(state.moments instanceof Float64Array)) {
-      throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
-    }
-    packed.moments = state.moments;
+    Object.assign(packed, packState(state, ['optimizer', 'train', 'step', 'moments'], 'from a previous train() call', (s) => {
+      const same = s.optimizer === optimizer && Array.isArray(s.train) && s.train.join() === trained.join();
+      return same ? null : `state comes from training ${describe(s.train)} with ${describe(s.optimizer)}, not ${trained.join(', ')} with "${optimizer}": pass the state of a call with the same train and optimizer`;
+    }));
   }
   return { packed, trained };
+}
+
+// The state of a previous call (train()'s or trainModel()'s result.state, holding only `fields`)
+// as { step, moments } for the binding, which checks that the moments fit. `mismatch(state)`:
+// why it comes from training something else (a conflict), or null.
+function packState(state, fields, from, mismatch) {
+  checkFields(state, 'state', fields, from);
+  const conflict = mismatch(state);
+  if (conflict !== null) throw inputError({ code: 'conflict', operand: 'state', message: conflict });
+  const step = readInteger(state, 'step', undefined);
+  if (step < 0) {
+    throw inputError({ code: 'range', operand: 'state', message: `state.step is ${step}: it must be >= 0` });
+  }
+  if (!(state.moments instanceof Float64Array)) {
+    throw inputError({ code: 'not_array', operand: 'state', message: `state.moments must be a Float64Array, got ${describe(state.moments)}` });
+  }
+  return { step, moments: state.moments };
 }

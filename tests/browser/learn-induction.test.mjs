@@ -10,9 +10,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { trackDownloads, downloaded } from './downloads.mjs';
-import { inductionHeldOut, inductionStart, inductionData, inductionScores } from '../../web/src/state/induction.js';
-import { INDUCTION_RUN, recentLoss, bestHead } from '../../web/src/state/learninduction.js';
-import { loadEngine } from '../../scripts/train-models.mjs';
+import { inductionHeldOut, inductionScores } from '../../web/src/state/induction.js';
+import { recentLoss, bestHead } from '../../web/src/state/learninduction.js';
+import { loadEngine, trainInduction } from '../../scripts/train-models.mjs';
 
 const FILE_URL = pathToFileURL(path.resolve('dist/index.html')).href;
 const AXE_SOURCE = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
@@ -166,18 +166,12 @@ test('Pause stops the steps and shows each head\'s weights on a held-out sequenc
     assert.equal(await page.locator('.induction-heads .head-tile').count(), 0);
     await page.click('.induction-play');
     await page.waitForFunction(() => document.querySelector('.induction-status').dataset.state === 'paused', null, { timeout: LONG });
-    // paused twice, the run is the one never paused: its chunks, trained here in node with the
-    // script's engine from the same start, give the loss and the best score shown, bit for bit
+    // paused twice, the run is the one never paused, and it is the script's: one trainModel call
+    // of as many steps (scripts/train-models.mjs, in node), Adam's state carried over the page's
+    // chunks, gives the loss and the best score shown, bit for bit
     const again = await status(page);
     const engine = await loadEngine();
-    const { rand, init } = inductionStart();
-    let model = init;
-    const losses = [];
-    while (losses.length < again.steps) {
-      const r = engine.trainModel(model, { batches: inductionData(rand, INDUCTION_RUN.chunk).map(({ ids, targets }) => ({ ids, targets })), learningRate: INDUCTION_RUN.learningRate });
-      model = r.model;
-      losses.push(...r.losses);
-    }
+    const { model, losses } = trainInduction(engine, { steps: again.steps });
     assert.equal(Number(again.loss), recentLoss(losses), `step ${again.steps}`);
     assert.equal(again.best, bestHead(inductionScores(engine, model, inductionHeldOut())).induction);
     await page.click('.induction-reset');

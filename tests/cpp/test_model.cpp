@@ -9,6 +9,7 @@
 
 #include "fixtures.h"
 #include "model.h"
+#include "model_parts.h"  // for_each_array: every parameter, in the moments' order
 
 using attn::ErrorCode;
 using attn::Matrix;
@@ -258,14 +259,39 @@ TEST_CASE("trainModel takes torch.optim's Adam and SGD steps, within 1e-9", "[mo
         c.options.at("train.optimizer") != 0 ? attn::Optimizer::adam : attn::Optimizer::sgd;
     options.learning_rate = c.options.at("train.learningRate");
     attn::Model out;
+    attn::TrainState state;
     std::vector<double> losses;
-    const attn::Error err = attn::train_model(start, batches, options, &out, &losses);
+    const attn::Error err = attn::train_model(start, batches, options, &state, &out, &losses);
     INFO(c.name << ": " << err.message);
     REQUIRE(err.ok());
     require_close(c, "trainLosses", losses, 1e-9);
     require_parameters(c, "final.", out, 1e-9);
     require_parameters(c, "", start, 0.0);  // the start is not modified
     CHECK(difference(start.embed.data, copy.embed.data) == 0.0);
+    CHECK(state.step == static_cast<long long>(batches.size()));
+
+    // the same batches in two calls, the state carried: the bits of the one call
+    const auto half = batches.begin() + static_cast<long long>(batches.size() / 2);
+    attn::TrainState carried;
+    attn::Model middle, end;
+    std::vector<double> first, second;
+    REQUIRE(
+        attn::train_model(start, {batches.begin(), half}, options, &carried, &middle, &first).ok());
+    REQUIRE(
+        attn::train_model(middle, {half, batches.end()}, options, &carried, &end, &second).ok());
+    first.insert(first.end(), second.begin(), second.end());
+    CHECK(first == losses);
+    std::vector<double> one_call, in_chunks;
+    attn::model_parts::for_each_array(out, [&](const std::vector<double>& v) {
+      one_call.insert(one_call.end(), v.begin(), v.end());
+    });
+    attn::model_parts::for_each_array(end, [&](const std::vector<double>& v) {
+      in_chunks.insert(in_chunks.end(), v.begin(), v.end());
+    });
+    CHECK(in_chunks == one_call);
+    CHECK(carried.step == state.step);
+    CHECK(carried.m == state.m);
+    CHECK(carried.v == state.v);
   }
   CHECK(trained >= 2);
 }

@@ -274,3 +274,29 @@ TEST_CASE("random shapes and options always give finite weights that sum to one"
     for (double v : r.output.data) CHECK(std::isfinite(v));
   }
 }
+
+// The core does not know how its caller names the heads (issue 34): one error, both namings,
+// the caller picks. The heads form says "heads[0].wq", the one-head form (compute({x, wq, wk,
+// wv})) "wq" with no head.
+TEST_CASE("a head's error reads in the heads form and, for its caller, in the one-head form",
+          "[validation]") {
+  attn::MultiHeadInput in = tutorial();
+  in.heads[0].wk = matrix({{1, 0, 0}, {0, 1, 0}});  // 3 columns, wq has 2
+  const attn::Error err = run(in);
+  CHECK(err.head == 0);
+  CHECK_THAT(err.message, Equals("heads[0].wk has 3 columns but heads[0].wq has 2: queries and "
+                                 "keys must have the same length d_k (heads[0].wq is 2 × 2, "
+                                 "heads[0].wk is 2 × 3)"));
+  const attn::Error one = attn::one_head_form(err);
+  CHECK(one.code == ErrorCode::shape);
+  CHECK(one.operand == "wk");
+  CHECK(one.head == -1);
+  CHECK_THAT(one.message, Equals("wk has 3 columns but wq has 2: queries and keys must have the "
+                                 "same length d_k (wq is 2 × 2, wk is 2 × 3)"));
+  // an error that names no head reads the same in both
+  in = tutorial();
+  in.options.temperature = 0;
+  const attn::Error plain = run(in);
+  CHECK(plain.one_head_message.empty());
+  CHECK(attn::one_head_form(plain).message == plain.message);
+}

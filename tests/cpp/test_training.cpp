@@ -65,7 +65,6 @@ attn::MultiHeadInput tutorial() {
   wv.data = {0.8, 0.1, 0.3, 0.9};
   in.heads.push_back({wq, wk, wv});
   in.options.causal = true;
-  in.single_head_names = true;  // the one-head form: errors name "target", "wq"
   return in;
 }
 
@@ -201,8 +200,10 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
   attn::Workspace workspace;
   attn::MultiHeadInput out;
   std::vector<double> losses;
+  // errors named as compute()'s one-head form names them ("target", "scores")
   auto check = [&](ErrorCode code, const std::string& operand, const std::string& message) {
-    const attn::Error err = attn::train(in, o, &state, &out, &losses, &workspace);
+    const attn::Error err =
+        attn::one_head_form(attn::train(in, o, &state, &out, &losses, &workspace));
     CHECK(err.code == code);
     CHECK(err.operand == operand);
     CHECK_THAT(err.message, Catch::Matchers::Equals(message));
@@ -284,7 +285,8 @@ TEST_CASE("bad training options are errors that name the option", "[training][er
     o.target = Matrix(3, 2);
     o.learning_rate = 1e308;
     o.steps = 5;
-    const attn::Error err = attn::train(in, o, &state, &out, &losses, &workspace);
+    const attn::Error err =
+        attn::one_head_form(attn::train(in, o, &state, &out, &losses, &workspace));
     // the first step's update is finite (about −1e307), the next forward pass is not
     CHECK(err.code == ErrorCode::overflow);
     CHECK(err.operand == "scores");

@@ -331,7 +331,8 @@ void fuzz_model(Bytes& b) {
   attn::ModelTrainOptions options;
   options.optimizer = flags & 32 ? attn::Optimizer::sgd : attn::Optimizer::adam;
   options.learning_rate = 0.01;
-  err = attn::train_model(m, {{ids, targets}}, options, &trained, &losses);
+  attn::TrainState state;
+  err = attn::train_model(m, {{ids, targets}}, options, &state, &trained, &losses);
   if (!err.ok()) {
     check_error(err);
     return;

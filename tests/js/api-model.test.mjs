@@ -159,6 +159,70 @@ test('trainModel takes torch.optim\'s Adam and SGD steps within 1e-9, leaving it
   }
 });
 
+test('trainModel in chunks, its state carried, is one call of all the batches, bit for bit (Adam does not restart)', () => {
+  const trained = cases.filter((c) => c.trainOptions && c.trainOptions.batches.length >= 2);
+  assert.ok(trained.some((c) => c.trainOptions.optimizer === 'adam') && trained.some((c) => c.trainOptions.optimizer === 'sgd'));
+  for (const c of trained) {
+    const { batches } = c.trainOptions;
+    const one = engine.trainModel(c.model, c.trainOptions);
+    assert.equal(one.state.optimizer, c.trainOptions.optimizer);
+    assert.equal(one.state.step, batches.length);
+    assert.ok(one.state.moments instanceof Float64Array);
+    // in chunks of 1, 2, … batches; the model object, and a loaded model, carried along
+    for (const size of [1, 2]) {
+      let model = c.model;
+      let loaded = engine.loadModel(c.model);
+      let state;
+      let loadedState;
+      const losses = [];
+      for (let at = 0; at < batches.length; at += size) {
+        const chunk = { ...c.trainOptions, batches: batches.slice(at, at + size) };
+        const r = engine.trainModel(model, { ...chunk, state });
+        const rl = engine.trainModel(loaded, { ...chunk, state: loadedState });
+        loaded.release();
+        ({ model, state } = r);
+        ({ model: loaded, state: loadedState } = rl);
+        losses.push(...r.losses);
+        assert.deepEqual(rl.losses, r.losses);
+      }
+      assert.deepEqual(losses, one.losses, `${c.name}, chunks of ${size}: losses`);
+      assert.deepEqual(model, one.model, `${c.name}, chunks of ${size}: parameters`);
+      assert.deepEqual(loaded.toModel(), one.model, `${c.name}, chunks of ${size}, loaded`);
+      assert.deepEqual(state, one.state, `${c.name}, chunks of ${size}: state`);
+      assert.deepEqual(loadedState, one.state);
+      loaded.release();
+    }
+  }
+});
+
+test('trainModel refuses a state that is not of this model and optimizer, with code and operand', () => {
+  const c = cases.find((x) => x.trainOptions && x.trainOptions.optimizer === 'adam');
+  const { state } = engine.trainModel(c.model, c.trainOptions);
+  const other = cases.find((x) => x !== c && x.trainOptions && x.trainOptions.optimizer === 'adam' && x.model.dModel !== c.model.dModel);
+  const againOther = (s) => () => engine.trainModel(other.model, { ...other.trainOptions, state: s });
+  const again = (s, optimizer = 'adam') => () => engine.trainModel(c.model, { ...c.trainOptions, optimizer, state: s });
+  const half = state.moments.length / 2;
+  assertInputError(againOther(state), {
+    code: 'shape',
+    operand: 'state',
+    message: `the state's moments do not fit: they hold ${state.moments.length} values but ${engine.trainModel(other.model, other.trainOptions).state.moments.length} are needed for this model's parameters with this optimizer (pass the state of a trainModel call on a model of the same shapes with the same optimizer)`,
+  });
+  assertInputError(again(state, 'sgd'), {
+    code: 'conflict',
+    operand: 'state',
+    message: 'state comes from training with the string "adam", not "sgd": pass the state of a call with the same optimizer',
+  });
+  assertInputError(again({ ...state, moments: Array.from(state.moments) }), { code: 'not_array', operand: 'state' });
+  assertInputError(again({ ...state, step: -1 }), { code: 'range', operand: 'state' });
+  assertInputError(again({ ...state, extra: 1 }), { code: 'unknown_option', operand: 'extra' });
+  const negative = Float64Array.from(state.moments, (m, i) => (i === half ? -1 : m));
+  assertInputError(again({ ...state, moments: negative }), { code: 'range', operand: 'state', message: "the state's second moments must be >= 0 (squares of gradients)" });
+  const nan = Float64Array.from(state.moments, (m, i) => (i === 0 ? NaN : m));
+  assertInputError(again({ ...state, moments: nan }), { code: 'not_finite', operand: 'state' });
+  // and the engine goes on: the good state still works
+  assert.equal(engine.trainModel(c.model, { ...c.trainOptions, state }).state.step, 2 * c.trainOptions.batches.length);
+});
+
 test('a model\'s errors name the array by its path, with code, layer and head', () => {
   const c = cases[4]; // two layers, two heads
   const { model, ids } = c;

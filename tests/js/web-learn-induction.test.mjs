@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { INDUCTION, inductionStart, inductionData, inductionHeldOut } from '../../web/src/state/induction.js';
-import { INDUCTION_RUN, inductionStop, curvePoints, recentLoss, bestHead, packedModel } from '../../web/src/state/learninduction.js';
+import { INDUCTION_RUN, inductionStop, curvePoints, recentLoss, bestHead, packedModel, chunkOptions } from '../../web/src/state/learninduction.js';
 import { loadEngine, trainInduction } from '../../scripts/train-models.mjs';
 
 const sha = (value) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -48,6 +48,32 @@ test('the model the page sends to the worker (packedModel) has the same numbers:
   assert.deepEqual(engine.trainModel(packed, { batches, learningRate: 2e-3 }).losses, engine.trainModel(init, { batches, learningRate: 2e-3 }).losses);
   const ids = batches[0].ids;
   assert.deepEqual(engine.runModel(packed, ids).layers[1].attention.heads[0].weights, engine.runModel(init, ids).layers[1].attention.heads[0].weights);
+});
+
+// as JSON, rows of numbers (a packed model's rows are Float64Array views)
+const asArrays = (model) => JSON.parse(JSON.stringify(model, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+
+test('the live run, in the page\'s chunks with Adam\'s state carried, is the script\'s one call: at step N the same losses and parameters, bit for bit', async () => {
+  const engine = await loadEngine();
+  const chunks = 3;
+  const steps = chunks * INDUCTION_RUN.chunk;
+  const script = trainInduction(engine, { steps });
+  // the page's loop (views/learninduction.js run()): a chunk's sequences, one trainModel call,
+  // the model packed for the worker, the state passed on
+  const { rand, init } = inductionStart();
+  let model = packedModel(init);
+  let state;
+  const losses = [];
+  for (let k = 0; k < chunks; k++) {
+    const batches = inductionData(rand, INDUCTION_RUN.chunk).map(({ ids, targets }) => ({ ids, targets }));
+    const r = engine.trainModel(model, chunkOptions(batches, state));
+    model = packedModel(r.model);
+    state = r.state;
+    losses.push(...r.losses);
+  }
+  assert.equal(state.step, steps);
+  assert.deepEqual(losses, script.losses);
+  assert.deepEqual(asArrays(model), asArrays(script.model));
 });
 
 // scores of a 2 × 2 model whose best prefix-matching score is `best`

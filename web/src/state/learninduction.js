@@ -4,18 +4,18 @@
 import { INDUCTION, ROLE_MIN } from './induction.js';
 
 // chunk: steps a trainModel call (the page stays free meanwhile; Pause takes effect at the end
-// of the chunk under way). trainModel keeps no optimizer state between calls, so Adam's moments
-// start again at each chunk: measured with the engine under node (seed 3, the script's data and
-// initial weights, learning rate 2e-3), chunks of 200 and 400 steps form an induction head
-// (prefix matching ≥ 0.4 on the held-out sequences) by step 4 600 and 5 600; chunks of 50, or a
-// learning rate of 3e-3 or 5e-3 with chunks of 100 or 200, none within 10 000 steps.
+// of the chunk under way). Each chunk passes on the previous one's optimizer state
+// (chunkOptions), so Adam's moments and step count carry over and the live run is, step for
+// step and bit for bit, the script's one call of INDUCTION.phases[0] (scripts/train-models.mjs,
+// the shipped model), whatever the chunk.
 // The stop rule reads the mean loss of the last `window` steps ("the loss" below), measured after
 // each chunk from step `window` · 2 on: converged once a head reaches the goal (ROLE_MIN) and the
 // loss fell by less than `gain` (a share of it) over the last `window` steps; a plateau when no
 // head has reached it and the loss fell by less than `gain` over the last `patience` steps; the cap
-// after `maxSteps`. Measured (node, as above): the loss falls 2.6–3.7 % a 1 000 steps before the
-// phase change (3.21 → 2.93 by step 4 000), 11 % over steps 5 000–6 000, and under 1 % from step
-// 10 000 on (2.32), where the run stops as converged.
+// after `maxSteps`. Measured (the engine under node, this run as the page makes it): the loss falls
+// 2.7–3.8 % a 1 000 steps before the phase change (3.21 at step 1 000 → 2.90 at 4 000, where a
+// head first reaches the goal: prefix matching 0.54), 12 % over steps 4 000–5 000, 2 % over
+// 6 000–7 000, and under 1 % by step 7 400 (2.33), where the run stops as converged.
 export const INDUCTION_RUN = {
   chunk: 200,
   learningRate: INDUCTION.phases[0].learningRate,
@@ -25,6 +25,10 @@ export const INDUCTION_RUN = {
   maxSteps: 20000,
   curveEvery: 50, // the curve draws the mean loss of each 50 steps (one sequence a step is noisy)
 };
+
+// trainModel's options for one chunk of the live run: its batches, Adam at the script's learning
+// rate, and `state`, the previous chunk's result.state (undefined for the first).
+export const chunkOptions = (batches, state) => ({ batches, optimizer: 'adam', learningRate: INDUCTION_RUN.learningRate, ...(state === undefined ? {} : { state }) });
 
 // The mean of losses[from, to).
 function mean(losses, from, to) {

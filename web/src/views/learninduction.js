@@ -18,7 +18,7 @@ import { formatNumber, formatCompact, fullNumber } from '../ui/format.js';
 import { VIRIDIS_STOPS } from '../ui/color.js';
 import { el, svg, button, download, nextTask } from '../ui/dom.js';
 import { INDUCTION, ROLE_MIN, inductionStart, inductionData, inductionHeldOut, inductionScoresOf } from '../state/induction.js';
-import { INDUCTION_RUN, bestHead, goalReached, inductionStop, curvePoints, recentLoss, packedModel } from '../state/learninduction.js';
+import { INDUCTION_RUN, bestHead, goalReached, inductionStop, curvePoints, recentLoss, packedModel, chunkOptions } from '../state/learninduction.js';
 import { backgroundEngine } from '../engine/updates.js';
 import { rowViews } from '../engine/rows.js';
 import { paintOnce, walkCells } from './heatmap.js';
@@ -53,7 +53,7 @@ const weightsOf = (run) => run.layers.map((layer) => layer.attention.heads.map((
 
 export function createInductionTrainer(host) {
   const heldOut = inductionHeldOut();
-  let session = null; // { rand, model, batches (the chunk's, until trained), losses, points: [{ step, scores }], goalAt (the step a head first reached the goal), stopped, shown }
+  let session = null; // { rand, model, optimizer (the last chunk's trainModel state), batches (the chunk's, until trained), losses, points: [{ step, scores }], goalAt (the step a head first reached the goal), stopped, shown }
   let state = 'idle'; // 'idle' | 'running' | 'pausing' | 'paused' | 'stopped'
   let error = null; // the engine's message, when it refused a call
   let panel = null; // { lang, node, refs }
@@ -61,7 +61,7 @@ export function createInductionTrainer(host) {
 
   function fresh() {
     const { rand, init } = inductionStart();
-    session = { rand, model: packedModel(init), batches: null, losses: [], points: [], goalAt: null, stopped: null, shown: null };
+    session = { rand, model: packedModel(init), optimizer: undefined, batches: null, losses: [], points: [], goalAt: null, stopped: null, shown: null };
     state = 'idle';
     error = null;
   }
@@ -80,11 +80,12 @@ export function createInductionTrainer(host) {
       mine.batches = mine.batches || inductionData(mine.rand, INDUCTION_RUN.chunk).map(({ ids, targets }) => ({ ids, targets }));
       let measured;
       try {
-        const r = await runner.trainModel(mine.model, { batches: mine.batches, optimizer: 'adam', learningRate: INDUCTION_RUN.learningRate });
+        const r = await runner.trainModel(mine.model, chunkOptions(mine.batches, mine.optimizer));
         if (session !== mine) return; // reset meanwhile
         const model = packedModel(r.model);
         measured = await measure(model);
         mine.model = model;
+        mine.optimizer = r.state;
         mine.losses.push(...r.losses);
         mine.batches = null;
       } catch (e) {
