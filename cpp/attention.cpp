@@ -256,6 +256,16 @@ Error check_multi_head(const MultiHeadInput& in) {
     }
     return shape_error("wo", -1, msg.str());
   }
+  if (!in.bo.empty() && in.wo.rows == 0) {
+    return make_error(ErrorCode::conflict, "bo",
+                      "bo needs wo: the output's bias is added to concat·W_O (give wo with bo)");
+  }
+  if (!in.bo.empty() && static_cast<int>(in.bo.size()) != in.x.cols) {
+    return shape_error("bo", -1,
+                       "bo has " + count(static_cast<int>(in.bo.size()), "value") +
+                           " but must have " + std::to_string(in.x.cols) +
+                           " (d_model, the output's width)");
+  }
 
   const AttentionOptions& opt = in.options;
   if (!opt.key_padding.empty() && static_cast<int>(opt.key_padding.size()) != source.rows) {
@@ -409,6 +419,7 @@ Error multi_head_attention(const MultiHeadInput& in, MultiHeadResult* out) {
     return Error{};
   }
   matmul(out->concat, in.wo, &out->output, &out->scratch);  // (n_q, d_model)
+  if (!in.bo.empty()) add_to_rows(in.bo, &out->output);
   return check_finite_result("output", "output", -1, out->output);
 }
 

@@ -81,7 +81,7 @@ Error self_attention(const AttentionInput& in, AttentionResult* out);
 //     Weights_h = softmax per row (masked keys get exactly 0; a fully masked row is all 0)
 //     Output_h  = Weights_h·V_h                              (n_q, d_v)
 //   Concat = [Output_0 | Output_1 | …]                       (n_q, h·d_v)
-//   Output = Concat·W_O                                      (n_q, d_model), or Concat without W_O
+//   Output = Concat·W_O [+ b_O]                              (n_q, d_model), or Concat without W_O
 //
 // W layout is x·W (row vectors), as in the single-head engine; PyTorch stores its projection
 // weights transposed (x·Wᵀ). See docs/api.md for every convention against PyTorch.
@@ -110,6 +110,7 @@ struct MultiHeadInput {
   Matrix context;           // (n_k, d_ctx), or 0 rows: self-attention, keys and values from x
   std::vector<Head> heads;  // at least one; every head has the same d_k and the same d_v
   Matrix wo;                // (h·d_v, d_model), or 0 rows: output = concat
+  std::vector<double> bo;   // (d_model) added to every row of concat·W_O, or empty; only with wo
   AttentionOptions options;
 };
 
@@ -131,7 +132,7 @@ struct MultiHeadResult {
   Mask mask;                           // always filled (all 0 when no mask option is set)
   std::vector<AttentionResult> heads;  // per head: q, k, v, scores, scaled, weights, output
   Matrix concat;                       // (n_q, h·d_v) heads' outputs side by side
-  Matrix output;                       // (n_q, d_model) concat·W_O, or concat without W_O
+  Matrix output;                       // (n_q, d_model) concat·W_O [+ b_O], or concat without W_O
   MatmulScratch scratch;               // the products' scratch, kept for the next call
 };
 

@@ -77,6 +77,14 @@ Error backpropagate(const MultiHeadInput& in, const MultiHeadResult& forward, co
     if (in.wo.rows > 0) zeros(in.wo.rows, in.wo.cols, &gi.wo);
   }
   if (in.wo.rows == 0) gi.wo = Matrix{};
+  gi.bo.clear();  // db_O (d_model): the column sums of G
+  if (!in.bo.empty()) {
+    if (d_output != nullptr) {
+      column_sums(*d_output, &gi.bo);
+    } else {
+      gi.bo.assign(in.bo.size(), 0.0);
+    }
+  }
 
   zeros(n_q, x.cols, &gi.x);  // (n_q, d_model), summed below
   if (cross) {

@@ -6,6 +6,7 @@
 // X and C are X + PE and C + PE with positional encoding (PE is a constant: dL/dx = dL/d(X + PE)).
 //
 //   dConcat    = G·W_Oᵀ              (n_q, h·d_v), or G without W_O    dW_O = Concatᵀ·G
+//   db_O       = the column sums of G (with b_O)
 //   dOutput_h  = columns h·d_v … (h+1)·d_v − 1 of dConcat              (n_q, d_v)
 //   dWeights_h = dOutput_h·V_hᵀ (+ S_h)   (n_q, n_k), masked cells included
 //   dV_h       = Weights_hᵀ·dOutput_h                                  (n_k, d_v)
@@ -36,6 +37,7 @@ struct InputGradients {
   std::vector<Head> heads;   // per head dW_Q (d_model, d_k), dW_K (d_ctx, d_k), dW_V (d_ctx, d_v),
                              // and db_Q, db_K, db_V where the head has them
   Matrix wo;                 // (h·d_v, d_model), 0 rows without W_O
+  std::vector<double> bo;    // (d_model) with b_O, else empty
   double temperature = 0.0;  // dL/dtemperature
 };
 

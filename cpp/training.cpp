@@ -53,18 +53,27 @@ void pick_rows(uint32_t seed, long long step, int n, long long k,
   }
 }
 
-// The trained matrices of p (a MultiHeadInput, or its InputGradients), in the moments' order.
+// The values of the trained matrices of p (a MultiHeadInput, or its InputGradients), in the
+// moments' order: x, context, per head W_Q, b_Q, W_K, b_K, W_V, b_V, then W_O, b_O (a bias
+// trains with its matrix, where `in` has it).
 template <class Params>
-std::vector<decltype(&std::declval<Params&>().x)> trained_matrices(Params& p, const Trained& t) {
-  std::vector<decltype(&p.x)> out;
-  if (t.x) out.push_back(&p.x);
-  if (t.context) out.push_back(&p.context);
-  for (auto& head : p.heads) {
-    if (t.wq) out.push_back(&head.wq);
-    if (t.wk) out.push_back(&head.wk);
-    if (t.wv) out.push_back(&head.wv);
+std::vector<std::vector<double>*> trained_values(Params& p, const MultiHeadInput& in,
+                                                 const Trained& t) {
+  std::vector<std::vector<double>*> out;
+  if (t.x) out.push_back(&p.x.data);
+  if (t.context) out.push_back(&p.context.data);
+  for (size_t h = 0; h < p.heads.size(); h++) {
+    auto& head = p.heads[h];
+    const Head& given = in.heads[h];
+    if (t.wq) out.push_back(&head.wq.data);
+    if (t.wq && !given.bq.empty()) out.push_back(&head.bq);
+    if (t.wk) out.push_back(&head.wk.data);
+    if (t.wk && !given.bk.empty()) out.push_back(&head.bk);
+    if (t.wv) out.push_back(&head.wv.data);
+    if (t.wv && !given.bv.empty()) out.push_back(&head.bv);
   }
-  if (t.wo) out.push_back(&p.wo);
+  if (t.wo) out.push_back(&p.wo.data);
+  if (t.wo && !in.bo.empty()) out.push_back(&p.bo);
   return out;
 }
 
@@ -284,18 +293,23 @@ Error at_step(Error err, const char* where, long long step) {
   return err.prefixed(where + std::to_string(step) + after);
 }
 
-// What trained_matrices() lists, as operand and head for errors ("wq", 1).
+// What trained_values() lists, as operand and head for errors ("wq", 1).
 std::vector<std::pair<std::string, int>> trained_names(const MultiHeadInput& in, const Trained& t) {
   std::vector<std::pair<std::string, int>> out;
   if (t.x) out.emplace_back("x", -1);
   if (t.context) out.emplace_back("context", -1);
   for (int h = 0; h < static_cast<int>(in.heads.size()); h++) {
     const int head = h;
+    const Head& w = in.heads[h];
     if (t.wq) out.emplace_back("wq", head);
+    if (t.wq && !w.bq.empty()) out.emplace_back("bq", head);
     if (t.wk) out.emplace_back("wk", head);
+    if (t.wk && !w.bk.empty()) out.emplace_back("bk", head);
     if (t.wv) out.emplace_back("wv", head);
+    if (t.wv && !w.bv.empty()) out.emplace_back("bv", head);
   }
   if (t.wo) out.emplace_back("wo", -1);
+  if (t.wo && !in.bo.empty()) out.emplace_back("bo", -1);
   return out;
 }
 
@@ -324,7 +338,9 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   if (!err.ok()) return err;
   MultiHeadInput p = start;  // the parameters as they train
   long long n_values = 0;
-  for (const Matrix* m : trained_matrices(p, options.trained)) n_values += m->rows * m->cols;
+  for (const std::vector<double>* v : trained_values(p, start, options.trained)) {
+    n_values += static_cast<long long>(v->size());
+  }
   err = check_options(start, options, *state, n_values);
   if (!err.ok()) return err;
 
@@ -342,7 +358,7 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
   std::vector<Matrix>& d_scaled = workspace->d_scaled;  // per head (n_q, n_k)
   std::vector<double> out_losses;
   const bool on_output = options.loss == Loss::output_mse;
-  const auto params = trained_matrices(p, options.trained);  // p's matrices keep their places
+  const auto params = trained_values(p, start, options.trained);  // p's values keep their places
   const auto names = trained_names(p, options.trained);
 
   for (long long k = 0;; k++) {
@@ -375,15 +391,15 @@ Error train(const MultiHeadInput& start, const TrainOptions& options, TrainState
 
     // the update, matrix by matrix in the moments' order
     const long long t = ++s.step;  // Adam counts steps from 1
-    const auto grads = trained_matrices(g.input, options.trained);
+    const auto grads = trained_values(g.input, start, options.trained);
     size_t at = 0;  // index into the moments
     for (size_t q = 0; q < params.size(); q++) {
-      std::vector<double>& values = params[q]->data;
+      std::vector<double>& values = *params[q];
       const bool adam = options.optimizer == Optimizer::adam;
       optimizer_update(options.optimizer, options.learning_rate, t, values.size(), values.data(),
-                       grads[q]->data.data(), adam ? &s.m[at] : nullptr, adam ? &s.v[at] : nullptr);
+                       grads[q]->data(), adam ? &s.m[at] : nullptr, adam ? &s.v[at] : nullptr);
       at += values.size();
-      if (!all_finite(*params[q])) {
+      if (!std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); })) {
         const auto& [operand, head] = names[q];
         return at_step(
             make_error(ErrorCode::overflow, operand,

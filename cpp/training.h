@@ -15,8 +15,9 @@
 // R is every query row, or rows_per_step rows drawn for step t (counted over calls, from
 // state.step) by a partial Fisher–Yates shuffle driven by mulberry32(seed + t·0x9E3779B9 mod 2^32):
 // the same steps give the same bits whether taken in one call or in several.
-// The trained values, in the order of Adam's moments: x, context, then per head W_Q, W_K, W_V,
-// then W_O (only those trained), each row-major.
+// The trained values, in the order of Adam's moments: x, context, then per head W_Q, b_Q, W_K,
+// b_K, W_V, b_V, then W_O, b_O (only those trained; a bias with its matrix, where the input has
+// it), each row-major.
 #pragma once
 
 #include <cstdint>

@@ -19,11 +19,17 @@ export interface TypedMask {
   data: Uint8Array;
 }
 
-/** One head's projections. */
+/** One head's projections, and its optional biases added to every row: Q = X·W_Q + b_Q. */
 export interface HeadWeights {
   wq: Matrix;
   wk: Matrix;
   wv: Matrix;
+  /** d_k numbers. */
+  bq?: ReadonlyArray<number> | Float64Array;
+  /** d_k numbers. */
+  bk?: ReadonlyArray<number> | Float64Array;
+  /** d_v numbers. */
+  bv?: ReadonlyArray<number> | Float64Array;
 }
 
 /**
@@ -63,6 +69,8 @@ export interface MultiHeadInput extends ComputeOptions {
   heads: readonly HeadWeights[];
   /** (h·d_v) × d_model: output = concat·W_O. */
   wo?: Matrix;
+  /** d_model numbers, only with wo: output = concat·W_O + b_O. */
+  bo?: ReadonlyArray<number> | Float64Array;
 }
 
 export type ComputeInput = SingleHeadInput | MultiHeadInput;
@@ -149,13 +157,18 @@ export interface SingleHeadInputGradients<M = Rows> {
   wq: M;
   wk: M;
   wv: M;
+  /** each bias given: its gradient (number[], or Float64Array in the typed form) */
+  bq?: M extends Rows ? number[] : Float64Array;
+  bk?: M extends Rows ? number[] : Float64Array;
+  bv?: M extends Rows ? number[] : Float64Array;
   context?: M;
   temperature: number;
 }
 export interface MultiHeadInputGradients<M = Rows> {
   x: M;
-  heads: Array<{ wq: M; wk: M; wv: M }>;
+  heads: Array<{ wq: M; wk: M; wv: M; bq?: M extends Rows ? number[] : Float64Array; bk?: M extends Rows ? number[] : Float64Array; bv?: M extends Rows ? number[] : Float64Array }>;
   wo?: M;
+  bo?: M extends Rows ? number[] : Float64Array;
   context?: M;
   temperature: number;
 }

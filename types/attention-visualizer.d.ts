@@ -39,10 +39,12 @@ export interface AttentionVisualizerAttributes {
   wk?: string;
   /** W_V, a matrix as for x · W_V 矩阵 */
   wv?: string;
-  /** Several heads: JSON [{"wq":…,"wk":…,"wv":…}, …] (instead of wq/wk/wv) · 多头 */
+  /** Several heads, or heads with biases: JSON [{"wq":…,"wk":…,"wv":…,"bq"?:[…],"bk"?:[…],"bv"?:[…]}, …] (instead of wq/wk/wv) · 多头，或带偏置的头 */
   heads?: string;
   /** W_O, a matrix as for x · W_O 矩阵 */
   wo?: string;
+  /** b_O, the output's bias (with wo): a JSON array of d_model numbers · 输出偏置 b_O（与 wo 一起） */
+  bo?: string;
   /** The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量 */
   context?: string;
   /** The tokens of context, JSON array · 交叉注意力第二个句子的词元 */

@@ -70,9 +70,9 @@ val attention_options() {
 }
 
 // operands (built by validate.js packInput, every field present):
-//   {x, context?, heads: [{wq, wk, wv}], wo?, singleHeadNames, and every option of kOptions
-//    (a perKey option undefined when absent)}
-// matrices packed as above.
+//   {x, context?, heads: [{wq, wk, wv, bq?, bk?, bv?}], wo?, bo?, singleHeadNames, and every
+//    option of kOptions (a perKey option undefined when absent)}
+// matrices packed as above, biases as Float64Arrays (their values checked by validate.js).
 attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
   attn::Error err = to_matrix("x", operands["x"], &in->x);
   if (!err.ok()) return err;
@@ -90,11 +90,20 @@ attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
       err = to_matrix(name, heads[h][name], matrix, h);
       if (!err.ok()) return err;
     }
+    const std::pair<const char*, std::vector<double>*> biases[] = {
+        {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}};
+    for (const auto& [name, bias] : biases) {
+      const val b = heads[h][name];
+      if (!b.isUndefined()) *bias = emscripten::convertJSArrayToNumberVector<double>(b);
+    }
     in->heads.push_back(std::move(w));
   }
   if (!operands["wo"].isUndefined()) {
     err = to_matrix("wo", operands["wo"], &in->wo);
     if (!err.ok()) return err;
+  }
+  if (!operands["bo"].isUndefined()) {
+    in->bo = emscripten::convertJSArrayToNumberVector<double>(operands["bo"]);
   }
   for (const OptionField& f : kOptions) {
     const val value = operands[f.key];
@@ -109,10 +118,12 @@ attn::Error read_input(const val& operands, attn::MultiHeadInput* in) {
   return attn::Error{};
 }
 
-// {heads: [{wq, wk, wv}], x, context?, wo?} of `in`, matrices as {rows, cols, data}: the
-// input's structure, for its gradient (backward) or its trained values (train).
+// {heads: [{wq, wk, wv, bq?, bk?, bv?}], x, context?, wo?, bo?} of `in`, matrices as {rows, cols,
+// data}, biases (where given) as Float64Arrays: the input's structure, for its gradient
+// (backward) or its trained values (train).
 val input_to_js(const attn::Matrix& x, const attn::Matrix& context,
-                const std::vector<attn::Head>& heads, const attn::Matrix& wo) {
+                const std::vector<attn::Head>& heads, const attn::Matrix& wo,
+                const std::vector<double>& bo) {
   val out = val::object();
   out.set("x", to_js(x));
   if (context.rows > 0) out.set("context", to_js(context));
@@ -122,10 +133,14 @@ val input_to_js(const attn::Matrix& x, const attn::Matrix& context,
     head.set("wq", to_js(h.wq));
     head.set("wk", to_js(h.wk));
     head.set("wv", to_js(h.wv));
+    if (!h.bq.empty()) head.set("bq", vector_to_js(h.bq));
+    if (!h.bk.empty()) head.set("bk", vector_to_js(h.bk));
+    if (!h.bv.empty()) head.set("bv", vector_to_js(h.bv));
     heads_out.call<void>("push", head);
   }
   out.set("heads", heads_out);
   if (wo.rows > 0) out.set("wo", to_js(wo));
+  if (!bo.empty()) out.set("bo", vector_to_js(bo));
   return out;
 }
 
@@ -185,7 +200,7 @@ val compute(const val& operands, bool live) {
 
 // dL/d(every input matrix) and dL/d(every result matrix) in `g`, as backward() returns them.
 val gradients_to_js(const attn::MultiHeadInput& in, const attn::Gradients& g) {
-  val input = input_to_js(g.input.x, g.input.context, g.input.heads, g.input.wo);
+  val input = input_to_js(g.input.x, g.input.context, g.input.heads, g.input.wo, g.input.bo);
   input.set("temperature", g.input.temperature);
   val result = val::object();
   result.set("heads", heads_to_js(g.result.heads));
@@ -309,7 +324,7 @@ val train(const val& operands, const val& options) {
   err = attn::train(in, o, &state, &out, &losses, &workspace());
   if (!err.ok()) return fail(err, operands);
   val result = val::object();
-  result.set("input", input_to_js(out.x, out.context, out.heads, out.wo));
+  result.set("input", input_to_js(out.x, out.context, out.heads, out.wo, out.bo));
   result.set("losses", val::global("Float64Array")
                            .new_(emscripten::typed_memory_view(losses.size(), losses.data())));
   result.set("step", static_cast<double>(state.step));

@@ -1,7 +1,7 @@
 /* The engine: makeEngine(raw) wraps the module's raw bindings (private to it) in the public
  * calls, each validating its arguments (validate.js, validate-model.js), calling the binding and
  * turning its result into the documented structures (docs/api.md). */
-/* global HEAD_OPERANDS, RESULTS, inputError, describe, packRows, readFormat, packInput, checkFields,
+/* global HEAD_OPERANDS, BIASES, RESULTS, inputError, describe, packRows, readFormat, packInput, checkFields,
    packPerHead, packLoss, packTrainOptions, packModel, packIds, packHeadsOff, packModelTrainOptions,
    readRunOptions */
 /* exported makeEngine */
@@ -33,6 +33,11 @@ function unpackHead(head, unpack, names = RESULTS) {
 
 // A vector of the binding (Float64Array) in the rows form (an array of numbers) or as is.
 const unpackVector = (typed) => (typed ? (v) => v : (v) => Array.from(v));
+
+// The biases among `names` that `from` has (a head of the binding's, or its input), as vectors.
+const biasesOf = (from, names, vector) => Object.fromEntries(names.filter((name) => from[name] !== undefined).map((name) => [name, vector(from[name])]));
+// The bias trained with each matrix (train: 'wq' trains W_Q and b_Q)
+const BIAS_OF = { wq: 'bq', wk: 'bk', wv: 'bv', wo: 'bo' };
 
 // runModel's result from the binding's layout (model_bindings.cpp run_layout, whose order is
 // read here) and the module's HEAPF64 right after the call: each matrix { rows, cols, data },
@@ -315,12 +320,15 @@ function makeEngine(raw) {
       if (result.error) throw inputError(result.error);
 
       const unpack = typed ? (m) => m : unpackRows;
+      const vector = unpackVector(typed);
       const g = result.input;
+      // each bias given: its gradient, the column sums of its product's
       const gInput = input.heads === undefined
-        ? { x: unpack(g.x), wq: unpack(g.heads[0].wq), wk: unpack(g.heads[0].wk), wv: unpack(g.heads[0].wv) }
-        : { x: unpack(g.x), heads: g.heads.map((head) => unpackHead(head, unpack, HEAD_OPERANDS)) };
+        ? { x: unpack(g.x), wq: unpack(g.heads[0].wq), wk: unpack(g.heads[0].wk), wv: unpack(g.heads[0].wv), ...biasesOf(g.heads[0], BIASES, vector) }
+        : { x: unpack(g.x), heads: g.heads.map((head) => ({ ...unpackHead(head, unpack, HEAD_OPERANDS), ...biasesOf(head, BIASES, vector) })) };
       if (input.context !== undefined) gInput.context = unpack(g.context);
       if (input.wo !== undefined) gInput.wo = unpack(g.wo);
+      if (input.bo !== undefined) gInput.bo = vector(g.bo);
       gInput.temperature = g.temperature;
       const r = result.result;
       const gResult = input.heads === undefined ? unpackHead(r.heads[0], unpack) : {
@@ -347,15 +355,20 @@ function makeEngine(raw) {
 
       const out = { ...input };
       const t = result.input;
+      const vector = unpackVector(false);
       for (const name of ['x', 'context', 'wo']) if (trained.includes(name)) out[name] = unpackRows(t[name]);
+      if (trained.includes('wo') && input.bo !== undefined) out.bo = vector(t.bo);
       const headNames = HEAD_OPERANDS.filter((name) => trained.includes(name));
+      // a trained matrix's bias, where the head has one, trained with it
+      const headBiases = headNames.map((name) => BIAS_OF[name]);
       if (input.heads === undefined) {
         for (const name of headNames) out[name] = unpackRows(t.heads[0][name]);
+        Object.assign(out, biasesOf(t.heads[0], headBiases.filter((b) => input[b] !== undefined), vector));
       } else {
         out.heads = input.heads.map((head, h) => {
           const copy = { ...head };
           for (const name of headNames) copy[name] = unpackRows(t.heads[h][name]);
-          return copy;
+          return Object.assign(copy, biasesOf(t.heads[h], headBiases.filter((b) => head[b] !== undefined), vector));
         });
       }
       return {

@@ -2,15 +2,17 @@
  * packed for the binding (cpp/bindings/attention_bindings.cpp), which checks shapes, values and
  * limits. Errors are thrown as inputError()s. One of the files the build concatenates into the
  * engine (scripts/build.mjs ENGINE_API_FILES); loader.js has the overview. */
-/* exported OPERANDS, HEAD_OPERANDS, RESULTS, inputError, describe, packRows, readFormat, packInput,
+/* exported OPERANDS, HEAD_OPERANDS, BIASES, RESULTS, inputError, describe, packRows, readFormat, packInput,
    checkFields, readChoice, packPerHead, packLoss, packTrainOptions, packState */
 
 const OPERANDS = ['x', 'wq', 'wk', 'wv'];
 const HEAD_OPERANDS = ['wq', 'wk', 'wv'];
+// a head's optional biases (b_Q, b_K, b_V), each trained with its matrix (wq, wk, wv)
+const BIASES = ['bq', 'bk', 'bv'];
 const RESULTS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output'];
-// the input's matrices; its other options come from the binding's one table of them
+// the input's matrices and biases; its other options come from the binding's one table of them
 // (attention_bindings.cpp kOptions: [{ key, kind, default }], raw.attentionOptions())
-const MATRIX_KEYS = ['x', 'wq', 'wk', 'wv', 'heads', 'wo', 'context'];
+const MATRIX_KEYS = ['x', 'wq', 'wk', 'wv', 'bq', 'bk', 'bv', 'heads', 'wo', 'bo', 'context'];
 // train()'s options, and the matrices it can train (in the order of its moments)
 const TRAIN_KEYS = ['loss', 'target', 'train', 'optimizer', 'learningRate', 'steps', 'seed', 'rowsPerStep', 'state'];
 const TRAINABLE = ['x', 'context', 'wq', 'wk', 'wv', 'wo'];
@@ -86,6 +88,30 @@ function packRows(operand, rows, head, name = head === undefined ? operand : `he
   return { values, rowLengths };
 }
 
+// A bias (an array of numbers, or a Float64Array) → Float64Array, checked here (the engine checks
+// its length): `head` as for packRows, messages say heads[1].bq[2].
+function packBias(operand, values, head) {
+  const name = head === undefined ? operand : `heads[${head}].${operand}`;
+  if (!Array.isArray(values) && !(values instanceof Float64Array)) {
+    throw inputError({ code: 'not_array', operand, head, message: `${name} must be an array of numbers (a bias), got ${describe(values)}` });
+  }
+  if (values.length === 0) {
+    throw inputError({ code: 'empty', operand, head, message: `${name} is empty: a bias needs one number per column (leave it out for no bias)` });
+  }
+  const out = new Float64Array(values.length);
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    if (typeof v !== 'number') {
+      throw inputError({ code: 'not_number', operand, head, column: j, message: `${name}[${j}] is ${describe(v)}: every value must be a number` });
+    }
+    if (!Number.isFinite(v)) {
+      throw inputError({ code: 'not_finite', operand, head, column: j, message: `${name}[${j}] is ${v}: every value must be a finite number` });
+    }
+    out[j] = v;
+  }
+  return out;
+}
+
 // Each option kind's check of one given value (the engine checks values: a per-key option's
 // length, a positive number's sign), and its packed form.
 const OPTION_KINDS = {
@@ -158,13 +184,16 @@ function packOperands(input, call) {
       });
     }
   }
-  const stray = HEAD_OPERANDS.find((name) => multiHead && input[name] !== undefined);
+  const stray = [...HEAD_OPERANDS, ...BIASES].find((name) => multiHead && input[name] !== undefined);
   if (stray) {
     throw inputError({
       code: 'conflict',
       operand: stray,
-      message: `${call}() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads`,
+      message: `${call}() takes either wq, wk, wv (one head) or heads, not both; ${stray} is given with heads${BIASES.includes(stray) ? ` (a head's bias goes in its heads[h].${stray})` : ''}`,
     });
+  }
+  if (!multiHead && input.bo !== undefined) {
+    throw inputError({ code: 'conflict', operand: 'bo', message: 'bo needs heads and wo: pass heads: [{ wq, wk, wv }, ...] with wo and bo' });
   }
   if (!multiHead && input.wo !== undefined) {
     throw inputError({
@@ -177,6 +206,7 @@ function packOperands(input, call) {
   if (input.context !== undefined) packed.context = packRows('context', input.context);
   if (!multiHead) {
     packed.heads = [{ wq: packRows('wq', input.wq), wk: packRows('wk', input.wk), wv: packRows('wv', input.wv) }];
+    for (const name of BIASES) if (input[name] !== undefined) packed.heads[0][name] = packBias(name, input[name]);
   } else {
     if (!Array.isArray(input.heads)) {
       throw inputError({
@@ -206,9 +236,11 @@ function packOperands(input, call) {
         }
         weights[name] = packRows(name, head[name], h);
       }
+      for (const name of BIASES) if (head[name] !== undefined) weights[name] = packBias(name, head[name], h);
       return weights;
     });
     if (input.wo !== undefined) packed.wo = packRows('wo', input.wo);
+    if (input.bo !== undefined) packed.bo = packBias('bo', input.bo);
   }
   packed.singleHeadNames = !multiHead;
   return packed;

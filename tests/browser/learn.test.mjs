@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 import { LEARNED } from '../../web/src/state/learned-data.js';
-import { loadBackwardSeedCases } from '../js/fixtures.mjs';
+import { loadBackwardSeedCases, loadBiasCases } from '../js/fixtures.mjs';
 import { encodeHash } from '../../web/src/state/link.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 
@@ -104,6 +104,28 @@ test('train toward "previous word": the loss falls below the threshold, Pause st
 // issue 31 item 8: the default goal sat at 0.3662 from step 56 and ran 25 s to the 3000-step cap;
 // with X trained it reached 0 by step 62 and ran on too. Bounds from learnmath.js STOP_RULE under
 // node (engine.train, Adam at 0.05): a plateau at step 138, the goal reached at step 38.
+test('a head with biases learns with them: the start loss is torch\'s head\'s with b_Q, b_K, b_V, and training moves b_Q into the link', async () => {
+  const c = loadBiasCases().find((k) => k.name === 'one_head_tutorial');
+  const state = { ...c.state, tokens: ['我', '爱', '你'], view: { lang: 'en', step: 'learn' }, learn: { goal: 'previous' } };
+  const { context, page, problems } = await openLearn(`${FILE_URL}#${encodeHash(state)}`);
+  try {
+    // −Σ target·log(weights) / 3 of the fixture's (torch's) weights, goal "previous": 我→我, 爱→我, 你→爱
+    const w = c['h0.weights'];
+    const expected = -(Math.log(w[0][0]) + Math.log(w[1][0]) + Math.log(w[2][1])) / 3;
+    const start = await status(page);
+    assert.ok(Math.abs(start.loss - expected) < 1e-12, `start loss ${start.loss}, torch's ${expected}`);
+    await page.click('.learn-play');
+    await page.waitForFunction(() => Number(document.querySelector('.learn-status').dataset.steps) >= 3, null, { timeout: 30000 });
+    await page.click('.learn-play');
+    await page.waitForFunction((bq) => location.hash.length > 5 && JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(location.hash.slice(5).replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0)))).heads[0].bq[0] !== bq, c.input.heads[0].bq[0]);
+    const linked = await linkState(page);
+    assert.deepEqual(linked.heads[0].bv, c.input.heads[0].bv, 'b_V stays (W_V is not trained)');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('"How it learns" stops by itself at a pace a person can follow, and says why: a plateau and its reason, or the goal reached', async () => {
   const { context, page, problems } = await openLearn();
   try {

@@ -8,12 +8,15 @@ import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadVariantCases, maxAbs, TUTORIAL, TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
+import { loadBiasCases, loadVariantCases, maxAbs, TUTORIAL, TUTORIAL_EXPECTED } from '../js/fixtures.mjs';
 import { launchChromium } from './chromium.mjs';
+import { encodeHash } from '../../web/src/state/link.js';
 import { waitForSteps, openEditor, openStep } from './ui.mjs';
 
 const FILE_URL = `${pathToFileURL(path.resolve('dist', 'index.html')).href}?example=tutorial`;
 const CASES = Object.fromEntries(loadVariantCases().map((c) => [c.name, c]));
+// torch's nn.MultiheadAttention(bias=True) (tests/make_bias_fixtures.py)
+const BIAS_CASES = Object.fromEntries(loadBiasCases().map((c) => [c.name, c]));
 
 let browser;
 let context;
@@ -154,12 +157,16 @@ async function loadCase(c) {
     await applyText('c', input.context);
   }
   await page.fill('#heads', String(input.heads.length));
+  const biases = input.heads.some((head) => head.bq) || Boolean(input.bo);
+  await setCheck('use-bias', biases);
   for (let h = 0; h < input.heads.length; h++) {
     if (input.heads.length > 1) await page.click(`#edit-heads .head-tab[data-head="${h}"]`);
     for (const w of ['wq', 'wk', 'wv']) await applyText(w, input.heads[h][w]);
+    for (const b of ['bq', 'bk', 'bv']) if (input.heads[h][b]) await applyText(b, [input.heads[h][b]]);
   }
   await setCheck('use-wo', Boolean(input.wo));
   if (input.wo) await applyText('wo', input.wo);
+  if (input.bo) await applyText('bo', [input.bo]);
   await setCheck('causal', input.causal);
   await setCheck('scale-by-sqrt-dk', input.scaleBySqrtDk);
   await page.fill('#temperature', String(input.temperature));
@@ -320,6 +327,36 @@ test('ALiBi: its check box adds the Bias step (numpy\'s −m·|i − j|), the di
   // the export panel is drawn anew with the bias in its list (it was only when PE, the heads, W_O or C changed)
   const exported = await page.$$eval('#share-tools select[data-focus-id="export-matrix"] option', (options) => options.map((o) => o.value));
   assert.deepEqual(exported, ['X', 'Bias', 'W_Q', 'W_K', 'W_V', 'Q', 'K', 'V', 'Scores', 'Scaled', 'Weights', 'Output']);
+});
+
+test("biases: a link with b_Q, b_K, b_V and b_O shows + b_Q with nn.MultiheadAttention(bias=True)'s numbers; a bias cell typed in the editor moves Q; the check box takes them out", async () => {
+  const c = BIAS_CASES.cross_nq3_nk5_dctx3_heads2;
+  const state = { ...c.state, tokens: c.state.tokens.map((_, i) => `q${i + 1}`), view: { lang: 'en', step: 'all' } };
+  await page.goto(`${FILE_URL}#${encodeHash(state)}`);
+  await waitForSteps(page);
+  for (let h = 0; h < 2; h++) {
+    await page.click(`#view-heads .head-tab[data-head="${h}"]`);
+    for (const [name, key] of [['Q', 'q'], ['K', 'k'], ['V', 'v'], ['Weights', 'weights']]) assertClose(await readMatrix(name), c[`h${h}.${key}`], `head ${h} ${name}`);
+  }
+  assertClose(await readMatrix('Output'), c.output, 'Output');
+  assertClose(await readMatrix('b_Q'), [c.input.heads[1].bq], 'b_Q shown');
+  assert.equal(await page.textContent('#step-2 .formula'), 'Q = X·W_Q + b_Q,  K = C·W_K + b_K,  V = C·W_V + b_V');
+  assert.match(await page.textContent('#steps li[data-step="wo"] .formula'), /^Output = Concat·W_O \+ b_O/);
+  assert.match(await page.textContent('#pipeline [data-stage="q"]'), /^Q\+b/);
+  await page.hover('#step-2 table[data-matrix="Q"] td[data-r="1"][data-c="0"]');
+  const bias = c.input.heads[1].bq[0].toFixed(4).replace(/^-(.*)$/, '(-$1)');
+  assert.match(await page.locator('#step-2 .work-main').textContent(), new RegExp(`^Q\\[q2, d1\\] = .* \\+ ${bias.replace(/[()]/g, '\\$&')} = `));
+  // the editor: b_Q right under W_Q; head 2's b_Q[d1] typed 1 higher moves Q's column d1 by 1
+  await openEditor(page);
+  assert.equal(await page.isChecked('#use-bias'), true);
+  await page.click('#edit-heads .head-tab[data-head="1"]');
+  await page.fill('#editor-bq input[data-r="0"][data-c="0"]', String(c.input.heads[1].bq[0] + 1));
+  await page.waitForFunction(() => document.querySelector('#steps table[data-matrix="b_Q"] td[data-r="0"][data-c="0"]')?.dataset.value !== undefined);
+  await page.waitForFunction((want) => Math.abs(Number(document.querySelector('#steps table[data-matrix="Q"] td[data-r="0"][data-c="0"]').dataset.value) - want) < 1e-9, c['h1.q'][0][0] + 1);
+  // turned off, the biases leave the computation
+  await setCheck('use-bias', false);
+  await page.waitForFunction(() => !document.querySelector('#steps table[data-matrix="b_Q"]'));
+  assert.equal(await page.textContent('#step-2 .formula'), 'Q = X·W_Q,  K = C·W_K,  V = C·W_V');
 });
 
 test('heads: each with its own grids (new ones filled from the seed), W_O, the heads grid, concat and W_O steps', async () => {

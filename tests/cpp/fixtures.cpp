@@ -69,6 +69,11 @@ attn::MultiHeadInput multi_head_input(const FixtureCase& c) {
   for (int h = 0; h < n_heads; h++) {
     const std::string p = "h" + std::to_string(h) + ".";
     in.heads.push_back({m.at(p + "wq"), m.at(p + "wk"), m.at(p + "wv")});
+    // biases (bias_cases.txt), each a 1 × d matrix, where the case has them
+    if (m.count(p + "bq")) in.heads.back().bq = m.at(p + "bq").data;
+    if (m.count(p + "bk")) in.heads.back().bk = m.at(p + "bk").data;
+    if (m.count(p + "bv")) in.heads.back().bv = m.at(p + "bv").data;
   }
+  if (m.count("bo")) in.bo = m.at("bo").data;
   return in;
 }

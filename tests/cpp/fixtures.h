@@ -18,5 +18,5 @@ struct FixtureCase {
 std::vector<FixtureCase> load_fixture_cases(const std::string& path);
 
 // A case of variant_cases.txt (and of the gradient fixtures) as engine input: its options,
-// x, context, keyPadding, h<i>.wq/wk/wv and wo.
+// x, context, keyPadding, h<i>.wq/wk/wv (h<i>.bq/bk/bv where given), wo and bo.
 attn::MultiHeadInput multi_head_input(const FixtureCase& c);

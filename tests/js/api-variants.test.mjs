@@ -189,7 +189,7 @@ const w32 = [[1, 0], [0, 1], [1, 1]];
 // [description, input, code, operand, head, row, column, message]
 const BAD_INPUTS = [
   ['an unknown option', { ...T, casual: true }, 'unknown_option', 'casual', undefined, undefined, undefined,
-    'compute() got an unknown option "casual"; it takes x, wq, wk, wv, heads, wo, context, causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding, alibi'],
+    'compute() got an unknown option "casual"; it takes x, wq, wk, wv, bq, bk, bv, heads, wo, bo, context, causal, keyPadding, scaleBySqrtDk, temperature, positionalEncoding, alibi'],
   ['both wq and heads', { ...ok, wq: T.wq }, 'conflict', 'wq', undefined, undefined, undefined,
     'compute() takes either wq, wk, wv (one head) or heads, not both; wq is given with heads'],
   ['wo without heads', { ...T, wo: T.wq }, 'conflict', 'wo', undefined, undefined, undefined,

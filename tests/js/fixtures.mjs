@@ -99,6 +99,41 @@ export function loadTrainingCases() {
   });
 }
 
+// Bias cases (torch's nn.MultiheadAttention(bias=True), tests/make_bias_fixtures.py): `input`
+// as above with each head's bq, bk, bv and bo (arrays of numbers) where the case has them, and
+// `state`, the same as a page state (schema.js); training cases (option steps) also
+// `trainOptions` (every matrix, its bias with it). Results by the file's names (h0.q, h0.weights,
+// output, G, d.h0.bq, final.bo, …; vectors as 1 × n matrices).
+export const BIAS_FIXTURE_FILE = new URL('../fixtures/bias_cases.txt', import.meta.url);
+export function loadBiasCases() {
+  return loadCases(BIAS_FIXTURE_FILE).map((c) => {
+    const input = multiHeadInput(c);
+    input.heads.forEach((head, h) => {
+      for (const b of ['bq', 'bk', 'bv']) if (c[`h${h}.${b}`]) head[b] = c[`h${h}.${b}`][0];
+    });
+    if (c.bo) input.bo = c.bo[0];
+    const state = {
+      version: 1,
+      tokens: c.x.map((_, i) => `t${i + 1}`),
+      x: input.x,
+      heads: input.heads,
+      ...(input.wo ? { wo: input.wo } : {}),
+      ...(input.bo ? { bo: input.bo } : {}),
+      ...(input.context ? { context: { tokens: input.context.map((_, i) => `k${i + 1}`), x: input.context } } : {}),
+      causal: input.causal,
+      ...(input.keyPadding ? { keyPadding: input.keyPadding } : {}),
+    };
+    const out = { ...c, input, state };
+    if (c.options.steps !== undefined) {
+      out.trainOptions = {
+        loss: 'output', target: c.target, train: ['wq', 'wk', 'wv', 'wo'], optimizer: c.options.optimizer === 1 ? 'adam' : 'sgd',
+        learningRate: c.options.learningRate, steps: c.options.steps,
+      };
+    }
+    return out;
+  });
+}
+
 // Model cases (torch, tests/make_model_fixtures.py): `model`, the argument of engine.runModel()
 // in the format of docs/api.md, `ids` and `targets`, next to torch's results by the file's names
 // (residual.<l>, L<l>.h<h>.weights, logits, grad.<parameter>, …); training cases also

@@ -27,7 +27,8 @@ test('every message renders without a leftover placeholder in both languages', (
     n: 2, detail: 'x', dk: 2, sqrt: '1.4142', result: 'Q', weights: 'W_Q', name: 'X', rows: 3, cols: 2,
     row: 2, token: '爱', col: 1, text: 'abc', count: 3, expected: 2, tokens: 3, message: 'm', total: 6, max: 24, length: 150,
     min: 1, names: 'Q, K', query: '我', key: '爱', argmax: '我', list: '我 0.3', fn: 'sin', from: 'on', to: 'off', dModel: 2, pe: 'PE', q: 'X', kv: 'C', value: '0.5', shape: '3 × 2', label: '我',
-    a: 'Q row 1', b: 'K row 2', target: 'Scores[我, 爱]', where: 'Step 5',
+    a: 'Q row 1', b: 'K row 2', c: 'b_Q column 1', target: 'Scores[我, 爱]', where: 'Step 5',
+    bias: 'b_Q', // show the work's bias term (work.js)
     // the parameters of export, import, state and load messages
     actual: 'actual', dtype: 'dtype', field: 'field', file: 'file', index: 'index', problem: 'problem', supported: 'supported', version: 'version', percent: 50,
     got: 5, chars: 9,

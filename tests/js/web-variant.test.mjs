@@ -9,7 +9,7 @@ import { explainCell } from '../../web/src/views/work.js';
 import { PRESETS } from '../../web/src/state/presets.js';
 
 const tutorial = () => createModel({ tokens: ['我', '爱', '你'], ...PRESETS.tutorial });
-const plainOptions = { heads: 1, usesWo: false, causal: false, scaleBySqrtDk: true, temperature: 1, positionalEncoding: false, alibi: false, exercise: '', guess: false, model: '', layer: 0, cross: false, keyPadding: [false, false, false] };
+const plainOptions = { heads: 1, usesWo: false, biases: false, causal: false, scaleBySqrtDk: true, temperature: 1, positionalEncoding: false, alibi: false, exercise: '', guess: false, model: '', layer: 0, cross: false, keyPadding: [false, false, false] };
 
 test('without options the engine gets exactly the single-head call', () => {
   const read = readModel(tutorial());

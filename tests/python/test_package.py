@@ -40,7 +40,7 @@ def attributes(view):
                 found.update(attrs)
 
     Parser().feed(view.markup)
-    for name in ("x", "heads", "wo", "context", "tokens", "context-tokens"):
+    for name in ("x", "heads", "wo", "bo", "context", "tokens", "context-tokens"):
         if name in found:
             found[name] = json.loads(found[name])
     return found
@@ -56,6 +56,8 @@ def recompute(attrs):
     weights, outputs = [], []
     for head in attrs["heads"]:
         q, k, v = x @ T(head["wq"]), c @ T(head["wk"]), c @ T(head["wv"])
+        if "bq" in head:  # Q = X·W_Q + b_Q, each bias on every row
+            q, k, v = q + T(head["bq"]), k + T(head["bk"]), v + T(head["bv"])
         s = q @ k.T / math.sqrt(q.shape[1])
         if attrs.get("causal") == "true":
             s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), -math.inf)
@@ -64,7 +66,8 @@ def recompute(attrs):
         w = torch.softmax(s, dim=-1)
         weights.append(w)
         outputs.append(w @ v)
-    return torch.stack(weights), torch.cat(outputs, dim=1) @ T(attrs["wo"])
+    output = torch.cat(outputs, dim=1) @ T(attrs["wo"])
+    return torch.stack(weights), output + T(attrs["bo"]) if "bo" in attrs else output
 
 
 def biggest(a, b):
@@ -187,14 +190,25 @@ class ShowTorch(unittest.TestCase):
         self.assertEqual(attrs["context"], key.tolist())
         self.assertEqual(attrs["context-tokens"], list("vwxyz"))
 
-    def test_zero_biases_are_accepted_nonzero_ones_refused(self):
-        m = nn.MultiheadAttention(4, 2).double().eval()  # bias=True: torch starts its biases at zero
-        x = torch.randn(3, 4, dtype=torch.float64)
-        self.check(m, x, x)
-        with torch.no_grad():
-            m.in_proj_bias[1] = 0.5
-        with self.assertRaisesRegex(ValueError, r"^bias: .*not supported yet"):
-            show_torch(m, x)
+    def test_biases_go_with_their_heads(self):
+        for kdim in (None, 3):  # self-attention, and cross-attention with kdim = vdim = 3
+            m = nn.MultiheadAttention(4, 2, kdim=kdim, vdim=kdim).double().eval()  # bias=True, the default
+            with torch.no_grad():  # torch starts its biases at zero: make them count
+                m.in_proj_bias.copy_(torch.randn(12, dtype=torch.float64))
+                m.out_proj.bias.copy_(torch.randn(4, dtype=torch.float64))
+            x = torch.randn(3, 4, dtype=torch.float64)
+            key = torch.randn(5, 3, dtype=torch.float64) if kdim else None
+            options = {"key": key} if kdim else {}
+            _, attrs = self.check(m, x, x, key_padding_mask=torch.tensor([False, True, False] + [False] * (2 if kdim else 0)), **options)
+            # head 1's b_Q: entries 2, 3 of the first third of in_proj_bias; b_V: of the last third
+            self.assertEqual(attrs["heads"][1]["bq"], m.in_proj_bias[2:4].tolist())
+            self.assertEqual(attrs["heads"][1]["bv"], m.in_proj_bias[10:12].tolist())
+            self.assertEqual(attrs["bo"], m.out_proj.bias.tolist())
+            self.check(m, x, x, attn_mask=torch.ones(3, 5 if kdim else 3, dtype=torch.bool).triu(1), **options)
+        m = nn.MultiheadAttention(4, 2, bias=False).double().eval()
+        attrs = attributes(show_torch(m, torch.randn(3, 4, dtype=torch.float64)))
+        self.assertNotIn("bq", attrs["heads"][0])  # bias=False: no biases at all
+        self.assertNotIn("bo", attrs)
 
     def test_float32_is_shown_as_float64_of_its_values_and_says_so(self):
         m = nn.MultiheadAttention(4, 2, bias=False).eval()

@@ -3,7 +3,7 @@
 # with "_" for "-", by how its value is written: a matrix (checked, then JSON), JSON, a list (joined by
 # commas), a boolean (True/False) or text.
 MATRICES = {"x", "wq", "wk", "wv", "wo", "context"}
-JSON = {"tokens", "heads", "context_tokens"}
+JSON = {"tokens", "heads", "bo", "context_tokens"}
 LISTS = {"key_padding", "steps", "panels"}
 BOOLEANS = {"scale_by_sqrt_dk", "causal", "positional_encoding", "alibi", "guess", "editable"}
 TEXTS = {"state", "sentence", "tokenize", "temperature", "exercise", "model", "layer", "lang", "step", "head", "decimals", "heading_level", "theme"}

@@ -99,10 +99,6 @@ def _names(given, n, name, what):
     return given
 
 
-def _zero(t):
-    return t is None or not bool(t.detach().any())
-
-
 def show_torch(module, x, tokens=None, key=None, value=None, context_tokens=None,
                attn_mask=None, key_padding_mask=None, is_causal=False, **attributes):
     """An nn.MultiheadAttention on x (and on key for cross-attention), step by step: a Visualizer.
@@ -110,25 +106,20 @@ def show_torch(module, x, tokens=None, key=None, value=None, context_tokens=None
     x as the module takes it: (n, E), or (1, n, E) with batch_first=True, (n, 1, E) without.
     key (= value): the keys' and values' sequence, (S, kdim) likewise; kdim must equal vdim.
     attn_mask: only the causal mask; key_padding_mask: (S,) or (1, S); is_causal=True: causal.
-    bias=True modules are shown only when every bias is zero (the element has no biases yet)."""
+    bias=True (the default): each head's b_Q, b_K, b_V (its entries of in_proj_bias) and b_O
+    (out_proj.bias) go with it, shown as Q = X·W_Q + b_Q and output = concat·W_O + b_O."""
     if not isinstance(module, nn.MultiheadAttention):
         hint = " (for a TransformerEncoderLayer, pass its .self_attn)" if hasattr(module, "self_attn") else ""
         raise TypeError(
             f"module must be a torch.nn.MultiheadAttention, got {type(module).__name__}{hint} · "
             f"module 必须是 torch.nn.MultiheadAttention，而不是 {type(module).__name__}"
         )
-    taken = sorted({"x", "heads", "wq", "wk", "wv", "wo", "context", "causal", "key_padding"} & set(attributes))
+    taken = sorted({"x", "heads", "wq", "wk", "wv", "wo", "bo", "context", "causal", "key_padding"} & set(attributes))
     if taken:
         raise TypeError(f"{taken[0]} comes from the module and x, not from a keyword · {taken[0]} 由模块与 x 决定")
     if module.bias_k is not None or module.add_zero_attn:
         name = "add_bias_kv" if module.bias_k is not None else "add_zero_attn"
         raise ValueError(f"{name}=True is not supported: the element has no extra key/value rows · 不支持 {name}=True")
-    if not (_zero(module.in_proj_bias) and _zero(module.out_proj.bias)):
-        raise ValueError(
-            "bias: this nn.MultiheadAttention has nonzero biases (in_proj_bias, out_proj.bias), and the element "
-            "does not show biases yet (Q = X·W_Q + b_Q is not supported yet): create it with bias=False, or zero its biases · "
-            "bias：该模块有非零偏置，元素暂不支持偏置；请用 bias=False 创建，或将偏置置零"
-        )
     if module.training and module.dropout > 0:
         raise ValueError(
             f"dropout: the module is in training mode with dropout={module.dropout}, so its weights are random; call module.eval() · "
@@ -155,6 +146,11 @@ def show_torch(module, x, tokens=None, key=None, value=None, context_tokens=None
     # head i: rows i·d … (i+1)·d − 1 of torch's (out × in) weights, transposed to (in × d)
     rows = [slice(i * d, (i + 1) * d) for i in range(h)]
     heads = [{"wq": _values(wq[r].T), "wk": _values(wk[r].T), "wv": _values(wv[r].T)} for r in rows]
+    if module.in_proj_bias is not None:  # bias=True: head i's entries of each third of in_proj_bias
+        bq, bk, bv = module.in_proj_bias.chunk(3)
+        for head, r in zip(heads, rows):
+            head.update(bq=_values(bq[r]), bk=_values(bk[r]), bv=_values(bv[r]))
+    bo = _values(module.out_proj.bias) if module.out_proj.bias is not None else None
     n_q, n_k = q.shape[0], c.shape[0]
     causal = bool(is_causal)
     if attn_mask is not None:
@@ -179,7 +175,7 @@ def show_torch(module, x, tokens=None, key=None, value=None, context_tokens=None
     text = _texts(caption, attributes.get("lang")) if caption else None
     return _element(dict(
         attributes,
-        tokens=tokens, x=_values(q), heads=heads, wo=_values(module.out_proj.weight.T),
+        tokens=tokens, x=_values(q), heads=heads, wo=_values(module.out_proj.weight.T), bo=bo,
         context=_values(c) if cross else None, context_tokens=context_tokens,
         causal=True if causal else None, key_padding=padding,
     ), caption=text)

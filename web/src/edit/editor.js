@@ -39,10 +39,10 @@ import { fillHeadTabs } from './headtabs.js';
 import { isPlain } from '../views/steps.js';
 
 const DIM_FIELDS = ['dModel', 'dk', 'dv', 'dCtx'];
-const EDITORS = ['x', 'c', 'wq', 'wk', 'wv', 'wo'];
-const HEAD_EDITORS = ['wq', 'wk', 'wv'];
+const EDITORS = ['x', 'c', 'wq', 'bq', 'wk', 'bk', 'wv', 'bv', 'wo', 'bo'];
+const HEAD_EDITORS = ['wq', 'wk', 'wv', 'bq', 'bk', 'bv'];
 // The check boxes by id: each on/off option's (its attribute's name), W_O's and cross-attention's.
-const CHECKS = { ...Object.fromEntries(SWITCHES.map((o) => [o.attribute, o.key])), 'use-wo': 'useWo', cross: 'cross' };
+const CHECKS = { ...Object.fromEntries(SWITCHES.map((o) => [o.attribute, o.key])), 'use-wo': 'useWo', 'use-bias': 'biases', cross: 'cross' };
 const PARSE_KEYS = {
   empty: 'errMatrixEmpty', empty_row: 'errEmptyRow', empty_cell: 'errEmptyCell', ragged: 'errRagged', json: 'errJson', json_shape: 'errJson',
 };
@@ -228,7 +228,7 @@ export class Editor {
     const error = this.errors[field];
     renderMatrixEditor(container, {
       field, id: base, name: fieldName(field), lang,
-      rowLabels: rowTokens || dimLabels(rows),
+      rowLabels: rowTokens || (base.startsWith('b') ? ['b'] : dimLabels(rows)), // a bias: its one row
       colLabels: dimLabels(cols),
       // a getter: large matrices need their texts only while their text box is
       // open; rows of the shape are the stored ones, not copies (the editor reads them)
@@ -501,7 +501,7 @@ export class Editor {
     const kvRows = model.options.cross ? model.dims.dCtx : model.dims.dModel;
     for (let h = 1; h < model.options.heads; h++) {
       let head = null; // W_Q, W_K, W_V of head h come from one stream
-      for (const base of HEAD_EDITORS) this.fillMissing(headField(base, h), () => (head ||= randomHead(seed, h, model.dims, kvRows))[base]);
+      for (const base of ['wq', 'wk', 'wv']) this.fillMissing(headField(base, h), () => (head ||= randomHead(seed, h, model.dims, kvRows))[base]);
     }
     if (usesWo(model)) this.fillMissing('wo', () => randomStream(seed, STREAM_WO, ...shapeOf('wo', model)));
     if (model.options.cross) this.fillMissing('c', () => randomStream(seed, STREAM_CONTEXT, ...shapeOf('c', model)));

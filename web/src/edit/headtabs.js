@@ -5,7 +5,7 @@ import { translate } from '../ui/i18n.js';
 import { button, setAttr } from '../ui/dom.js';
 import { headField } from '../state/model.js';
 
-const HEAD_EDITORS = ['wq', 'wk', 'wv'];
+const HEAD_EDITORS = ['wq', 'wk', 'wv', 'bq', 'bk', 'bv'];
 
 // The button of head h (0-based); onChoose(tab) when clicked. focusId: the name the element
 // finds it by again after drawing anew (data-focus-id), or null.

@@ -110,6 +110,7 @@ export function buildPanel() {
       h('div', { class: 'checks' },
         ...SWITCHES.map((o) => check(o.attribute, o.labels.control)),
         check('use-wo', 'useWoLabel', [' ', h('span', { class: 'hint', id: 'wo-forced', i18n: 'woForced', hidden: true })]),
+        check('use-bias', 'biasesLabel'),
         check('cross', 'crossLabel'))),
     h('div', { id: 'context-panel', class: 'context-panel', hidden: true },
       h('h3', { class: 'subhead', i18n: 'contextTitle' }),
@@ -127,8 +128,10 @@ export function buildPanel() {
       h('span', { id: 'edit-heads-label', class: 'head-tabs-label', i18n: 'editHeadLabel' })),
     h('div', { class: 'matrix-editors' },
       matrixSection('x', 'xLabel'), matrixSection('c', 'cLabel'),
-      matrixSection('wq', 'wqLabel', { head: true }), matrixSection('wk', 'wkLabel', { head: true }), matrixSection('wv', 'wvLabel', { head: true }),
-      matrixSection('wo', 'woLabel')));
+      matrixSection('wq', 'wqLabel', { head: true }), matrixSection('bq', 'bqLabel', { head: true }),
+      matrixSection('wk', 'wkLabel', { head: true }), matrixSection('bk', 'bkLabel', { head: true }),
+      matrixSection('wv', 'wvLabel', { head: true }), matrixSection('bv', 'bvLabel', { head: true }),
+      matrixSection('wo', 'woLabel'), matrixSection('bo', 'boLabel')));
 }
 
 // The panel's fixed strings (data-i18n*) in `lang`.

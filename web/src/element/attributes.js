@@ -14,7 +14,7 @@
 import { stepsFor, STEP_IDS } from '../views/steps.js';
 import { LANGUAGES, describe, detectLanguage } from '../ui/i18n.js';
 import { OPTIONS, optionAttributeDeclarations, optionByAttribute, readAttribute, optionAttributes } from '../state/options.js';
-import { readState, cellMessage } from '../state/model.js';
+import { readState, cellMessage, hasBiases } from '../state/model.js';
 import { tutorialState } from '../state/presets.js';
 import { validateState, fitLearn, MAX_TOKENS } from '../state/schema.js';
 import { decodeHash } from '../state/link.js';
@@ -48,8 +48,9 @@ export const ATTRIBUTES = [
   { name: 'wq', kind: 'data', type: 'string', form: 'matrix', description: 'W_Q, a matrix as for x · W_Q 矩阵' },
   { name: 'wk', kind: 'data', type: 'string', form: 'matrix', description: 'W_K, a matrix as for x · W_K 矩阵' },
   { name: 'wv', kind: 'data', type: 'string', form: 'matrix', description: 'W_V, a matrix as for x · W_V 矩阵' },
-  { name: 'heads', kind: 'data', type: 'string', form: 'json', description: 'Several heads: JSON [{"wq":…,"wk":…,"wv":…}, …] (instead of wq/wk/wv) · 多头' },
+  { name: 'heads', kind: 'data', type: 'string', form: 'json', description: 'Several heads, or heads with biases: JSON [{"wq":…,"wk":…,"wv":…,"bq"?:[…],"bk"?:[…],"bv"?:[…]}, …] (instead of wq/wk/wv) · 多头，或带偏置的头' },
   { name: 'wo', kind: 'data', type: 'string', form: 'matrix', description: 'W_O, a matrix as for x · W_O 矩阵' },
+  { name: 'bo', kind: 'data', type: 'string', form: 'json', description: 'b_O, the output\'s bias (with wo): a JSON array of d_model numbers · 输出偏置 b_O（与 wo 一起）' },
   { name: 'context', kind: 'data', type: 'string', form: 'matrix', description: 'The vectors of a second sentence (cross-attention), a matrix as for x · 交叉注意力第二个句子的向量' },
   { name: 'context-tokens', kind: 'data', type: 'string', form: 'json', description: 'The tokens of context, JSON array · 交叉注意力第二个句子的词元' },
   ...optionAttributeDeclarations(),
@@ -141,7 +142,7 @@ function attributeError(name, detail) {
 // Each data attribute with those it is read with: a change of one applies its
 // group to the state on screen and changes nothing else (issue 32.2).
 const GROUPS = [
-  ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo'], ['context', 'context-tokens'],
+  ['tokens', 'sentence', 'tokenize'], ['x'], ['heads', 'wq', 'wk', 'wv'], ['wo', 'bo'], ['context', 'context-tokens'],
   ...OPTIONS.filter((o) => o.stage !== 'model').map((o) => [o.attribute]), ['model', 'layer'], ['decimals'], ['head'], ['lang'], ['step'],
 ];
 const groupOf = (name) => GROUPS.find((group) => group.includes(name));
@@ -181,6 +182,7 @@ function applyGroup(element, s, before, group, lang, choice) {
       break;
     case 'wo':
       if (has('wo')) s.wo = matrixAttribute('wo', get('wo'));
+      if (has('bo')) s.bo = jsonAttribute('bo', get('bo'));
       break;
     case 'context':
       if (has('context')) {
@@ -413,9 +415,11 @@ export function embedAttributes(state, config) {
   const model = Boolean(state.model);
   const attrs = model ? [['sentence', modelText(state.tokens)]] : [json('tokens', state.tokens), json('x', state.x)];
   if (!model) {
-    if (state.heads.length === 1) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
+    // a head with biases goes in `heads` (wq, wk, wv have no bias beside them)
+    if (state.heads.length === 1 && !hasBiases({ heads: state.heads })) for (const w of ['wq', 'wk', 'wv']) attrs.push(json(w, state.heads[0][w]));
     else attrs.push(json('heads', state.heads));
     if (state.wo) attrs.push(json('wo', state.wo));
+    if (state.bo) attrs.push(json('bo', state.bo));
   }
   if (state.context) attrs.push(json('context', state.context.x), json('context-tokens', state.context.tokens));
   // (a model's mask is its own)

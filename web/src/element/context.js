@@ -21,7 +21,7 @@ export function viewInputs(lang, state, current) {
   const keyTokens = state.context ? state.context.tokens : tokens;
   return {
     lang, decimals: current.view.decimals, tokens, keyTokens, options, head, matrices,
-    inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...state.heads[head] },
+    inputs: { x: matrices.x, c: matrices.c, wo: matrices.wo, ...state.heads[head], ...(state.bo ? { bo: state.bo } : {}) },
   };
 }
 

@@ -21,11 +21,12 @@ export const makeTools = (actions) => new Tools({
 // "How it learns": trained weights become the state's, of the head trained.
 export const makeLearner = (actions) => createLearner({
   engine: () => actions.engine(),
-  commit: ({ head, x, c, wq, wk }) => {
+  commit: ({ head, x, c, wq, wk, bq, bk }) => {
     const s = actions.state();
     actions.apply({
       ...s, x, ...(c ? { context: { ...s.context, x: c } } : {}),
-      heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk } : h)),
+      // (a head's b_Q and b_K train with its W_Q and W_K)
+      heads: s.heads.map((h, i) => (i === head ? { ...h, wq, wk, ...(bq ? { bq } : {}), ...(bk ? { bk } : {}) } : h)),
     });
   },
   setSettings: (learn) => actions.apply({ ...actions.state(), learn }),

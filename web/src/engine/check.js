@@ -178,7 +178,7 @@ function roundedEarly({ matrix, row: i, column: j }, { own, result, combined }, 
   if (matrix === 'scores') return dot(own.q[i].map(r), own.k[j].map(r));
   if (matrix === 'scaled') return Number.isFinite(own.scaled[i][j]) ? r(own.scores[i][j]) / divisor : null;
   if (matrix === 'weights') return softmaxRow(own.scaled[i].map(r))[j];
-  if (matrix === 'output' && combined) return dot(result.concat[i].map(r), columnOf(input.wo, j).map(r));
+  if (matrix === 'output' && combined) return dot(result.concat[i].map(r), columnOf(input.wo, j).map(r)) + (input.bo ? input.bo[j] : 0);
   if (matrix === 'output') return dot(own.weights[i].map(r), columnOf(own.v, j).map(r));
   return null;
 }

@@ -2,7 +2,8 @@
 // that the step by step shows one of its heads with the engine's compute(), as any other state:
 //   tokens   the sentence read by the model's tokenizer (io/model-tokens.js), at most maxTokens
 //   x        runModel()'s layers[layer].input: what the heads read, after LayerNorm (norm1)
-//   heads    that layer's W_Q, W_K, W_V (d_model × d_k each); wo its W_O
+//   heads    that layer's W_Q, W_K, W_V (d_model × d_k each) and b_Q, b_K, b_V where it has them;
+//            wo its W_O, bo its b_O where it has one
 //   causal   the model's mask; the options that add positions off (options.js withModel)
 // A token the model does not know runs as its stand-in (the start token, else the first of the
 // vocab) and is named on screen with it (notes.unknown): never a silent zero.
@@ -71,7 +72,6 @@ export function choiceKey(state, off = null) {
 // state with its matrices the model's (found: { entry, model } of the index and the file).
 // text: what the tokenizer reads (the sentence attribute's, or the state's own tokens).
 export function modelState(state, { entry, model }, engine, text = modelText(state.tokens), off = null) {
-  if (model.layers.some((l) => l.heads.some((h) => h.bq || h.bk || h.bv) || l.bo)) throw failure('errModelBiases', { name: entry.name });
   let read;
   try {
     read = modelTokens(model, text);
@@ -98,13 +98,15 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
   }
   const ablated = without && ablating(off, layer);
   const shown = ablated ? without : run; // what this layer reads
-  const { heads, wo } = model.layers[layer];
+  const { heads, wo, bo } = model.layers[layer];
+  const biases = (h) => Object.fromEntries(['bq', 'bk', 'bv'].filter((b) => h[b] !== undefined).map((b) => [b, h[b]]));
   const next = {
     ...state,
     tokens: tokens.map((t) => t.text),
     x: shown.layers[layer].input, // (n, dModel): the layer's input after its LayerNorm
-    heads: heads.map((h) => ({ wq: h.wq, wk: h.wk, wv: h.wv })),
+    heads: heads.map((h) => ({ wq: h.wq, wk: h.wk, wv: h.wv, ...biases(h) })),
     wo,
+    ...(bo !== undefined ? { bo } : {}),
     causal: Boolean(model.causal),
     ...MODEL_OPTIONS, // no positions added: the model's own are in X already
     keyPadding: tokens.map(() => false),
@@ -112,6 +114,7 @@ export function modelState(state, { entry, model }, engine, text = modelText(sta
     view: { ...state.view, head: Math.min(state.view.head, heads.length - 1) },
   };
   delete next.context;
+  if (bo === undefined) delete next.bo; // the state's own, of before
   const unknown = tokens.flatMap((t, i) => (t.id < 0 ? [{ position: i, text: t.text }] : []));
   return {
     state: next,

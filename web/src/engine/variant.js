@@ -2,23 +2,26 @@
 // chosen variant, the result in one shape whatever the variant, and what
 // changed between two settings (for the before/after comparison).
 
-import { headField } from '../state/model.js';
+import { headField, headBiases } from '../state/model.js';
 import { ENGINE_OPTIONS, COMPARED, isDefault } from '../state/options.js';
 import { flatData, rowViews } from './rows.js';
 
 const HEAD_STEPS = ['q', 'k', 'v', 'scores', 'scaled', 'weights', 'output', 'bias'];
 
 // matrices: by field (readModel); options: readModel's parsed options.
-// One head without W_O is the single-head call, exactly as without options.
+// One head without W_O is the single-head call, exactly as without options. Biases (one-row
+// matrices 'bq', 'bk', 'bv', 'bo') go in where matrices has them and options.biases is on.
 export function engineInput(matrices, options) {
   const input = { x: matrices.x };
+  const biases = (h) => (options.biases ? headBiases(matrices, h) : {});
   if (options.heads === 1 && !options.usesWo) {
-    Object.assign(input, { wq: matrices.wq, wk: matrices.wk, wv: matrices.wv });
+    Object.assign(input, { wq: matrices.wq, wk: matrices.wk, wv: matrices.wv }, biases(0));
   } else {
     input.heads = Array.from({ length: options.heads }, (_, h) => ({
-      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)],
+      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)], ...biases(h),
     }));
     if (options.usesWo) input.wo = matrices.wo;
+    if (options.usesWo && options.biases && matrices.bo) input.bo = matrices.bo[0];
   }
   if (options.cross) input.context = matrices.c;
   // each engine option under its own name, left out at its default

@@ -214,6 +214,7 @@ const py = (v) => {
   return /^-?\d+$/.test(text) ? `${text}.0` : text; // JS prints 1 for 1.0; Python reads both, but keep floats visible
 };
 const pyMatrix = (m, indent = '    ') => `np.array([\n${m.map((row) => `${indent}[${Array.from(row, py).join(', ')}],`).join('\n')}\n])`;
+const pyVector = (v) => `np.array([${Array.from(v, py).join(', ')}])`;
 const pyBool = (b) => (b ? 'True' : 'False');
 const pyString = (s) => JSON.stringify(s); // a JSON string literal is a valid Python str literal
 
@@ -237,10 +238,14 @@ export function numpyScript(state) {
   }
   lines.push('heads = [');
   for (const head of state.heads) {
-    lines.push('    {', ...['wq', 'wk', 'wv'].map((w) => `        "${w}": ${pyMatrix(head[w], '            ')},`), '    },');
+    lines.push('    {', ...['wq', 'wk', 'wv'].map((w) => `        "${w}": ${pyMatrix(head[w], '            ')},`));
+    // a head's biases, where it has them: added to every row of Q, K, V
+    for (const b of ['bq', 'bk', 'bv']) if (head[b]) lines.push(`        "${b}": ${pyVector(head[b])},`);
+    lines.push('    },');
   }
   lines.push(']');
   lines.push(`W_O = ${state.wo ? pyMatrix(state.wo) : 'None'}`);
+  lines.push(`b_O = ${state.bo ? pyVector(state.bo) : 'None'}  # the output's bias, added to every row of Concat @ W_O`);
   lines.push(
     `causal = ${pyBool(state.causal)}`,
     `key_padding = np.array([${state.keyPadding.map(pyBool).join(', ')}])  # True: no query looks at this key`,
@@ -293,6 +298,12 @@ export function numpyScript(state) {
     '    Q = X @ head["wq"]',
     '    K = C @ head["wk"]',
     '    V = C @ head["wv"]',
+    '    if "bq" in head:  # Q = X W_Q + b_Q: the bias added to every row',
+    '        Q = Q + head["bq"]',
+    '    if "bk" in head:',
+    '        K = K + head["bk"]',
+    '    if "bv" in head:',
+    '        V = V + head["bv"]',
     '    scores = Q @ K.T',
     '    d_k = Q.shape[1]',
     '    scaled = scores / (np.sqrt(d_k) if scale_by_sqrt_dk else 1.0)',
@@ -316,7 +327,9 @@ export function numpyScript(state) {
     lines.push(
       'concat = np.concatenate(outputs, axis=1)',
       'show("Concat", concat)',
-      'if W_O is not None:',
+      'if W_O is not None and b_O is not None:',
+      '    show("Concat @ W_O + b_O", concat @ W_O + b_O)',
+      'elif W_O is not None:',
       '    show("Concat @ W_O", concat @ W_O)',
     );
   }

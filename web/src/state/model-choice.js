@@ -68,6 +68,6 @@ export function withModelInputs(input) {
 export function withoutModelInputs(state) {
   if (!named(state)) return state;
   const rest = { ...state };
-  for (const field of ['x', 'heads', 'wo']) delete rest[field];
+  for (const field of ['x', 'heads', 'wo', 'bo']) delete rest[field];
   return rest;
 }

@@ -4,24 +4,25 @@
 // d_model and growing it back (typing 16 goes through 1) loses nothing;
 // missing cells read as "0".
 // Matrix fields: 'x', 'wq', 'wk', 'wv' (head 1), 'wq.1', 'wk.1', 'wv.1' (head
-// 2, and so on), 'wo' (W_O) and 'c' (the second sentence's vectors).
+// 2, and so on), 'wo' (W_O) and 'c' (the second sentence's vectors); with biases, 'bq', 'bk',
+// 'bv' (head 1; 'bq.1', … head 2) and 'bo': one-row matrices (1 × d_k, d_k, d_v, d_model).
 // Messages are descriptors {key, params} (see i18n.describe); rows and columns
 // in them are 1-based.
 
 import { parseNumber, MAX_CELL_CHARS } from '../io/parse.js';
 import { excerpt } from '../ui/quote.js';
 import { sameMatrix } from './history.js';
-import { STATE_VERSION, MAX_TOKENS, MIN_DIM, MAX_DIM, MAX_HEADS, MAX_TOKEN_CHARS } from './schema.js';
+import { STATE_VERSION, MAX_TOKENS, MIN_DIM, MAX_DIM, MAX_HEADS, MAX_TOKEN_CHARS, BIASES } from './schema.js';
 import { OPTIONS, OPTION_KEYS, editedValue } from './options.js';
 import { followTokens } from './vectors.js';
-const BASE_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', c: 'C' };
+const BASE_NAMES = { x: 'X', wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O', c: 'C', bq: 'b_Q', bk: 'b_K', bv: 'b_V', bo: 'b_O' };
 
 // The editor's options: the structure (heads, W_O asked for, a second sentence) and each
 // option of options.js but the key padding (the tokens' marks, model.padding) as edited
 // (temperature: the text of its field).
 const EDITED = OPTIONS.filter((o) => o.key !== 'keyPadding');
 export const DEFAULT_OPTIONS = {
-  heads: 1, useWo: false, cross: false, ...Object.fromEntries(EDITED.map((o) => [o.key, editedValue(o.key, o.default)])),
+  heads: 1, useWo: false, cross: false, biases: false, ...Object.fromEntries(EDITED.map((o) => [o.key, editedValue(o.key, o.default)])),
 };
 
 export const headField = (base, head) => (head === 0 ? base : `${base}.${head}`);
@@ -40,8 +41,10 @@ export const usesWo = (model) => model.options.heads > 1 || model.options.useWo;
 export function activeFields(model) {
   const fields = ['x'];
   if (model.options.cross) fields.push('c');
-  for (let h = 0; h < model.options.heads; h++) fields.push(...['wq', 'wk', 'wv'].map((base) => headField(base, h)));
+  const bases = model.options.biases ? ['wq', 'bq', 'wk', 'bk', 'wv', 'bv'] : ['wq', 'wk', 'wv'];
+  for (let h = 0; h < model.options.heads; h++) fields.push(...bases.map((base) => headField(base, h)));
   if (usesWo(model)) fields.push('wo');
+  if (usesWo(model) && model.options.biases) fields.push('bo');
   return fields;
 }
 
@@ -51,6 +54,8 @@ export function shapeOf(field, model) {
   if (base === 'x') return [model.tokens.length, dModel];
   if (base === 'c') return [model.contextTokens.length, dCtx];
   if (base === 'wo') return [model.options.heads * dv, dModel];
+  if (base === 'bo') return [1, dModel];
+  if (base.startsWith('b')) return [1, base === 'bv' ? dv : dk];
   const rows = base !== 'wq' && model.options.cross ? dCtx : dModel;
   return [rows, base === 'wv' ? dv : dk];
 }
@@ -227,9 +232,9 @@ export function readModel(model) {
   }
   const ok = Object.keys(errors).length === 0;
   if (!ok) return { ok, matrices: null, options: null, errors };
-  const { heads, cross } = model.options;
+  const { heads, cross, biases } = model.options;
   const options = {
-    heads, cross, usesWo: usesWo(model), ...Object.fromEntries(EDITED.map((o) => [o.key, model.options[o.key]])),
+    heads, cross, biases, usesWo: usesWo(model), ...Object.fromEntries(EDITED.map((o) => [o.key, model.options[o.key]])),
     temperature: temperature.value, keyPadding: [...(cross ? model.contextPadding : model.padding)],
   };
   return { ok, matrices, options, errors };
@@ -264,6 +269,9 @@ export function applyMatrix(model, field, rows, texts) {
   if (base === 'wo' && (height !== expectedRows || width !== expectedCols)) {
     return { key: 'errWoShape', params: { rows: height, cols: width, expected: expectedRows, dModel: expectedCols } };
   }
+  if (base.startsWith('b') && (height !== 1 || width !== expectedCols)) {
+    return { key: 'errBiasShape', params: { name: fieldName(field), rows: height, cols: width, expected: expectedCols } };
+  }
   if (base.startsWith('w') && base !== 'wo' && height !== expectedRows) {
     const key = base !== 'wq' && model.options.cross ? 'errWRowsContext' : 'errWRows';
     return { key, params: { name: fieldName(field), rows: height, expected: expectedRows } };
@@ -272,7 +280,7 @@ export function applyMatrix(model, field, rows, texts) {
   if (base === 'x') model.dims.dModel = width;
   else if (base === 'c') model.dims.dCtx = width;
   else if (base === 'wv') model.dims.dv = width;
-  else if (base !== 'wo') model.dims.dk = width;
+  else if (base !== 'wo' && !base.startsWith('b')) model.dims.dk = width; // a bias's width is checked above
   return null;
 }
 
@@ -337,10 +345,12 @@ export function modelFromState(state) {
   const model = createModel({ tokens: state.tokens, x: state.x, wq: first.wq, wk: first.wk, wv: first.wv });
   state.heads.forEach((head, h) => {
     for (const w of ['wq', 'wk', 'wv']) model.cells[headField(w, h)] = textsFromNumbers(head[w]);
+    for (const b of BIASES) if (head[b]) model.cells[headField(b, h)] = textsFromNumbers([head[b]]);
   });
   if (state.wo) model.cells.wo = textsFromNumbers(state.wo);
+  if (state.bo) model.cells.bo = textsFromNumbers([state.bo]);
   Object.assign(model.options, {
-    heads: state.heads.length, useWo: Boolean(state.wo), cross: Boolean(state.context),
+    heads: state.heads.length, useWo: Boolean(state.wo), cross: Boolean(state.context), biases: hasBiases(state),
     ...Object.fromEntries(EDITED.map((o) => [o.key, editedValue(o.key, state[o.key])])),
   });
   if (state.context) {
@@ -354,6 +364,14 @@ export function modelFromState(state) {
   return model;
 }
 
+// Whether a state has a bias anywhere.
+export const hasBiases = (state) => state.bo !== undefined || state.heads.some((head) => BIASES.some((b) => head[b] !== undefined));
+
+// The biases among matrices (one-row matrices by field) as a head's fields (arrays of numbers).
+export function headBiases(matrices, h) {
+  return Object.fromEntries(BIASES.filter((b) => matrices[headField(b, h)]).map((b) => [b, matrices[headField(b, h)][0]]));
+}
+
 // readModel()'s numbers and options, plus the view, as a state.
 export function stateFromRead(tokens, contextTokens, matrices, options, view) {
   return {
@@ -361,9 +379,10 @@ export function stateFromRead(tokens, contextTokens, matrices, options, view) {
     tokens: [...tokens],
     x: matrices.x,
     heads: Array.from({ length: options.heads }, (_, h) => ({
-      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)],
+      wq: matrices[headField('wq', h)], wk: matrices[headField('wk', h)], wv: matrices[headField('wv', h)], ...headBiases(matrices, h),
     })),
     ...(options.usesWo ? { wo: matrices.wo } : {}),
+    ...(options.usesWo && matrices.bo ? { bo: matrices.bo[0] } : {}),
     ...(options.cross ? { context: { tokens: [...contextTokens], x: matrices.c } } : {}),
     ...Object.fromEntries(OPTION_KEYS.map((key) => [key, options[key]])),
     keyPadding: [...options.keyPadding],
@@ -377,11 +396,13 @@ export function readState(state) {
   const matrices = { x: state.x };
   state.heads.forEach((head, h) => {
     for (const w of ['wq', 'wk', 'wv']) matrices[headField(w, h)] = head[w];
+    for (const b of BIASES) if (head[b]) matrices[headField(b, h)] = [head[b]];
   });
   if (state.wo) matrices.wo = state.wo;
+  if (state.bo) matrices.bo = [state.bo];
   if (state.context) matrices.c = state.context.x;
   const options = {
-    heads: state.heads.length, usesWo: Boolean(state.wo), cross: Boolean(state.context),
+    heads: state.heads.length, usesWo: Boolean(state.wo), cross: Boolean(state.context), biases: hasBiases(state),
     ...Object.fromEntries(OPTION_KEYS.map((key) => [key, state[key]])), keyPadding: [...state.keyPadding],
   };
   return { matrices, options };

@@ -4,9 +4,11 @@
 // give, what embed.html's postMessage interface sends and what "export the state as JSON"
 // writes (json.js).
 //
-//   { version: 1, tokens, x, heads: [{ wq, wk, wv }, …], wo?, context?: { tokens, x },
+//   { version: 1, tokens, x, heads: [{ wq, wk, wv, bq?, bk?, bv? }, …], wo?, bo?, context?: { tokens, x },
 //     <each option of options.js, by its key>,
 //     view: { step, head, lang, decimals }, learn?: { goal, target?, lr?, trainX? } }
+// bq, bk, bv: a head's biases (arrays of d_k, d_k, d_v numbers); bo: the output's, d_model numbers,
+// only with wo (Q = X·W_Q + b_Q, output = concat·W_O + b_O).
 // learn: the goal of "How it learns" (learn.js): 'previous', 'self', 'animal'
 // or 'custom' with its n_q × n_k target; the trained weights are the heads' own.
 //
@@ -20,7 +22,8 @@ import { GOALS, LEARNING_RATES, availableGoals } from './learnmath.js';
 import { OPTION_KEYS, optionsProblem, filledOptions } from './options.js';
 
 export const STATE_VERSION = 1;
-const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'context', ...OPTION_KEYS, 'view', 'learn'];
+const TOP_KEYS = ['version', 'tokens', 'x', 'heads', 'wo', 'bo', 'context', ...OPTION_KEYS, 'view', 'learn'];
+export const BIASES = ['bq', 'bk', 'bv'];
 const LEARN_KEYS = ['goal', 'target', 'lr', 'trainX'];
 const VIEW_KEYS = ['step', 'head', 'lang', 'decimals'];
 
@@ -54,6 +57,15 @@ export function matrixProblem(m) {
   return null;
 }
 const isMatrix = (m) => matrixProblem(m) === null;
+
+// What is wrong with a bias of `length` numbers, or null.
+function biasProblem(b, length) {
+  if (!Array.isArray(b) || b.length === 0) return { key: 'probBias', params: { length } };
+  for (let c = 0; c < b.length; c++) {
+    if (typeof b[c] !== 'number' || !Number.isFinite(b[c])) return { key: 'probBiasCell', params: { col: c + 1, text: quote(b[c]) } };
+  }
+  return b.length === length ? null : { key: 'probBiasLength', params: { count: b.length, length } };
+}
 
 // What is wrong with a token list, or null.
 function tokensProblem(t) {
@@ -113,12 +125,23 @@ export function validateState(input) {
       }
     }
   }
+  for (let h = 0; h < heads.length; h++) {
+    for (const b of BIASES) {
+      const problem = heads[h][b] === undefined ? null : biasProblem(heads[h][b], b === 'bv' ? dv : dk);
+      if (problem) return fail({ key: 'errStateField', params: { field: `heads[${h}].${b}`, problem } });
+    }
+  }
   for (const d of [dModel, keys.d, dk, dv]) if (d > MAX_DIM) return fail(field('x', 'probDim', { max: MAX_DIM }));
   if (input.wo !== undefined) {
     const [rows, cols] = shape(input.wo);
     if (rows !== heads.length * dv || cols !== dModel) {
       return fail(field('wo', 'probShape', { rows, cols, expected: `${heads.length * dv} × ${dModel}` }));
     }
+  }
+  if (input.bo !== undefined) {
+    if (input.wo === undefined) return fail(field('bo', 'probBoNeedsWo'));
+    const problem = biasProblem(input.bo, dModel);
+    if (problem) return fail({ key: 'errStateField', params: { field: 'bo', problem } });
   }
   const optionProblem = optionsProblem(input, keys.n);
   if (optionProblem) return fail({ key: 'errStateField', params: { field: optionProblem[0], problem: optionProblem[1] } });
@@ -138,8 +161,9 @@ export function validateState(input) {
     version: STATE_VERSION,
     tokens: [...input.tokens],
     x: copy(input.x),
-    heads: heads.map((h) => ({ wq: copy(h.wq), wk: copy(h.wk), wv: copy(h.wv) })),
+    heads: heads.map((h) => ({ wq: copy(h.wq), wk: copy(h.wk), wv: copy(h.wv), ...copyBiases(h, BIASES) })),
     ...(input.wo !== undefined ? { wo: copy(input.wo) } : {}),
+    ...copyBiases(input, ['bo']),
     ...(input.context !== undefined ? { context: { tokens: [...input.context.tokens], x: copy(input.context.x) } } : {}),
     ...filledOptions(input, keys.n),
     view: {
@@ -198,3 +222,4 @@ const copyLearn = (learn) => ({
 });
 
 const copy = (m) => m.map((row) => Array.from(row));
+const copyBiases = (from, names) => Object.fromEntries(names.filter((b) => from[b] !== undefined).map((b) => [b, [...from[b]]]));

@@ -219,6 +219,10 @@ const MAIN_STRINGS = {
     zh: '{name} 中 {token} 这一行，逐项乘以 {weights} 的 {col} 列，再相加。',
     en: 'Row {token} of {name} times column {col} of {weights}, term by term, added up.',
   },
+  workBiasTerm: {
+    zh: '再加上偏置 {bias} 的第 {col} 个数 {value}（每一行都加同一个偏置）。',
+    en: 'Then entry {col} of the bias {bias}, {value}, is added (the same bias on every row).',
+  },
   workScores: {
     zh: '{query} 想找的（Q 的 {query} 行）和 {key} 的标签（K 的 {key} 行）的点积。',
     en: 'What {query} looks for (row {query} of Q) dotted with the label of {key} (row {key} of K).',
@@ -241,6 +245,7 @@ const MAIN_STRINGS = {
   flowColumn: { zh: '{name} 第 {n} 列（{label}）', en: '{name} column {n} ({label})' },
   flowOne: { zh: '{a} → {target}', en: '{a} → {target}' },
   flowTwo: { zh: '{a} 和 {b} → {target}', en: '{a} and {b} → {target}' },
+  flowThree: { zh: '{a}、{b} 和 {c} → {target}', en: '{a}, {b} and {c} → {target}' },
   flowLinked: { zh: '第 {n} 步：{text}', en: 'Step {n}: {text}' },
 
   linesTitle: { zh: '连线图', en: 'Lines view' },
@@ -327,6 +332,7 @@ const MAIN_STRINGS = {
   headsLabel: { zh: '头数 h', en: 'Heads h' },
   useWoLabel: { zh: '用 W_O 投影输出', en: 'Project the output with W_O' },
   woForced: { zh: '多头时总是用 W_O', en: 'always used with several heads' },
+  biasesLabel: { zh: '加上偏置 b_Q、b_K、b_V（和 b_O）', en: 'Add biases b_Q, b_K, b_V (and b_O)' },
   causalLabel: { zh: '因果掩码（只看自己和前面的词元）', en: 'Causal mask (look only at itself and earlier tokens)' },
   scaleLabel: { zh: '除以 √d_k', en: 'Divide by √d_k' },
   temperatureLabel: { zh: '温度 T', en: 'Temperature T' },
@@ -352,6 +358,10 @@ const MAIN_STRINGS = {
   dCtxLabel: { zh: 'd_context（它的向量长度）', en: 'd_context (its vector length)' },
   cLabel: { zh: 'C：第二个句子每个词元一个向量', en: 'C: one vector per token of the second sentence' },
   woLabel: { zh: 'W_O：输出投影', en: 'W_O: output projection' },
+  bqLabel: { zh: 'b_Q：加到 Q 每一行的偏置', en: 'b_Q: bias added to every row of Q' },
+  bkLabel: { zh: 'b_K：加到 K 每一行的偏置', en: 'b_K: bias added to every row of K' },
+  bvLabel: { zh: 'b_V：加到 V 每一行的偏置', en: 'b_V: bias added to every row of V' },
+  boLabel: { zh: 'b_O：加到输出每一行的偏置', en: 'b_O: bias added to every row of the output' },
   editHeadLabel: { zh: '正在编辑的头', en: 'Editing the matrices of' },
   viewHeadLabel: { zh: '步骤里显示的头', en: 'Head shown in the steps' },
   headN: { zh: '头 {n}', en: 'head {n}' },
@@ -517,6 +527,10 @@ const MAIN_STRINGS = {
     zh: '{name} 有 {rows} 行，应该是 {expected} 行：行数要等于 C 的列数（d_context = {expected}）。',
     en: ({ name, rows, expected }) =>
       `${name} has ${plural(rows, 'row', 'rows')}; it needs ${expected}, one per column of C (d_context = ${expected}).`,
+  },
+  errBiasShape: {
+    zh: '{name} 是 {rows} × {cols}，应该是一行 {expected} 个数。',
+    en: '{name} is {rows} × {cols}; it must be one row of {expected} numbers.',
   },
   errWoShape: {
     zh: 'W_O 是 {rows} × {cols}，应该是 {expected} × {dModel}（h·d_v 行，d_model 列）。',

@@ -59,7 +59,6 @@ export const MODEL_STRINGS = {
   errModelOrigin: { zh: '模型 {name} 没有加载：只读取与本页面同源的模型文件。', en: 'The model {name} was not loaded: only model files from this page’s own origin are read.' },
   errModelFileAgain: { zh: '模型 {name} 来自读者自己选的文件：在“模型”旁再选一次这个文件才能看到它。', en: 'The model {name} came from a file the reader chose: choose that file again beside “Model” to see it.' },
   modelOpenFile: { zh: '打开自己的模型文件（.json）…', en: 'Open your own model file (.json)…' },
-  errModelBiases: { zh: '模型 {name} 的头带有偏置，逐步显示还不支持。', en: "The model {name}'s heads have biases, which the step by step cannot show yet." },
   errModelNoTokens: { zh: '句子里没有模型能读的词元。', en: 'The sentence has no tokens the model can read.' },
   modelInputAblated: {
     zh: '这里的 X 是关掉第 {layer} 层第 {head} 个头之后的（它的输出记为 0）：它之后的各层都随之改变。',

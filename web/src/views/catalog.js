@@ -58,6 +58,9 @@ export function matrixCatalog(ctx) {
   entry('W_Q', () => byDim(inputs.wq, headLabel));
   entry('W_K', () => byDim(inputs.wk, headLabel));
   entry('W_V', () => byDim(inputs.wv, headLabel));
+  // a head's biases (and b_O) where given: one row, added to every row of Q, K, V (the output)
+  const bias = (values, label) => ({ data: [values], label, rowLabels: ['b'], colLabels: dimLabels(values.length), kind: 'signed' });
+  for (const [name, id] of [['b_Q', 'bq'], ['b_K', 'bk'], ['b_V', 'bv']]) if (inputs[id]) entry(name, () => bias(inputs[id], headLabel));
   entry('Q', () => byToken(result.q, withHead(t('labelQ'))));
   entry('K', () => byKey(result.k, withHead(t('labelK'))));
   entry('V', () => byKey(result.v, withHead(t('labelV'))));
@@ -69,6 +72,7 @@ export function matrixCatalog(ctx) {
   }
   if (options.heads > 1) entry('Concat', () => byToken(full.concat, t('labelConcat')));
   if (options.usesWo) entry('W_O', () => byDim(inputs.wo));
+  if (options.usesWo && inputs.bo) entry('b_O', () => bias(inputs.bo, ''));
   entry('Output', () => byToken(full.output, options.usesWo ? t('labelOutputWo') : ''));
   return catalog;
 }

@@ -14,7 +14,8 @@
 // asks it for its panel with learner.view(ctx) (steps.js). The host (the page
 // or the element) gives:
 //   engine()            the loaded engine (synchronous calls), or null
-//   commit(weights)     { head, x?, c?, wq, wk }: the trained matrices become the inputs
+//   commit(weights)     { head, x?, c?, wq, wk, bq?, bk? }: the trained matrices (and the biases
+//                       trained with them, where the head has them) become the inputs
 //   setSettings(s)      { goal, target?, lr, trainX }: kept in the state (state/schema.js `learn`)
 //   loadLearned(name)   open a learned preset (learned.js)
 // ctx.learnSettings is the state's `learn` field (or null).
@@ -78,17 +79,22 @@ export function createLearner(host) {
   const layoutSig = (c) => JSON.stringify([c.lang, c.decimals, c.tokens, c.keyTokens, { ...c.options, temperature: null }, c.head,
     c.inputs.wq.length, c.inputs.wq[0].length, c.inputs.wk.length]);
   const sessionSig = (c) => JSON.stringify([layoutSig(c), c.options.temperature]);
-  const trainedOf = (c) => ({ x: c.inputs.x, c: c.inputs.c, wq: c.inputs.wq, wk: c.inputs.wk });
-  const sameWeights = (a, b) => ['x', 'wq', 'wk'].every((f) => sameNumbers(a[f], b[f])) && (!a.c || sameNumbers(a.c, b.c));
+  // a head's b_Q and b_K train with W_Q and W_K (engine.train()); b_V stays
+  const biasesOf = (from) => Object.fromEntries(['bq', 'bk'].filter((b) => from[b]).map((b) => [b, from[b]]));
+  const trainedOf = (c) => ({ x: c.inputs.x, c: c.inputs.c, wq: c.inputs.wq, wk: c.inputs.wk, ...biasesOf(c.inputs) });
+  const sameBias = (a, b) => (a === undefined || b === undefined ? a === b : sameNumbers([a], [b]));
+  const sameWeights = (a, b) => ['x', 'wq', 'wk'].every((f) => sameNumbers(a[f], b[f])) && (!a.c || sameNumbers(a.c, b.c))
+    && ['bq', 'bk'].every((f) => sameBias(a[f], b[f]));
 
-  // The one-head input of the head on screen (its weights depend on no other head or W_O).
+  // The one-head input of the head on screen (its weights depend on no other head or W_O), with
+  // its biases (one-row matrices for engineInput).
   const inputOf = (c, w) => engineInput(
-    { x: w.x, c: w.c, wq: w.wq, wk: w.wk, wv: c.inputs.wv },
+    { x: w.x, c: w.c, wq: w.wq, wk: w.wk, wv: c.inputs.wv, ...Object.fromEntries(Object.entries({ ...biasesOf(w), ...(c.inputs.bv ? { bv: c.inputs.bv } : {}) }).map(([b, v]) => [b, [v]])) },
     { ...c.options, heads: 1, usesWo: false },
   );
   const current = () => {
     const input = session.input;
-    return { x: input.x, c: input.context, wq: input.wq, wk: input.wk };
+    return { x: input.x, c: input.context, wq: input.wq, wk: input.wk, ...biasesOf(input) };
   };
 
   function settings() {

@@ -47,7 +47,8 @@ export function describeFlow(lang, marks, cell, catalog) {
   const sources = marks.filter((mark) => mark.kind !== 'max').map((mark) => markText(lang, mark, catalog));
   const target = markText(lang, { m: cell.name, r: cell.r, c: cell.c }, catalog);
   if (sources.length === 0) return target;
-  return translate(lang, sources.length === 1 ? 'flowOne' : 'flowTwo', { a: sources[0], b: sources[1], target });
+  const key = ['flowOne', 'flowTwo', 'flowThree'][Math.min(sources.length, 3) - 1];
+  return translate(lang, key, { a: sources[0], b: sources[1], c: sources[2], target });
 }
 
 // Plays a step's arrival once its marks are painted: each source number

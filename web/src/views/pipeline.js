@@ -6,7 +6,7 @@
 // step; the current step's stages are lit. One view for the page and for
 // <attention-visualizer>'s nav panel.
 //
-// view = {lang, options, tokens, keyTokens, inputs: {x, c, wq, wv, wo}} (the
+// view = {lang, options, tokens, keyTokens, inputs: {x, c, wq, wv, wo, bq?, bk?, bv?, bo?}} (the
 // steps' ctx has all of these): only sizes are read, never a number.
 
 import { translate } from '../ui/i18n.js';
@@ -41,7 +41,9 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
     add(...entries);
     [q, kv] = ['pe', cross ? 'peC' : 'pe'];
   }
-  add([stage('q', 'project', 'Q', [n, dk]), [q]], [stage('k', 'project', 'K', [m, dk]), [kv]], [stage('v', 'project', 'V', [m, dv]), [kv]]);
+  // "+b" where the head adds a bias: Q = X·W_Q + b_Q
+  const biased = (text, bias) => (inputs[bias] ? `${text}+b` : text);
+  add([stage('q', 'project', biased('Q', 'bq'), [n, dk]), [q]], [stage('k', 'project', biased('K', 'bk'), [m, dk]), [kv]], [stage('v', 'project', biased('V', 'bv'), [m, dv]), [kv]]);
   add([stage('scores', 'scores', 'Q·Kᵀ', [n, m]), ['q', 'k']]);
   let last = 'scores';
   const chain = (s) => {
@@ -58,7 +60,7 @@ export function pipelineStages({ lang, options, tokens, keyTokens, inputs }) {
     chain(stage('heads', 'heads', t('stageText_heads', { n: heads }), [heads, n, m], true, t('stage_heads', { n: heads })));
     chain(stage('concat', 'concat', t('stageText_concat'), [n, heads * dv], true));
   }
-  if (options.usesWo) chain(stage('wo', 'wo', '·W_O', [n, inputs.wo[0].length], true));
+  if (options.usesWo) chain(stage('wo', 'wo', inputs.bo ? '·W_O+b' : '·W_O', [n, inputs.wo[0].length], true));
   // training follows the whole pass: its goal is a pattern of weights (n × m)
   chain(stage('learn', 'learn', t('stageText_learn'), [n, m]));
   return { columns, edges };

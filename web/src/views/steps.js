@@ -33,12 +33,16 @@ const PE = {
   groups: (ctx) => (ctx.options.cross ? [['X', 'PE', 'X+PE'], ['C', 'PE_C', 'C+PE_C']] : [['X', 'PE', 'X+PE']]),
   separator: '+',
 };
+// A projection's weights, then its bias where the head has one: X·W_Q + b_Q → Q.
+const projected = (ctx, weights, bias) => (ctx.inputs[bias] ? [weights, BIAS_NAMES[bias]] : [weights]);
+const BIAS_NAMES = { bq: 'b_Q', bk: 'b_K', bv: 'b_V', bo: 'b_O' };
 const PROJECT = {
   id: 'project', key: 'stepProject',
   groups: (ctx) => {
     const { q, kv } = sources(ctx);
-    if (ctx.options.cross) return [[q.name, 'W_Q', 'Q'], [kv.name, 'W_K', 'K'], [kv.name, 'W_V', 'V']];
-    return [[q.name], ['W_Q', 'Q'], ['W_K', 'K'], ['W_V', 'V']];
+    const [wq, wk, wv] = [projected(ctx, 'W_Q', 'bq'), projected(ctx, 'W_K', 'bk'), projected(ctx, 'W_V', 'bv')];
+    if (ctx.options.cross) return [[q.name, ...wq, 'Q'], [kv.name, ...wk, 'K'], [kv.name, ...wv, 'V']];
+    return [[q.name], [...wq, 'Q'], [...wk, 'K'], [...wv, 'V']];
   },
 };
 const SCORES = { id: 'scores', key: 'stepScores', groups: () => [['Q', 'K', 'Scores']] };
@@ -60,7 +64,7 @@ const CONCAT = {
   groups: (ctx) => [[...ctx.full.heads.map((_, h) => headName(h)), 'Concat']],
 };
 const WO = {
-  id: 'wo', key: 'stepWo', groups: (ctx) => [[ctx.options.heads > 1 ? 'Concat' : headName(0), 'W_O', 'Output']],
+  id: 'wo', key: 'stepWo', groups: (ctx) => [[ctx.options.heads > 1 ? 'Concat' : headName(0), ...projected(ctx, 'W_O', 'bo'), 'Output']],
 };
 
 // The six steps of plain attention, as before any option.
@@ -308,7 +312,8 @@ export function renderStep(step, index, total, given, { selection, onSelection, 
   for (const group of groups) {
     const groupNode = el('div', 'step-group');
     group.forEach((name, i) => {
-      if (i > 0) groupNode.append(i === group.length - 1 ? flowArrow(groupNode) : groupItem(step.separator || '·'));
+      // a bias is added: + b_Q
+      if (i > 0) groupNode.append(i === group.length - 1 ? flowArrow(groupNode) : groupItem(name.startsWith('b_') ? '+' : step.separator || '·'));
       const view = createMatrixView({
         lang, name, ...catalog[name], decimals: ctx.decimals, interactive: explainable(name),
         onSelect: (n, r, c, cell) => select(n, r, c, true, cell),
@@ -494,10 +499,14 @@ function ghostText(step, ctx, { r, c }) {
 // The formula line: the projections' and the scale step's depend on the options.
 function formulaOf(step, ctx) {
   const t = (key, params) => translate(ctx.lang, key, params);
+  // each bias where the head has one: Q = X·W_Q + b_Q
+  const biased = (formula, pairs) => pairs.reduce((f, [w, b]) => (ctx.inputs[b] ? f.replace(`·${w}`, `·${w} + ${BIAS_NAMES[b]}`) : f), formula);
   if (step.id === 'project') {
     const { q, kv } = sources(ctx);
-    return q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+    const formula = q.name === 'X' && kv.name === 'X' ? t('stepProjectFormula') : t('stepProjectFormulaFrom', { q: q.name, kv: kv.name });
+    return biased(formula, [['W_Q', 'bq'], ['W_K', 'bk'], ['W_V', 'bv']]);
   }
+  if (step.id === 'wo') return biased(t('stepWoFormula'), [['W_O', 'bo']]);
   if (step.id !== 'scale') return t(`${step.key}Formula`);
   const { scaleBySqrtDk: scale, temperature, alibi } = ctx.options;
   const divisors = [...(scale ? ['√d_k'] : []), ...(temperature !== 1 ? ['T'] : [])];

@@ -1,6 +1,6 @@
 // "Show the work": the arithmetic behind one cell of a result, with the real
 // numbers, and the operand cells that feed it (to highlight).
-// ctx = {lang, decimals, tokens, keyTokens, inputs: {x, c, wq, wk, wv, wo},
+// ctx = {lang, decimals, tokens, keyTokens, inputs: {x, c, wq, wk, wv, wo, bq?, bk?, bv?, bo?},
 // result (the shown head's {q, k, v, scores, scaled, weights, output}), full
 // (the whole normalised result: heads, concat, output, masked, pe, ...),
 // options, head}. Only lang, decimals, tokens, inputs and result are needed
@@ -57,25 +57,37 @@ export const headOutputName = (ctx) => {
 };
 
 const PROJECTIONS = {
-  Q: { key: 'q', weights: 'wq', weightsName: 'W_Q', source: 'q' },
-  K: { key: 'k', weights: 'wk', weightsName: 'W_K', source: 'kv' },
-  V: { key: 'v', weights: 'wv', weightsName: 'W_V', source: 'kv' },
+  Q: { key: 'q', weights: 'wq', weightsName: 'W_Q', bias: 'bq', biasName: 'b_Q', source: 'q' },
+  K: { key: 'k', weights: 'wk', weightsName: 'W_K', bias: 'bk', biasName: 'b_K', source: 'kv' },
+  V: { key: 'v', weights: 'wv', weightsName: 'W_V', bias: 'bv', biasName: 'b_V', source: 'kv' },
 };
+
+// " + b_Q[d1]" and its line, or nothing, for the bias `bias` (absent: none) at column c.
+function biasTerm(bias, biasName, c, decimals, t, f) {
+  if (!bias) return { sum: '', lines: [], marks: [] };
+  return {
+    sum: ` + ${number(bias[c], decimals)}`,
+    lines: [t('workBiasTerm', { bias: biasName, col: dimLabel(c), value: f(bias[c]) })],
+    marks: [{ m: biasName, c }],
+  };
+}
 
 // The arithmetic of a cell, by the kind of matrix it is in (kindOf): each is given the
 // cell (name, r, c) and what explainCell writes it with, and returns {lines, marks}.
 const EXPLAIN = {
   projection({ name, r, c, ctx, tokens, keyTokens, inputs, result, decimals, t, f }) {
-    const { key, weights, weightsName, source } = PROJECTIONS[name];
+    const { key, weights, weightsName, bias, biasName, source } = PROJECTIONS[name];
     const src = sources(ctx)[source];
     const rowTokens = source === 'q' ? tokens : keyTokens;
     const value = result[key][r][c];
+    const b = biasTerm(inputs[bias], biasName, c, decimals, t, f); // Q = X·W_Q + b_Q
     return {
       lines: [
-        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${dotProduct(src.data[r], column(inputs[weights], c), decimals)} = ${f(value)}`,
+        `${name}[${rowTokens[r]}, ${dimLabel(c)}] = ${dotProduct(src.data[r], column(inputs[weights], c), decimals)}${b.sum} = ${f(value)}`,
         t('workProjection', { token: rowTokens[r], col: dimLabel(c), weights: weightsName, name: src.name }),
+        ...b.lines,
       ],
-      marks: [{ m: src.name, r }, { m: weightsName, c }],
+      marks: [{ m: src.name, r }, { m: weightsName, c }, ...b.marks],
     };
   },
   Scores({ r, c, tokens, keyTokens, result, decimals, t, f }) {
@@ -163,12 +175,14 @@ const EXPLAIN = {
   Output({ r, c, tokens, inputs, full, options, decimals, t, f }) {
     const concatName = options.heads > 1 ? 'Concat' : headName(0);
     const concatRow = options.heads > 1 ? full.concat[r] : full.heads[0].output[r];
+    const b = biasTerm(inputs.bo, 'b_O', c, decimals, t, f); // Output = Concat·W_O + b_O
     return {
       lines: [
-        `Output[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(concatRow, column(inputs.wo, c), decimals)} = ${f(full.output[r][c])}`,
+        `Output[${tokens[r]}, ${dimLabel(c)}] = ${dotProduct(concatRow, column(inputs.wo, c), decimals)}${b.sum} = ${f(full.output[r][c])}`,
         t('workWo', { token: tokens[r], col: dimLabel(c), name: concatName }),
+        ...b.lines,
       ],
-      marks: [{ m: concatName, r }, { m: 'W_O', c }],
+      marks: [{ m: concatName, r }, { m: 'W_O', c }, ...b.marks],
     };
   },
   Concat({ r, c, tokens, full, t, f }) {
