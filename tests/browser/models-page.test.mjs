@@ -87,6 +87,12 @@ const thumbnails = (page, id, n) => page.evaluate(({ id, n }) => {
   });
 }, { id, n });
 
+// The shipped roles as a reader reads them (an author's own role is shown as its file writes it).
+const ROLE_NAMES = {
+  en: { 'previous-token': 'previous token', 'first-token': 'first token', induction: 'induction', translation: 'translation', coreference: 'coreference', adjective: 'adjective', self: 'self', duplicate: 'duplicate' },
+  zh: { 'previous-token': '前一个词元', 'first-token': '首个词元', induction: '归纳头', translation: '翻译', coreference: '指代', adjective: '看形容词', self: '自身', duplicate: '更早的副本' },
+};
+
 // The thumbnails' pixels are numpy's weights in the colour map (a masked cell hatched), every layer × head.
 function assertThumbnails(tiles, c, weights, label) {
   const model = JSON.parse(readFileSync(`web/models/${c.model}.json`, 'utf8'));
@@ -95,7 +101,7 @@ function assertThumbnails(tiles, c, weights, label) {
   const { pixels, last } = WEIGHT_COLOURS;
   for (const tile of tiles) {
     const role = roles.find((r) => r.layer === tile.layer && r.head === tile.head);
-    if (role) assert.equal(tile.role, role.role, `${label}: layer ${tile.layer} head ${tile.head}'s role`);
+    if (role) assert.equal(tile.role, ROLE_NAMES.en[role.role] ?? role.role, `${label}: layer ${tile.layer} head ${tile.head}'s role, named`);
     for (const token of c.tokens) assert.ok(tile.label.includes(token), `${label}: the label names “${token}”: ${tile.label}`);
     const want = weights[tile.layer][tile.head];
     tile.pixels.forEach((row, r) => row.forEach((pixel, col) => {
@@ -165,6 +171,12 @@ test('a token the model does not know is marked, in zh and en, with what it gets
     assert.ok(en.status.some((s) => s.includes('Not known to the model: “zebras”') && s.includes('“<s>”')), en.status.join('\n'));
     const zh = await modelElement(host.page, 'zh');
     assert.ok(zh.status.some((s) => s.includes('模型不认识的词元：“zebras”') && s.includes('“<s>”')), zh.status.join('\n'));
+    // the model view names the heads' roles in Chinese (it printed learner-words' "translation" in English)
+    const roles = INDEX.find((e) => e.name === 'learner-words').roles;
+    const tiles = await host.page.evaluate(() => [...document.getElementById('zh').shadowRoot.querySelectorAll('.mv-tile')]
+      .map((tile) => [Number(tile.dataset.layer), Number(tile.dataset.head), tile.querySelector('.mv-role').textContent]));
+    assert.ok(roles.length > 0 && tiles.length > 0);
+    for (const r of roles) assert.deepEqual(tiles.find(([l, h]) => l === r.layer && h === r.head), [r.layer, r.head, ROLE_NAMES.zh[r.role]], `layer ${r.layer} head ${r.head}`);
     // the known ones are not named
     assert.ok(!en.status.some((s) => s.includes('“love”')));
   } finally {

@@ -12,6 +12,7 @@
 //           current: { layer, head }, off: { layer, head } or null, decimals }
 
 import { translate } from '../ui/i18n.js';
+import { roleName } from '../ui/labels.js';
 import { excerpt } from '../ui/quote.js';
 import { formatNumber } from '../ui/format.js';
 import { el, rovingGrid } from '../ui/dom.js';
@@ -68,7 +69,7 @@ function thumbnail(lang, { tokens, masked, roles }, layer, head, cell, shown) {
     map.classList.add('unlabelled');
     map.append(box);
   }
-  tile.append(top, map, el('span', role ? 'mv-role' : 'mv-role none', role ? role.role : t('modelViewNoRole')), readout);
+  tile.append(top, map, el('span', role ? 'mv-role' : 'mv-role none', role ? roleName(lang, role.role) : t('modelViewNoRole')), readout);
   const canvas = box.querySelector('canvas');
   if (n * cell > MOST_PX) {
     // (over 320 tokens: drawn MOST_PX wide, a cell less than a pixel; the readout still finds the cell)
@@ -80,7 +81,7 @@ function thumbnail(lang, { tokens, masked, roles }, layer, head, cell, shown) {
   const mark = (isOff) => {
     tile.classList.toggle('off', isOff);
     badge.hidden = !isOff;
-    const label = [name, role ? role.role : null, isOff ? t('modelViewIsOff') : null].filter(Boolean).join(', ');
+    const label = [name, role ? roleName(lang, role.role) : null, isOff ? t('modelViewIsOff') : null].filter(Boolean).join(', ');
     box.setAttribute('aria-label', t('modelViewTileLabel', { label, tokens: tokens.join(' ') }));
     box.title = [label, role ? role.description[lang] || role.description.en : null, tokens.join(' ')].filter(Boolean).join('\n');
     const w = weightsOf();

@@ -6,6 +6,7 @@
 //   renderPicks(lang, { tokens, weights, layer, head, decimals, role, onTutorial })
 
 import { translate } from '../ui/i18n.js';
+import { roleName } from '../ui/labels.js';
 import { el, button } from '../ui/dom.js';
 import { formatNumber } from '../ui/format.js';
 import { cellColor, rgbCss, textColorFor } from '../ui/color.js';
@@ -27,8 +28,7 @@ export function renderPicks(lang, { tokens, weights, layer, head, decimals, role
   section.setAttribute('aria-labelledby', 'picks-title');
   const i = pickedRow(weights);
   const where = { layer: layer + 1, head: head + 1 };
-  const roleName = role ? t(`roleName_${role}`) : '';
-  const named = role && roleName !== `roleName_${role}` ? roleName : role; // (an author's own role: its name, as text)
+  const named = role ? roleName(lang, role) : '';
   const title = el('p', 'picks-title');
   title.id = 'picks-title';
   section.append(title);
