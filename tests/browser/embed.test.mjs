@@ -416,7 +416,7 @@ test('imports: .npy (float32, Fortran order) by picker and drag-and-drop, CSV, s
     const wq = [[1, 0.5], [-0.25, 2]];
 
     // wq.npy names its matrix; float32 in Fortran order.
-    await playground.locator('input[type="file"]').setInputFiles({
+    await playground.locator('input[type="file"][data-focus-id="import-file"]').setInputFiles({
       name: 'wq.npy', mimeType: 'application/octet-stream', buffer: npy(`np.save(b, np.asfortranarray(np.array(${JSON.stringify(wq)}, dtype=np.float32)))`),
     });
     await page.waitForFunction(() => document.getElementById('playground').state.heads[0].wq[1][1] === 2);
@@ -440,7 +440,7 @@ test('imports: .npy (float32, Fortran order) by picker and drag-and-drop, CSV, s
     assertClose(await page.evaluate(() => document.getElementById('playground').result.heads[0].v), x, 'V = X with W_V = I');
 
     const tryFile = async (name, buffer) => {
-      await playground.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
+      await playground.locator('input[type="file"][data-focus-id="import-file"]').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
       await page.waitForFunction((n) => document.getElementById('playground').shadowRoot.querySelector('.av-message').textContent.includes(n), name);
       return message();
     };
@@ -458,7 +458,7 @@ test('imports: .npy (float32, Fortran order) by picker and drag-and-drop, CSV, s
 
     // A state JSON replaces everything, its step included.
     const state = { ...tutorialState('en'), tokens: ['a', 'b', 'c'], view: { step: 'output', head: 0, lang: 'en', decimals: 2 } };
-    await playground.locator('input[type="file"]').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(state)) });
+    await playground.locator('input[type="file"][data-focus-id="import-file"]').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(state)) });
     await page.waitForFunction(() => document.getElementById('playground').state.tokens[0] === 'a');
     assert.equal(await page.evaluate(() => document.getElementById('playground').shadowRoot.querySelector('li.step').dataset.step), 'output');
     assertClose(await shownMatrix(page, 6, 'Output'), REFERENCE.Output, 'output after state import');

@@ -151,7 +151,7 @@ const stepIds = (page) => page.locator('#steps > li').evaluateAll((lis) => lis.m
 
 for (const origin of ['file', 'http']) {
   test(`worked example, edits and no outside requests (${origin})`, async () => {
-    const { context, page, problems, requests } = await openPage(origin === 'file' ? FILE_URL : server.url);
+    const { context, page, problems, requests } = await openPage(origin === 'file' ? FILE_URL : `${server.url}?example=tutorial`);
     try {
       await page.click('#overview');
       await assertAllResults(page, REFERENCE);
@@ -890,7 +890,7 @@ test('loading state while the engine loads, bilingual error when it fails', asyn
         + ' globalThis.failEngine = () => reject(new Error("test failure")); });',
     }));
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(`${server.url}?example=tutorial`);
     assert.match(await page.textContent('.status-loading'), /Loading the attention engine/);
     await page.evaluate(() => globalThis.failEngine());
     await page.waitForSelector('.status-error');

@@ -125,7 +125,7 @@ test('events: once per edit, drag, undo, redo, import, preset and step change, w
 
     // imports: a state file replaces the whole state; a matrix file is an edit
     await page.evaluate(() => { document.querySelector('attention-visualizer').shadowRoot.querySelector('details.av-tools').open = true; });
-    const file = page.locator(`${el} input[type="file"]`);
+    const file = page.locator(`${el} input[type="file"][data-focus-id="import-file"]`);
     const imported = { ...old, tokens: ['a', 'b', 'c'], view: { ...old.view, step: 'output' } };
     const events = await expectOnce('import a state file', () => file.setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(imported)) }), { replace: 1 });
     assert.deepEqual(events.find((e) => e.type === 'replace').detail.tokens, ['a', 'b', 'c']);
@@ -227,7 +227,7 @@ test('events carry the documented state: ready and computed the state shown; a p
     const written = { version: 1, tokens: ['a', 'b', 'c'], x: [[1, 2], [3, 4], [5, 6]], heads: [{ wq: [[1, 0], [0, 1]], wk: [[0.5, 0], [0, 0.5]], wv: [[2, 0], [0, 2]] }], causal: true, view: { step: 'output', head: 0, lang: 'en', decimals: 3 } };
     const read = validateState(written);
     assert.equal(read.ok, true);
-    const file = await chosen('a state file', () => page.locator(`${el} input[type="file"]`).setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(written)) }));
+    const file = await chosen('a state file', () => page.locator(`${el} input[type="file"][data-focus-id="import-file"]`).setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(written)) }));
     assert.deepEqual(file, read.state);
     assert.deepEqual([file.temperature, file.positionalEncoding, file.keyPadding], [1, false, [false, false, false]], 'the defaults filled in');
     assert.deepEqual(problems, []);
