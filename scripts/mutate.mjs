@@ -34,7 +34,7 @@ const RUNS = {
   history: { modules: 'state/history,ui/color', tests: 'web-color,web-store,web-see-color,web-see-history' },
   state: { modules: 'state/store,state/link,state/json', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-see-history,web-see-link,web-see-state,web-see-store' },
   presets: { modules: 'state/presets', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-presets,web-tools,web-check,web-see-history,web-see-link,web-see-state,web-see-store,web-see-presets' },
-  schema: { modules: 'state/schema,state/options', tests: 'web-attributes,web-share,web-see-link,web-see-state' },
+  schema: { modules: 'state/schema,state/options', tests: 'web-attributes,web-share,web-see-link,web-see-state,web-see-schema' },
   model: { modules: 'state/model,io/parse', tests: 'web-parse,web-model,web-variant,web-share' },
   persist: { modules: 'state/persist', tests: 'web-persist' },
 };
@@ -93,7 +93,7 @@ if (!process.argv.includes('--reuse')) {
       // the sandbox copies only what these tests read (no builds but the page's, no C++): dist/ for
       // the tests that compute with the engine (web-presets, web-tools, web-check: 4 MB, built from
       // the sources as they are, never mutated)
-      ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
+      ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
       coverageAnalysis: 'perTest',
       concurrency: Number(arg('concurrency', 2)),
       timeoutMS: 20000,
