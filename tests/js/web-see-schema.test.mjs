@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { validateState, fitLearn } from '../../web/src/state/schema.js';
-import { readAttribute, optionAttributes, OPTION_DEFAULTS } from '../../web/src/state/options.js';
+import { readAttribute, optionAttributes, OPTION_DEFAULTS, OPTIONS, COMPARED, SWITCHES, ENGINE_OPTIONS, atDefaults } from '../../web/src/state/options.js';
 import { tutorialState } from '../../web/src/state/presets.js';
-import { describe } from '../../web/src/ui/i18n.js';
+import { describe, translate } from '../../web/src/ui/i18n.js';
 import { elementData } from '../../scripts/make-element-data.mjs';
 
 const says = (input) => {
@@ -197,4 +197,30 @@ test('what editors show of the attributes (custom-elements.json, the VS Code dat
   for (const [file, text] of Object.entries(elementData())) {
     assert.equal(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), text, `${file}: run node scripts/make-element-data.mjs`);
   }
+});
+
+test('each option\'s words on screen: its control, its line in the before/after comparison (in pipeline order) and its problem', () => {
+  const words = Object.fromEntries(OPTIONS.map((o) => [o.key, Object.fromEntries(Object.entries(o.labels).map(([k, v]) => [k, translate('en', v)]))]));
+  assert.deepEqual(words, {
+    scaleBySqrtDk: { control: 'Divide by √d_k', change: 'divide by √d_k: {from} → {to}' },
+    causal: { control: 'Causal mask (look only at itself and earlier tokens)', change: 'causal mask: {from} → {to}' },
+    keyPadding: { change: 'padding: {from} → {to}', problem: 'must be an array of true/false, one per key ({n}).' },
+    temperature: { control: 'Temperature T', change: 'temperature: {from} → {to}', problem: 'must be a finite number above 0.' },
+    positionalEncoding: { control: 'Add sinusoidal positional encoding' },
+    alibi: { control: 'ALiBi position bias (the farther a key, the lower its score)', change: 'ALiBi bias: {from} → {to}' },
+    exercise: { problem: 'has “{text}”, which is none of: a step’s matrix (weights), a row (weights[1]) or a cell (weights[0][1]), from 0, apart by commas.' },
+    model: { control: 'Model', problem: 'must be a model name (lower-case letters, digits and dashes), e.g. learner-words' },
+    layer: { control: 'Layer' },
+  });
+  // the comparison: positional encoding, then the bias, the scaling, the mask (the pipeline's stages)
+  assert.deepEqual(COMPARED, ['alibi', 'scaleBySqrtDk', 'temperature', 'causal', 'keyPadding']);
+  assert.deepEqual(SWITCHES.map((o) => o.key), ['scaleBySqrtDk', 'causal', 'positionalEncoding', 'alibi'], 'the editor\'s check boxes');
+  assert.deepEqual(ENGINE_OPTIONS.map((o) => o.key), ['scaleBySqrtDk', 'causal', 'keyPadding', 'temperature', 'positionalEncoding', 'alibi'], 'what the engine is told');
+  // at the engine's defaults whatever the page's own options (exercise, model, layer)
+  assert.equal(atDefaults(OPTION_DEFAULTS), true);
+  assert.equal(atDefaults({ ...OPTION_DEFAULTS, model: 'induction', layer: 1, exercise: 'weights' }), true);
+  assert.equal(atDefaults({ ...OPTION_DEFAULTS, causal: true }), false);
+  assert.equal(atDefaults({ ...OPTION_DEFAULTS, keyPadding: [false, true] }), false);
+  assert.equal(atDefaults({ ...OPTION_DEFAULTS, keyPadding: [false, false] }), true);
+  assert.equal(atDefaults({ ...OPTION_DEFAULTS, causal: true }, ['causal']), true);
 });
