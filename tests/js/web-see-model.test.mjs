@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createModel, readModel, applyMatrix, parseDim, parseHeads, splitField, shapeOf, DEFAULT_OPTIONS, setTokens, sameNumbers, setCell,
+  pasteBlock, modelFromState, readState,
 } from '../../web/src/state/model.js';
 import { parseMatrixText } from '../../web/src/io/parse.js';
 import { describe } from '../../web/src/ui/i18n.js';
@@ -85,4 +86,37 @@ test('dimensions and heads: the whole numbers in range read, anything else is th
     heads: 1, useWo: false, cross: false, scaleBySqrtDk: true, causal: false, temperature: '1', positionalEncoding: false, alibi: false, exercise: '', model: '', layer: 0,
   });
   assert.deepEqual([sameNumbers([[1, 2]], [[1, 2]]), sameNumbers([[1, 2]], [[1, 2], [3, 4]]), sameNumbers([[1, 2]], [[1, 3]])], [true, false, false]);
+});
+
+test('a state opened in the editor and read for the engine keeps each head\'s matrices, W_O, the second sentence and its padding where they belong', () => {
+  const heads = [{ wq: [[1, 2], [3, 4]], wk: [[5, 6], [7, 8], [9, 10]], wv: [[11], [12], [13]] }, { wq: [[-1, -2], [-3, -4]], wk: [[-5, -6], [-7, -8], [-9, -10]], wv: [[-11], [-12], [-13]] }];
+  const state = {
+    version: 1, tokens: ['我', '爱', '你'], x: [[1, 0], [0.5, 0.5], [0, 1]], heads, wo: [[0.1, 0.2], [0.3, 0.4]],
+    context: { tokens: ['猫', '狗', '鱼'], x: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] }, keyPadding: [false, true, false], causal: false,
+    scaleBySqrtDk: true, temperature: 1, positionalEncoding: false, alibi: false, exercise: '', model: '', layer: 0,
+  };
+  const matrices = { x: state.x, wq: heads[0].wq, wk: heads[0].wk, wv: heads[0].wv, 'wq.1': heads[1].wq, 'wk.1': heads[1].wk, 'wv.1': heads[1].wv, wo: state.wo, c: state.context.x };
+  assert.deepEqual(readState(state).matrices, matrices);
+  const model = modelFromState(state);
+  const read = readModel(model);
+  assert.equal(read.ok, true, JSON.stringify(read.errors));
+  assert.deepEqual(read.matrices, matrices);
+  assert.deepEqual([model.contextTokens, model.contextPadding, model.padding], [['猫', '狗', '鱼'], [false, true, false], [false, false, false]], 'the second sentence\'s keys are the padded ones');
+  assert.deepEqual([model.options.heads, model.options.useWo, model.options.cross, model.dims.dCtx], [2, true, true, 3]);
+  // without W_O and a second sentence: none read, the padding the sentence's own
+  const plain = { ...state, heads: [{ ...heads[0], wk: [[5, 6], [7, 8]], wv: [[11], [12]] }], keyPadding: [true, false, false] };
+  delete plain.wo;
+  delete plain.context;
+  assert.deepEqual(Object.keys(readState(plain).matrices), ['x', 'wq', 'wk', 'wv']);
+  const own = modelFromState(plain);
+  assert.deepEqual([own.padding, own.options.useWo, own.options.cross], [[true, false, false], false, false]);
+  assert.deepEqual(readModel(own).matrices, { x: plain.x, ...plain.heads[0] });
+});
+
+test('a block pasted at a cell fills what fits from there; what falls outside is left out, even once the grid grows', () => {
+  const model = tutorial();
+  pasteBlock(model, 'x', 1, 1, [[7, 8, 9], [10, 11, 12], [13, 14, 15]]);
+  assert.deepEqual(readModel(model).matrices.x, [[1, 0], [0.5, 7], [0, 10]]);
+  model.dims.dModel = 4;
+  assert.deepEqual(readModel(model).matrices.x, [[1, 0, 0, 0], [0.5, 7, 0, 0], [0, 10, 0, 0]]);
 });
