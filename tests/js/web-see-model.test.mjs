@@ -7,7 +7,7 @@ import {
   createModel, readModel, applyMatrix, parseDim, parseHeads, splitField, shapeOf, DEFAULT_OPTIONS, setTokens, sameNumbers, setCell,
   pasteBlock, modelFromState, readState,
 } from '../../web/src/state/model.js';
-import { parseMatrixText } from '../../web/src/io/parse.js';
+import { parseMatrix, parseMatrixText, parseNumber } from '../../web/src/io/parse.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { TUTORIAL } from '../../web/src/state/presets.js';
 
@@ -74,6 +74,16 @@ test('a matrix typed as JSON: the shape it must have', () => {
   for (const text of ['[]', '[5]', '[[1], []]', '[[1], 5]']) assert.deepEqual(parseMatrixText(text), { ok: false, error: { code: 'json_shape' } }, text);
   assert.deepEqual(parseMatrixText('[[1, 2], [3]]'), { ok: false, error: { code: 'ragged', row: 1, count: 1, expected: 2 } });
   assert.deepEqual(parseMatrixText(' [[1], [2]] '), { ok: true, rows: [[1], [2]] });
+  assert.deepEqual(parseMatrixText('[[1, 0], [0.5'), { ok: false, error: { code: 'json' } });
+  assert.deepEqual(parseMatrixText('[[1, "a"]]'), { ok: false, error: { code: 'not_number', row: 0, column: 1, text: '"a"' } });
+});
+
+test('numbers of several digits, a leading point, spaces around a line: read; words that only contain inf or nan are not numbers', () => {
+  assert.deepEqual(['12.5', '-10', '.25', '+.5e-1', '100'].map((t) => parseNumber(t).value), [12.5, -10, 0.25, 0.05, 100]);
+  assert.deepEqual(['inf', '-Infinity', 'NaN'].map((t) => parseNumber(t).code), ['not_finite', 'not_finite', 'not_finite']);
+  assert.deepEqual(['xinf', 'info', 'nano', 'banana'].map((t) => parseNumber(t).code), ['not_number', 'not_number', 'not_number', 'not_number']);
+  assert.deepEqual(parseMatrix('  1 2\n 3 4  \n'), { ok: true, rows: [[1, 2], [3, 4]], texts: [['1', '2'], ['3', '4']] });
+  assert.deepEqual(parseMatrix('1 2\n   \n3 4'), { ok: false, error: { code: 'empty_row', row: 1 } });
 });
 
 test('dimensions and heads: the whole numbers in range read, anything else is the message', () => {
