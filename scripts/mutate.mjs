@@ -34,7 +34,7 @@ const RUNS = {
   history: { modules: 'state/history,ui/color', tests: 'web-color,web-store,web-see-color,web-see-history' },
   state: { modules: 'state/store,state/link,state/json', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-see-history,web-see-link,web-see-state,web-see-store' },
   presets: { modules: 'state/presets', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-presets,web-tools,web-check,web-see-history,web-see-link,web-see-state,web-see-store,web-see-presets' },
-  schema: { modules: 'state/schema,state/options', tests: 'web-attributes,web-share,web-see-link,web-see-state,web-see-schema' },
+  schema: { modules: 'state/schema,state/options', tests: 'web-attributes,web-share,web-see-link,web-see-state,web-see-schema,web-see-schema-kinds' },
   model: { modules: 'state/model,io/parse', tests: 'web-parse,web-model,web-variant,web-share,web-see-model' },
   persist: { modules: 'state/persist', tests: 'web-persist' },
 };
