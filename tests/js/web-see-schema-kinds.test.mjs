@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { validateState } from '../../web/src/state/schema.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { describe } from '../../web/src/ui/i18n.js';
+import { encodeHash, decodeHash } from '../../web/src/state/link.js';
 
 const says = (input) => {
   const result = validateState(input);
@@ -32,5 +33,21 @@ test('a state that is not an object, or whose second sentence, heads, W_O or vie
     const said = says({ ...base(), ...fields });
     if (text instanceof RegExp) assert.match(said, text, JSON.stringify(fields));
     else assert.equal(said, text, JSON.stringify(fields));
+  }
+});
+
+test('an exercise that is not text is refused naming it as given; one of several items that does not read is named alone', () => {
+  const none = 'which is none of: a step’s matrix (weights), a row (weights[1]) or a cell (weights[0][1]), from 0, apart by commas.';
+  assert.equal(says({ ...base(), exercise: ['weights'] }), `“exercise” has “weights”, ${none}`);
+  assert.equal(says({ ...base(), exercise: ['Bogus X'] }), `“exercise” has “Bogus X”, ${none}`);
+  assert.equal(says({ ...base(), exercise: 'weights, Bogus[1]' }), `“exercise” has “bogus[1]”, ${none}`);
+});
+
+test('a link keeps the exercise, the model and the layer away from their defaults', () => {
+  for (const fields of [{ exercise: 'weights[1]' }, { layer: 2 }, { model: 'induction' }]) {
+    const state = { ...base(), ...fields };
+    const read = decodeHash(`#${encodeHash(state)}`);
+    assert.equal(read.ok, true, JSON.stringify(fields));
+    for (const [key, value] of Object.entries(fields)) assert.equal(read.state[key], value, key);
   }
 });
