@@ -7,6 +7,8 @@ import { validateState } from '../../web/src/state/schema.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { encodeHash, decodeHash } from '../../web/src/state/link.js';
+import { OPTIONS } from '../../web/src/state/options.js';
+import { DATA_ATTRIBUTES } from '../../web/src/element/attributes.js';
 
 const says = (input) => {
   const result = validateState(input);
@@ -50,4 +52,8 @@ test('a link keeps the exercise, the model and the layer away from their default
     assert.equal(read.ok, true, JSON.stringify(fields));
     for (const [key, value] of Object.entries(fields)) assert.equal(read.state[key], value, key);
   }
+});
+
+test('the element hears every option\'s attribute as data (a change recomputes)', () => {
+  for (const option of OPTIONS) assert.ok(DATA_ATTRIBUTES.includes(option.attribute), option.attribute);
 });
