@@ -1,14 +1,18 @@
 // `npm run mutate`: Stryker's mutation score of the page modules whose logic the node tests
 // can check (the formatting, show-the-work, colours, tokenize, the undo history, the exports,
-// the store, the share link, the state's JSON and the presets), with its TAP runner over the node tests
-// that import them. Not part of `npm test`:
-// it takes minutes. Writes docs/mutation.md (generated: the score per module, and each
-// surviving mutant, to be killed by a test or explained). A survivor no test can kill (an
-// equivalent mutant: the same behaviour by another path) is explained in
-// docs/mutation-explained.json, keyed by `module mutator original → replacement`; the report
-// shows each explanation by its mutant, and the run fails on a key that matches no survivor
-// (stale: the code changed, or a test now kills it) of the modules it ran.
-//   node scripts/mutate.mjs [--modules ui/format,views/work] [--tests web-format,web-work] [--out docs/mutation.md] [--concurrency 2] [--incremental]
+// the store, the share link, the state's JSON, schema and option registry, the presets, the
+// editor's model and the matrix parser, the stored work), with its TAP runner over the node
+// tests that check them. Not part of `npm test`: it takes minutes. Writes docs/mutation.md
+// (generated: the score per module, and each surviving mutant, to be killed by a test or
+// explained). A survivor no test can kill (an equivalent mutant: the same behaviour by another
+// path) is explained in docs/mutation-explained.json, keyed by `module mutator original →
+// replacement`; the report shows each explanation by its mutant, and the run fails on a key that
+// matches no survivor (stale: the code changed, or a test now kills it).
+//   node scripts/mutate.mjs [--runs state,model] [--concurrency 2] [--incremental] [--reuse] [--list-unexplained]
+// --runs: only these runs (below); the others' results are read from their last run
+// (build/mutation/<run>.json). --reuse: no run, the page written again from those results (after
+// a change of the explanations). --incremental: the mutants whose code and covering tests are
+// unchanged since a run's last keep their result (after adding tests, only what they cover runs).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './build.mjs';
@@ -17,18 +21,33 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const MODULES = arg('modules', 'ui/format,views/work,ui/color,io/tokenize,state/history,io/export,state/store,state/link,state/json,state/presets').split(',');
-// a module moved or split away is an error, not a run that mutates nothing of it
+// The runs, one Stryker after another (the machine is shared): each its modules and only the node
+// test files that check them, so that a mutant runs in about a second (a mutant runs the files
+// of its run that cover it, and a module imported by many files, e.g. io/parse.js, would run them
+// all). Node tests too slow to run once a mutant are in none: web-export.test (numpy and pandoc,
+// 30–40 s) and web-share-large.test (~5 s).
+// The tests of issue 33 (web-see-*) come last in each: a mutant's covering files run in this
+// order and stop at the first that fails, so a mutant killed by one of them survived all the
+// others, and the score without them ("before") is read from the same run.
+const RUNS = {
+  view: { modules: 'ui/format,views/work,io/tokenize,io/export', tests: 'web-color,web-format,web-store,web-tokenize,web-work,web-see-color,web-see-export-text,web-see-export,web-see-format,web-see-history,web-see-tokenize,web-see-work-notes,web-see-work' },
+  history: { modules: 'state/history,ui/color', tests: 'web-color,web-store,web-see-color,web-see-history' },
+  state: { modules: 'state/store,state/link,state/json', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-see-history,web-see-link,web-see-state,web-see-store' },
+  presets: { modules: 'state/presets', tests: 'web-model,web-parse,web-persist,web-pipeline,web-share,web-store,web-variant,web-presets,web-tools,web-check,web-see-history,web-see-link,web-see-state,web-see-store,web-see-presets' },
+  schema: { modules: 'state/schema,state/options', tests: 'web-attributes,web-share,web-see-link,web-see-state,web-see-schema,web-see-schema-kinds' },
+  model: { modules: 'state/model,io/parse', tests: 'web-parse,web-model,web-variant,web-share,web-see-model' },
+  persist: { modules: 'state/persist', tests: 'web-persist' },
+};
+for (const run of Object.values(RUNS)) Object.assign(run, { modules: run.modules.split(','), tests: run.tests.split(',') });
+const RUN_NAMES = arg('runs', Object.keys(RUNS).join(',')).split(',');
+for (const name of RUN_NAMES) if (!RUNS[name]) throw new Error(`mutate: no run ${name} (runs: ${Object.keys(RUNS).join(', ')})`);
+const MODULES = Object.values(RUNS).flatMap((run) => run.modules);
+// a module moved or split away is an error, not a run that mutates nothing of it; so is a test
+// file that is not there
 for (const module of MODULES) if (!existsSync(path.join(ROOT, 'web/src', `${module}.js`))) throw new Error(`mutate: no module web/src/${module}.js (moved or split? name the files it is now)`);
-// The node tests of those modules (the engine's API tests cover none of them; web-export.test
-// runs numpy and pandoc, ~28 s a run here, and web-share-large.test ~5 s: too slow for one run
-// a mutant).
-// The tests of issue 33 (web-see-*) come last: a mutant's covering files run in this order and
-// stop at the first that fails, so a mutant killed by one of them survived all the others, and
-// the score without them ("before") is read from the same run.
-const TESTS = arg('tests', 'web-format,web-work,web-color,web-tokenize,web-store,web-share,web-model,web-parse,web-variant,web-pipeline,web-persist,web-presets,web-tools,web-check,web-see-format,web-see-work,web-see-tokenize,web-see-export,web-see-history,web-see-color,web-see-work-notes,web-see-export-text,web-see-state,web-see-link,web-see-store').split(',');
+for (const name of new Set(Object.values(RUNS).flatMap((run) => run.tests))) if (!existsSync(path.join(ROOT, 'tests/js', `${name}.test.mjs`))) throw new Error(`mutate: no test file tests/js/${name}.test.mjs`);
 const isNew = (file) => /web-see-/.test(file);
-const OUT = path.resolve(ROOT, arg('out', 'docs/mutation.md'));
+const OUT = path.join(ROOT, 'docs', 'mutation.md');
 const EXPLAINED_FILE = path.join(ROOT, 'docs', 'mutation-explained.json');
 const { excluded: EXCLUDED = {}, mutants: EXPLAINED = {} } = JSON.parse(readFileSync(EXPLAINED_FILE, 'utf8'));
 // A function left out of the run ("excluded": `module name` → why, e.g. checked only by a test
@@ -44,7 +63,7 @@ const excludedOf = (module) => Object.entries(EXCLUDED).filter(([key]) => key.sp
   if (start < 0 || end < 0) throw new Error(`mutate: ${path.relative(ROOT, EXPLAINED_FILE)} excludes ${key}, which is not there (stale)`);
   return { key, why, from: start + 1, to: end + 1, total: lines.length };
 });
-const mutatePatterns = MODULES.flatMap((module) => {
+const mutatePatterns = (modules) => modules.flatMap((module) => {
   const file = `web/src/${module}.js`;
   const out = excludedOf(module).sort((a, b) => a.from - b.from);
   if (!out.length) return [file];
@@ -57,58 +76,57 @@ const mutatePatterns = MODULES.flatMap((module) => {
   if (next <= out[0].total) kept.push(`${file}:${next}-${out[0].total}`);
   return kept;
 });
-// the JSON report and the sandbox are named after the output, so that two runs can go at once
-const NAME = path.basename(OUT, '.md');
-const REPORT = path.join(ROOT, 'build', 'mutation', `${NAME}.json`);
+const reportOf = (name) => path.join(ROOT, 'build', 'mutation', `${name}.json`);
 
 const started = Date.now();
-// --reuse: write the report again from the last run's JSON (after a change of the explanations);
-// --merge a,b: from the JSON of the runs written with --out build/mutation/a.md and b.md (runs of
-// other modules each, e.g. made at once on a shared machine), as one report
-const MERGE = arg('merge', '');
-if (!process.argv.includes('--reuse') && !MERGE) {
+if (!process.argv.includes('--reuse')) {
   const { Stryker } = await import('@stryker-mutator/core');
-  rmSync(REPORT, { force: true });
-  const stryker = new Stryker({
-    testRunner: 'tap',
-    plugins: ['@stryker-mutator/tap-runner'],
-    tap: { testFiles: TESTS.map((name) => `tests/js/${name}.test.mjs`) },
-    mutate: mutatePatterns,
-    // the sandbox copies only what these tests read (no builds but the page's, no C++): dist/ for
-    // the tests that compute with the engine (web-presets, web-tools, web-check: 4 MB, built from the
-    // sources as they are, never mutated)
-    ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/types', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
-    coverageAnalysis: 'perTest',
-    concurrency: Number(arg('concurrency', 2)),
-    timeoutMS: 20000,
-    reporters: ['json', 'clear-text', 'progress-append-only'],
-    jsonReporter: { fileName: path.relative(ROOT, REPORT) },
-    tempDirName: `.stryker-tmp-${NAME}`,
-    // --incremental: the mutants whose code and covering tests are unchanged since the last run
-    // of this name keep their result (e.g. after adding tests, only the survivors they cover run)
-    incremental: process.argv.includes('--incremental'),
-    incrementalFile: path.relative(ROOT, path.join(ROOT, 'build', 'mutation', `${NAME}-incremental.json`)),
-    cleanTempDir: 'always',
-    logLevel: 'warn',
-  });
-  await stryker.runMutationTest();
+  for (const name of RUN_NAMES) {
+    const { modules, tests } = RUNS[name];
+    const runStarted = Date.now();
+    rmSync(reportOf(name), { force: true });
+    const stryker = new Stryker({
+      testRunner: 'tap',
+      plugins: ['@stryker-mutator/tap-runner'],
+      tap: { testFiles: tests.map((test) => `tests/js/${test}.test.mjs`) },
+      mutate: mutatePatterns(modules),
+      // the sandbox copies only what these tests read (no builds but the page's, no C++): dist/ for
+      // the tests that compute with the engine (web-presets, web-tools, web-check: 4 MB, built from
+      // the sources as they are, never mutated)
+      ignorePatterns: ['/build', '/dist/python', '/cpp', '/docs', '/hosts', '/.stryker-tmp*', '/tests/browser', '/tests/cpp', '/tests/fuzz', '/tests/bench'],
+      coverageAnalysis: 'perTest',
+      concurrency: Number(arg('concurrency', 2)),
+      timeoutMS: 20000,
+      reporters: ['json', 'progress-append-only'],
+      jsonReporter: { fileName: path.relative(ROOT, reportOf(name)) },
+      tempDirName: `.stryker-tmp-${name}`,
+      incremental: process.argv.includes('--incremental'),
+      incrementalFile: path.relative(ROOT, path.join(ROOT, 'build', 'mutation', `${name}-incremental.json`)),
+      cleanTempDir: 'always',
+      logLevel: 'warn',
+    });
+    await stryker.runMutationTest();
+    // when and how long: shown on the page beside the run's results
+    writeFileSync(reportOf(`${name}-time`), JSON.stringify({ at: new Date().toISOString(), minutes: (Date.now() - runStarted) / 60000, concurrency: Number(arg('concurrency', 2)), tests }));
+  }
 }
-const REPORTS = MERGE ? MERGE.split(',').map((name) => path.join(ROOT, 'build', 'mutation', `${name}.json`)) : [REPORT];
-for (const file of REPORTS) if (!existsSync(file)) throw new Error(`mutate: Stryker wrote no report (${file})`);
+// A run with no result here yet is named on the page as not measured (its modules are not in
+// the table), and the command fails: the page is then incomplete.
+const DONE = Object.keys(RUNS).filter((name) => existsSync(reportOf(name)) && existsSync(reportOf(`${name}-time`)));
+const MISSING = Object.keys(RUNS).filter((name) => !DONE.includes(name));
 
 // The score per module: killed (and timed out) over all mutants that were run or not covered.
-const runs = REPORTS.map((file) => JSON.parse(readFileSync(file, 'utf8')));
+const runs = DONE.map((name) => JSON.parse(readFileSync(reportOf(name), 'utf8')));
+const timeOf = (name) => JSON.parse(readFileSync(reportOf(`${name}-time`), 'utf8'));
 const report = { files: {}, testFiles: {} };
 for (const run of runs) {
-  for (const file of Object.keys(run.files)) if (report.files[file]) throw new Error(`mutate: ${file} is in two of the merged runs`);
+  for (const file of Object.keys(run.files)) if (report.files[file]) throw new Error(`mutate: ${file} is in two runs`);
   Object.assign(report.files, run.files);
   // a test's id is its run's own: prefixed by the run, in the killers' lists too
-  const tag = runs.length > 1 ? `${runs.indexOf(run)}:` : '';
+  const tag = `${runs.indexOf(run)}:`;
   for (const [name, f] of Object.entries(run.testFiles || {})) report.testFiles[`${tag}${name}`] = { ...f, tests: f.tests.map((t) => ({ ...t, id: `${tag}${t.id}` })) };
-  if (tag) for (const f of Object.values(run.files)) for (const m of f.mutants) m.killedBy = (m.killedBy || []).map((id) => `${tag}${id}`);
+  for (const f of Object.values(run.files)) for (const m of f.mutants) m.killedBy = (m.killedBy || []).map((id) => `${tag}${id}`);
 }
-// the test files each run used (the TAP runner's tests are files)
-const testFilesOf = (run) => [...new Set(Object.values(run.testFiles || {}).flatMap((f) => f.tests.map((t) => t.name)))].sort();
 const rows = [];
 const survivors = [];
 const unexplained = [];
@@ -160,21 +178,24 @@ const all = Object.values(report.files).flatMap((f) => f.mutants);
 const killedAll = all.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
 const validAll = all.filter((m) => ['Killed', 'Timeout', 'Survived', 'NoCoverage'].includes(m.status)).length;
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
-const leftOut = MODULES.flatMap((module) => excludedOf(module).map(({ key, why, from, to }) => `- \`${key}\` (lines ${from}–${to}): ${why}`));
+const ranAt = (name) => `${timeOf(name).at.slice(0, 16).replace('T', ' ')} UTC, ${timeOf(name).minutes.toFixed(1)} min at concurrency ${timeOf(name).concurrency}`;
+const leftOut = DONE.flatMap((name) => RUNS[name].modules).flatMap((module) => excludedOf(module).map(({ key, why, from, to }) => `- \`${key}\` (lines ${from}–${to}): ${why}`));
 // explanations of this run's modules that matched no survivor: stale
 const ran = Object.keys(report.files).map((f) => f.replace(/^web\/src\//, ''));
 const stale = Object.keys(EXPLAINED).filter((key) => ran.includes(key.split(' ')[0]) && !used.has(key));
 writeFileSync(OUT, `# Mutation score (generated)
 
 Written by \`npm run mutate\` (scripts/mutate.mjs): Stryker ${JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version}, its TAP runner over
-${runs.map((run) => `${runs.length > 1 ? `- ${Object.keys(run.files).sort().map((f) => f.replace(/^web\/src\//, '')).join(', ')}: ` : ''}${testFilesOf(run).map((t) => `\`${t}\``).join(', ')}`).join('\n')}.
-Do not edit by hand. \`npm run mutate${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`, ${MERGE ? `the runs written with --out build/mutation/{${MERGE}}.md merged at` : 'run of'} ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${MERGE ? '' : `, ${minutes} min on this machine`}.
+the node test files of each run (scripts/mutate.mjs's RUNS), run one after another:
+${Object.entries(RUNS).map(([name, { modules, tests }]) => `- ${name} (${DONE.includes(name) ? ranAt(name) : '**no result: not measured on this page**'}): ${modules.join(', ')}; ${(DONE.includes(name) ? timeOf(name).tests || tests : tests).map((t) => `\`${t}\``).join(', ')}`).join('\n')}
+
+Do not edit by hand. Written ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run mutate${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`.
 
 Score = killed (or timed out) / (killed + survived + not covered). "Before": the same run, counting
 only the mutants that a test older than issue 33's (not web-see-*) killed; "after": all of them.
 "Explained": survivors no test can kill, each explained in docs/mutation-explained.json (below,
 by its mutant); the last column counts them with the killed. Node tests too slow to run once a
-mutant are not in the run (its test files are listed above), so neither column counts what they
+mutant are in no run (the runs' test files are listed above), so neither column counts what they
 kill: web-export.test (numpy and pandoc, 30–40 s: export's "before" is low for that reason; it
 also checks the numpy script, left out below) and web-share-large.test (deep nesting through
 every field and a 5 MB state, ~5 s).
@@ -192,6 +213,10 @@ ${survivors.join('\n')}
 `);
 console.log(`mutate: ${((100 * killedAll) / validAll).toFixed(1)} % of ${validAll} mutants killed, ${unexplained.length} survivors not explained; wrote ${path.relative(ROOT, OUT)} (${minutes} min)`);
 if (process.argv.includes('--list-unexplained')) for (const key of unexplained) console.log(JSON.stringify(key));
+if (MISSING.length) {
+  console.error(`mutate: no result of the run(s) ${MISSING.join(', ')} (build/mutation/<run>.json): their modules are not on the page; run them (--runs ${MISSING.join(',')})`);
+  process.exitCode = 1;
+}
 if (stale.length) {
   console.error(`mutate: ${stale.length} explanation(s) in ${path.relative(ROOT, EXPLAINED_FILE)} match no surviving mutant (the code changed, or a test kills it now); remove or re-key them:\n${stale.map((k) => `  ${JSON.stringify(k)}`).join('\n')}`);
   process.exitCode = 1;
