@@ -1,7 +1,56 @@
 // The strings of the exercises (checking a learner's own value: element/check.js,
 // views/checkform.js), in Chinese and English; part of i18n.js's one table.
 
+import { plural } from './format.js';
+
 export const EXERCISE_STRINGS = {
+  // Checking a learner's own value for a cell (engine/check.js): the verdict, then the likely mistake
+  checkCorrect: {
+    zh: '对了：{cell} 保留 {places} 位小数是 {expected}。',
+    en: ({ cell, expected, places }) => `Right: ${cell} is ${expected} to the ${places === 1 ? 'decimal' : plural(places, 'decimal', 'decimals')} you wrote.`,
+  },
+  checkWrong: {
+    zh: '不对：{cell} 保留 {places} 位小数是 {expected}，你写的是 {value}。',
+    en: ({ cell, expected, places, value }) => `Not quite: ${cell} is ${expected} to ${plural(places, 'decimal', 'decimals')}; you wrote ${value}.`,
+  },
+  checkWrongWithheld: {
+    zh: '还不对：{cell} 保留 {places} 位小数不是 {value}。',
+    en: ({ cell, places, value }) => `Not yet: ${cell} is not ${value} to ${plural(places, 'decimal', 'decimals')}.`,
+  },
+  checkMisprint: {
+    zh: '{wrong} 正是教程印出的数，但那是印错的：教程自己的 numpy 代码算出的是 {full}。',
+    en: '{wrong} is what the tutorial prints, and it is a misprint: the tutorial’s own numpy code gives {full}.',
+  },
+  checkMisprintWithheld: {
+    zh: '{wrong} 正是教程印出的数，但那是印错的：照教程自己的 numpy 代码再算一遍。',
+    en: '{wrong} is what the tutorial prints, and it is a misprint: work it out again as the tutorial’s own numpy code does.',
+  },
+  checkTransposed: {
+    zh: '{wrong} 是 {other}：行和列对调了（把 Kᵀ 看反了；或者把 W_Q 和 W_K 用反了，得到的数一样）。',
+    en: '{wrong} is {other}: row and column the other way round (Kᵀ misread, or W_Q and W_K swapped, which gives the same numbers).',
+  },
+  checkTransposedRows: {
+    zh: '{wrong} 是把缩放分数转置后再按行做 softmax 得到的：行和列对调了（把 Kᵀ 看反了；或者把 W_Q 和 W_K 用反了，得到的数一样）。',
+    en: '{wrong} is what the softmax gives on the scaled scores transposed: row and column the other way round (Kᵀ misread, or W_Q and W_K swapped, which gives the same numbers).',
+  },
+  checkNoScaling: { zh: '不除以 √d_k（√{dk} = {root}）就得到 {wrong}：漏了 ÷√d_k 这一步。', en: 'Without the division by √d_k (√{dk} = {root}) it is {wrong}: the ÷√d_k was left out.' },
+  checkScaledByDk: { zh: '除以 d_k = {dk} 而不是 √d_k = {root}，就得到 {wrong}。', en: 'Dividing by d_k = {dk} instead of √d_k = {root} gives {wrong}.' },
+  checkColumnSoftmax: {
+    zh: '沿着“{key}”这一列（而不是“{query}”这一行）做 softmax 就得到 {wrong}：注意力权重是每一行加起来等于 1，不是每一列。',
+    en: 'The softmax taken down the column of “{key}” instead of along the row of “{query}” gives {wrong}: each row of the weights sums to 1, not each column.',
+  },
+  checkWrongCell: { zh: '{wrong} 是另一个格子 {other} 的值：行或列看错了。', en: '{wrong} is another cell, {other}: the wrong row or column.' },
+  checkTermSlip: { zh: '在 {cell} 的求和里，{term} 这一项{slip}，就得到 {wrong}。', en: 'In the sum for {cell}, the term {term} was {slip}: that gives {wrong}.' },
+  checkSlipLeftOut: { zh: '漏掉了', en: 'left out' },
+  checkSlipSign: { zh: '符号弄反了', en: 'given the wrong sign' },
+  checkSlipAdded: { zh: '做成了加法而不是乘法', en: 'added instead of multiplied' },
+  checkRoundedEarly: {
+    zh: '先把 {previous} 四舍五入到 {places} 位小数再算，就得到 {wrong}：中间步骤请保留全部精度，最后再取舍。',
+    en: 'Rounding {previous} to {places} decimals first gives {wrong}: keep every digit until the last step, then round.',
+  },
+  checkTruncatedWithheld: { zh: '你把多余的位数直接去掉了：请四舍五入。', en: 'You cut the digits off instead of rounding: round the last digit.' },
+  checkTruncated: { zh: '你把多余的位数直接去掉了：{full} 四舍五入是 {expected}。', en: 'You cut the digits off instead of rounding: {full} rounds to {expected}.' },
+
   // "Check my answer", under a cell's work
   exerciseCheckTitle: { zh: '核对我的答案', en: 'Check my answer' },
   exerciseCheckLabel: {
