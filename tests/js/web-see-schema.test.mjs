@@ -248,3 +248,28 @@ test('a matrix row that is text, a W_O that is not a matrix and a context that i
   assert.equal(says({ ...base(), context: 5 }), '“context” must be an object { tokens, x }.');
   assert.equal(says({ ...base(), context: { tokens: [], x: [] } }), '“context.tokens” must be an array of non-empty strings.');
 });
+
+// The biases (b_Q, b_K, b_V per head, b_O after W_O): a bias that reads is kept as it was given,
+// one that does not is named by its head and field, with what is wrong (its length against
+// d_k for b_Q and b_K, d_v for b_V, d_model for b_O; a cell by its position).
+test('a state\'s biases: kept when they read, each wrong one named by its head, field, position or length', () => {
+  const head = base().heads[0]; // d_model 2, d_k 2
+  const wv3 = [[1, 0, 0], [0, 1, 0]]; // d_v 3
+  const ok = validateState({ ...base(), heads: [{ ...head, wv: wv3, bq: [0.5, -1], bk: [0, 1], bv: [1, 2, 3] }], wo: [[1, 0], [0, 1], [1, 1]], bo: [0.25, 0.5] });
+  assert.equal(ok.ok, true);
+  assert.deepEqual([ok.state.heads[0].bq, ok.state.heads[0].bk, ok.state.heads[0].bv, ok.state.bo], [[0.5, -1], [0, 1], [1, 2, 3], [0.25, 0.5]]);
+  const none = validateState(base()).state;
+  assert.deepEqual([Object.keys(none.heads[0]), 'bo' in none], [['wq', 'wk', 'wv'], false], 'no bias given, none made');
+  const two = { ...base(), heads: [head, { ...head, bk: [1, 'a'] }], wo: [[1, 0], [0, 1], [1, 0], [0, 1]] };
+  const cases = [
+    [{ heads: [{ ...head, bq: [] }] }, '“heads[0].bq” must be an array of 2 finite numbers (a bias).'],
+    [{ heads: [{ ...head, bk: [1, Infinity] }] }, '“heads[0].bk” has Infinity at position 2: a finite number is expected.'],
+    [{ heads: [{ ...head, wv: wv3, bv: [1, 2] }] }, '“heads[0].bv” has 2 numbers, but must have 3.'],
+    [{ heads: [{ ...head, wv: wv3, bq: [1, 2, 3] }] }, '“heads[0].bq” has 3 numbers, but must have 2.'],
+    [{ bo: [1, 2] }, '“bo” needs wo (output = concat·W_O + b_O).'],
+    [{ wo: [[1, 0], [0, 1]], bo: 'x' }, '“bo” must be an array of 2 finite numbers (a bias).'],
+    [{ wo: [[1, 0], [0, 1]], bo: [1, 2, 3] }, '“bo” has 3 numbers, but must have 2.'],
+  ];
+  for (const [change, message] of cases) assert.equal(says({ ...base(), ...change }), message, JSON.stringify(change));
+  assert.equal(says(two), '“heads[1].bk” has "a" at position 2: a finite number is expected.', 'the second head named');
+});
