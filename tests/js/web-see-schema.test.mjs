@@ -244,6 +244,7 @@ test('a state at the limits of tokens, heads and dimensions reads; one past is r
 
 test('a matrix row that is text, a W_O that is not a matrix and a context that is not an object are each named', () => {
   assert.equal(says({ ...base(), x: [[1, 0], 'ab', [0, 1]] }), '“x” must be a matrix: row 2 is not a non-empty array of numbers.');
+  assert.equal(says({ ...base(), x: [[1, 0], [], [0, 1]] }), '“x” must be a matrix: row 2 is not a non-empty array of numbers.', 'an empty row is named as one, not as a length');
   assert.equal(says({ ...base(), wo: 'abc' }), '“wo” must be a matrix: rows of finite numbers, all the same length.');
   assert.equal(says({ ...base(), context: 5 }), '“context” must be an object { tokens, x }.');
   assert.equal(says({ ...base(), context: { tokens: [], x: [] } }), '“context.tokens” must be an array of non-empty strings.');
