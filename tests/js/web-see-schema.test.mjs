@@ -35,8 +35,8 @@ test('a state\'s options: each wrong value named by its field, in words', () => 
     [{ alibi: 'on' }, '“alibi” must be true or false.'],
     [{ exercise: 'weights[9' }, /^“exercise” .*weights\[9/],
     [{ exercise: 3 }, /^“exercise” .*3/],
-    [{ model: 'Learner Words' }, '“model” must be a model name (lower-case letters, digits and dashes), e.g. learner-words'],
-    [{ model: 7 }, '“model” must be a model name (lower-case letters, digits and dashes), e.g. learner-words'],
+    [{ model: 'Learner Words' }, '“model” must be a model name (lower-case letters, digits and dashes, e.g. learner-words) or the address of a model file ending in .json (e.g. ./my.json)'],
+    [{ model: 7 }, '“model” must be a model name (lower-case letters, digits and dashes, e.g. learner-words) or the address of a model file ending in .json (e.g. ./my.json)'],
     [{ layer: 16 }, '“layer” must be a whole number from 0 to 15.'],
     [{ layer: -1 }, '“layer” must be a whole number from 0 to 15.'],
     [{ layer: 1.5 }, '“layer” must be a whole number from 0 to 15.'],
@@ -78,7 +78,7 @@ test('an attribute that does not read says which and why; one that does gives th
   assert.equal(read('exercise', 'weights[1]', ''), 'weights[1]');
   assert.match(read('exercise', 'weights[9', ''), /^“exercise” .*weights\[9/);
   assert.deepEqual([' induction ', '', null].map((t) => read('model', t, 'animal-street')), ['induction', '', 'animal-street']);
-  assert.equal(read('model', 'Bad Name', ''), '“model” must be a model name (lower-case letters, digits and dashes), e.g. learner-words');
+  assert.equal(read('model', 'Bad Name', ''), '“model” must be a model name (lower-case letters, digits and dashes, e.g. learner-words) or the address of a model file ending in .json (e.g. ./my.json)');
   // the layer as on screen, from 1
   assert.deepEqual(['1', ' 3 ', '16', null].map((t) => read('layer', t, 4)), [0, 2, 15, 4]);
   for (const bad of ['0', '17', '1.5', 'two', '-1']) assert.equal(read('layer', bad, 0), '“layer” must be a whole number from 1 to 16.', bad);
@@ -208,8 +208,9 @@ test('each option\'s words on screen: its control, its line in the before/after 
     temperature: { control: 'Temperature T', change: 'temperature: {from} → {to}', problem: 'must be a finite number above 0.' },
     positionalEncoding: { control: 'Add sinusoidal positional encoding' },
     alibi: { control: 'ALiBi position bias (the farther a key, the lower its score)', change: 'ALiBi bias: {from} → {to}' },
+    guess: {}, // (no control: the guided walk's own button)
     exercise: { problem: 'has “{text}”, which is none of: a step’s matrix (weights), a row (weights[1]) or a cell (weights[0][1]), from 0, apart by commas.' },
-    model: { control: 'Model', problem: 'must be a model name (lower-case letters, digits and dashes), e.g. learner-words' },
+    model: { control: 'Model', problem: 'must be a model name (lower-case letters, digits and dashes, e.g. learner-words) or the address of a model file ending in .json (e.g. ./my.json)' },
     layer: { control: 'Layer' },
   });
   // the comparison: positional encoding, then the bias, the scaling, the mask (the pipeline's stages)
@@ -223,4 +224,53 @@ test('each option\'s words on screen: its control, its line in the before/after 
   assert.equal(atDefaults({ ...OPTION_DEFAULTS, keyPadding: [false, true] }), false);
   assert.equal(atDefaults({ ...OPTION_DEFAULTS, keyPadding: [false, false] }), true);
   assert.equal(atDefaults({ ...OPTION_DEFAULTS, causal: true }, ['causal']), true);
+});
+
+// The limits as a link or el.state meets them: exactly at each one the state reads, one past it
+// the message names the limit; a token is named by its place from the first, a blank one too.
+test('a state at the limits of tokens, heads and dimensions reads; one past is refused, and a first token blank or not text is named token 1', () => {
+  const withTokens = (tokens) => ({ ...base(), tokens, x: tokens.map(() => [1, 0]) });
+  assert.equal(says(withTokens(Array(4096).fill('a'))), null, '4096 tokens read');
+  assert.equal(says(withTokens(Array(4097).fill('a'))), '“tokens” has 4097 tokens; at most 4096 are allowed.');
+  for (const first of ['', '  ', 5]) assert.equal(says(withTokens([first, 'a', 'b'])), '“tokens” must hold non-empty strings: token 1 is not one.', JSON.stringify(first));
+  const head = base().heads[0];
+  assert.equal(says({ ...base(), heads: Array(8).fill(head), wo: Array(16).fill([1, 0]) }), null, '8 heads read');
+  assert.equal(says({ ...base(), heads: Array(9).fill(head), wo: Array(18).fill([1, 0]) }), '“heads” must be an array of 1 to 8 heads, each with wq, wk, wv.');
+  const eye = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  const wide = (d) => ({ ...base(), x: base().x.map(() => Array(d).fill(0.1)), heads: [{ wq: eye(d), wk: eye(d), wv: eye(d) }] });
+  assert.equal(says(wide(64)), null, 'd_model 64 reads');
+  assert.equal(says(wide(65)), '“x” must have dimensions from 1 to 64.');
+});
+
+test('a matrix row that is text, a W_O that is not a matrix and a context that is not an object are each named', () => {
+  assert.equal(says({ ...base(), x: [[1, 0], 'ab', [0, 1]] }), '“x” must be a matrix: row 2 is not a non-empty array of numbers.');
+  assert.equal(says({ ...base(), x: [[1, 0], [], [0, 1]] }), '“x” must be a matrix: row 2 is not a non-empty array of numbers.', 'an empty row is named as one, not as a length');
+  assert.equal(says({ ...base(), wo: 'abc' }), '“wo” must be a matrix: rows of finite numbers, all the same length.');
+  assert.equal(says({ ...base(), context: 5 }), '“context” must be an object { tokens, x }.');
+  assert.equal(says({ ...base(), context: { tokens: [], x: [] } }), '“context.tokens” must be an array of non-empty strings.');
+});
+
+// The biases (b_Q, b_K, b_V per head, b_O after W_O): a bias that reads is kept as it was given,
+// one that does not is named by its head and field, with what is wrong (its length against
+// d_k for b_Q and b_K, d_v for b_V, d_model for b_O; a cell by its position).
+test('a state\'s biases: kept when they read, each wrong one named by its head, field, position or length', () => {
+  const head = base().heads[0]; // d_model 2, d_k 2
+  const wv3 = [[1, 0, 0], [0, 1, 0]]; // d_v 3
+  const ok = validateState({ ...base(), heads: [{ ...head, wv: wv3, bq: [0.5, -1], bk: [0, 1], bv: [1, 2, 3] }], wo: [[1, 0], [0, 1], [1, 1]], bo: [0.25, 0.5] });
+  assert.equal(ok.ok, true);
+  assert.deepEqual([ok.state.heads[0].bq, ok.state.heads[0].bk, ok.state.heads[0].bv, ok.state.bo], [[0.5, -1], [0, 1], [1, 2, 3], [0.25, 0.5]]);
+  const none = validateState(base()).state;
+  assert.deepEqual([Object.keys(none.heads[0]), 'bo' in none], [['wq', 'wk', 'wv'], false], 'no bias given, none made');
+  const two = { ...base(), heads: [head, { ...head, bk: [1, 'a'] }], wo: [[1, 0], [0, 1], [1, 0], [0, 1]] };
+  const cases = [
+    [{ heads: [{ ...head, bq: [] }] }, '“heads[0].bq” must be an array of 2 finite numbers (a bias).'],
+    [{ heads: [{ ...head, bk: [1, Infinity] }] }, '“heads[0].bk” has Infinity at position 2: a finite number is expected.'],
+    [{ heads: [{ ...head, wv: wv3, bv: [1, 2] }] }, '“heads[0].bv” has 2 numbers, but must have 3.'],
+    [{ heads: [{ ...head, wv: wv3, bq: [1, 2, 3] }] }, '“heads[0].bq” has 3 numbers, but must have 2.'],
+    [{ bo: [1, 2] }, '“bo” needs wo (output = concat·W_O + b_O).'],
+    [{ wo: [[1, 0], [0, 1]], bo: 'x' }, '“bo” must be an array of 2 finite numbers (a bias).'],
+    [{ wo: [[1, 0], [0, 1]], bo: [1, 2, 3] }, '“bo” has 3 numbers, but must have 2.'],
+  ];
+  for (const [change, message] of cases) assert.equal(says({ ...base(), ...change }), message, JSON.stringify(change));
+  assert.equal(says(two), '“heads[1].bk” has "a" at position 2: a finite number is expected.', 'the second head named');
 });

@@ -94,3 +94,40 @@ test('a refused state leaves the work and its undo history as they were; edits a
   store.undo();
   assert.equal(store.state.x[0][0], 3);
 });
+
+// amend: a state naming a model (model="…") replaced by the model's matrices once the model is
+// here (element/models.js resolve). Here the "matrices read from the model" are X with a new first
+// cell, which the tests can tell from the state before it.
+test('a model read into the work is the same undo entry: undo goes past it, redo brings back its matrices, listeners hear one amend', async () => {
+  const store = await loaded(tutorialState('en'));
+  store.dispatch('edit', withX00(store.state, 9)); // the work names a model: an entry
+  await tick();
+  const heard = [];
+  store.subscribe((state, types) => heard.push([state.x[0][0], [...types]]));
+  store.amend(withX00(store.state, 5)); // the model's matrices
+  assert.equal(store.state.x[0][0], 5, 'the model is on screen at once');
+  await tick();
+  assert.deepEqual(heard, [[5, ['amend']]], 'heard once, as an amend');
+  assert.equal(store.canRedo(), false);
+  assert.equal(store.undo(), true);
+  assert.equal(store.state.x[0][0], 1, 'undo goes to the work before, never to the state without the model');
+  assert.equal(store.canUndo(), false, 'the amend made no entry of its own');
+  assert.equal(store.redo(), true);
+  assert.equal(store.state.x[0][0], 5, "redo brings back the model's matrices");
+});
+
+test('a model that arrives after an undo shows its matrices and keeps the redo and the entry undone to', async () => {
+  const store = await loaded(tutorialState('en'));
+  store.dispatch('edit', withX00(store.state, 9));
+  await tick();
+  assert.equal(store.undo(), true);
+  await tick();
+  store.amend(withX00(store.state, 5)); // the model of the state undone to, loaded only now
+  await tick();
+  assert.equal(store.state.x[0][0], 5);
+  assert.equal(store.canRedo(), true, 'the redo is still there');
+  assert.equal(store.redo(), true);
+  assert.equal(store.state.x[0][0], 9);
+  assert.equal(store.undo(), true);
+  assert.equal(store.state.x[0][0], 1, 'the entry undone to is as it was recorded');
+});
