@@ -270,6 +270,7 @@ test('a state\'s biases: kept when they read, each wrong one named by its head, 
     [{ bo: [1, 2] }, '“bo” needs wo (output = concat·W_O + b_O).'],
     [{ wo: [[1, 0], [0, 1]], bo: 'x' }, '“bo” must be an array of 2 finite numbers (a bias).'],
     [{ wo: [[1, 0], [0, 1]], bo: [1, 2, 3] }, '“bo” has 3 numbers, but must have 2.'],
+    [{ wo: [[1, 0], [0, 1]], bo: [1] }, '“bo” has 1 number, but must have 2.'], // (it said "1 numbers")
   ];
   for (const [change, message] of cases) assert.equal(says({ ...base(), ...change }), message, JSON.stringify(change));
   assert.equal(says(two), '“heads[1].bk” has "a" at position 2: a finite number is expected.', 'the second head named');

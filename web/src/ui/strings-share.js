@@ -1,6 +1,8 @@
 // The strings of embedding, sharing, export and import (the element, embed.html,
 // tools.js, the loader), in Chinese and English; part of i18n.js's one table.
 
+import { plural } from './format.js';
+
 export const SHARE_STRINGS = {
   // embedding, sharing, export and import
   elementLabel: { zh: '注意力计算（可交互）', en: 'Attention, computed live' },
@@ -156,7 +158,7 @@ export const SHARE_STRINGS = {
   probShape: { zh: '形状是 {rows} × {cols}，应为 {expected}。', en: 'is {rows} × {cols}, but must be {expected}.' },
   probBias: { zh: '要是 {length} 个有限数组成的数组（偏置）。', en: 'must be an array of {length} finite numbers (a bias).' },
   probBiasCell: { zh: '第 {col} 个数是 {text}：要求有限的数。', en: 'has {text} at position {col}: a finite number is expected.' },
-  probBiasLength: { zh: '有 {count} 个数，应为 {length} 个。', en: 'has {count} numbers, but must have {length}.' },
+  probBiasLength: { zh: '有 {count} 个数，应为 {length} 个。', en: ({ count, length }) => `has ${plural(count, 'number', 'numbers')}, but must have ${length}.` },
   probBoNeedsWo: { zh: '只能与 wo 一起给出（输出 = 拼接·W_O + b_O）。', en: 'needs wo (output = concat·W_O + b_O).' },
   probRows: { zh: '有 {rows} 行，但有 {tokens} 个词元。', en: 'has {rows} rows but there are {tokens} tokens.' },
   probHeads: { zh: '要是 1 到 {max} 个头的数组，每个头有 wq、wk、wv。', en: 'must be an array of 1 to {max} heads, each with wq, wk, wv.' },
