@@ -93,7 +93,7 @@ test('dimensions and heads: the whole numbers in range read, anything else is th
   for (const text of ['0', '9', ' ', '2.5']) assert.equal(en(parseHeads(text).message), 'The number of heads must be a whole number from 1 to 8.', JSON.stringify(text));
   // the editor's options start at the registry's defaults, the key padding apart (the tokens' marks)
   assert.deepEqual(DEFAULT_OPTIONS, {
-    heads: 1, useWo: false, cross: false, scaleBySqrtDk: true, causal: false, temperature: '1', positionalEncoding: false, alibi: false, exercise: '', model: '', layer: 0,
+    heads: 1, useWo: false, cross: false, biases: false, scaleBySqrtDk: true, causal: false, temperature: '1', positionalEncoding: false, alibi: false, exercise: '', guess: false, model: '', layer: 0,
   });
   assert.deepEqual([sameNumbers([[1, 2]], [[1, 2]]), sameNumbers([[1, 2]], [[1, 2], [3, 4]]), sameNumbers([[1, 2]], [[1, 3]])], [true, false, false]);
 });
