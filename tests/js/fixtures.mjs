@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { numpyScript } from '../../web/src/io/export.js';
 
 export const FIXTURE_FILE = new URL('../fixtures/attention_cases.txt', import.meta.url);
 export const VARIANT_FIXTURE_FILE = new URL('../fixtures/variant_cases.txt', import.meta.url);
@@ -315,4 +317,16 @@ export function assertInputError(fn, expected) {
     for (const [key, value] of Object.entries(expected)) assert.equal(err[key], value, key);
     return true;
   });
+}
+
+// The page's numpy script (io/export.js numpyScript) run by Debian's python3; its output: a name line, then rows of repr() floats.
+export function runScript(state) {
+  const text = execFileSync('/usr/bin/python3', ['-'], { input: numpyScript(state), encoding: 'utf8' });
+  const blocks = {};
+  let current = null;
+  for (const line of text.trim().split('\n')) {
+    if (/^[-+\d.einf\s]+$/.test(line) && current) blocks[current].push(line.trim().split(' ').map((v) => (v === '-inf' ? -Infinity : Number(v))));
+    else blocks[current = line] = [];
+  }
+  return blocks;
 }

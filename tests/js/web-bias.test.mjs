@@ -4,14 +4,12 @@
 // tests/make_bias_fixtures.py from nn.MultiheadAttention(bias=True)).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { createAttentionEngine, loadBiasCases, loadModelCases, modelOf, relativeDiff } from './fixtures.mjs';
+import { createAttentionEngine, loadBiasCases, loadModelCases, modelOf, relativeDiff, runScript } from './fixtures.mjs';
 import { validateState } from '../../web/src/state/schema.js';
 import { encodeHash, decodeHash } from '../../web/src/state/link.js';
 import { stateToJson, parseStateJson } from '../../web/src/state/json.js';
 import { modelFromState, readModel, stateFromRead, readState, activeFields, applyMatrix } from '../../web/src/state/model.js';
 import { engineInput } from '../../web/src/engine/variant.js';
-import { numpyScript } from '../../web/src/io/export.js';
 import { explainCell } from '../../web/src/views/work.js';
 import { describe } from '../../web/src/ui/i18n.js';
 import { formatCompact } from '../../web/src/ui/format.js';
@@ -90,18 +88,6 @@ test('the editor edits the biases as one-row matrices under their own, and gives
   assert.deepEqual(model.dims, dims);
   assert.equal(applyMatrix(model, 'bq', [[1, 2]]).key, 'errBiasShape');
 });
-
-// The script's output: a name line, then rows of repr() floats.
-function runScript(state) {
-  const text = execFileSync('/usr/bin/python3', ['-'], { input: numpyScript(state), encoding: 'utf8' });
-  const blocks = {};
-  let current = null;
-  for (const line of text.trim().split('\n')) {
-    if (/^[-+\d.einf\s]+$/.test(line) && current) blocks[current].push(line.trim().split(' ').map((v) => (v === '-inf' ? -Infinity : Number(v))));
-    else blocks[current = line] = [];
-  }
-  return blocks;
-}
 
 test("the numpy script of a state with biases prints torch's Q, weights and output", () => {
   let worst = 0;

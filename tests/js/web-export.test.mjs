@@ -8,11 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { MATRIX_FORMATS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg, numpyScript } from '../../web/src/io/export.js';
+import { MATRIX_FORMATS, TextBlobs, toCsv, toJson, toLatex, toMarkdown, heatmapSvg, linesSvg } from '../../web/src/io/export.js';
 import { tutorialState } from '../../web/src/state/presets.js';
 import { parseMatrixText } from '../../web/src/io/parse.js';
 import { rowViews } from '../../web/src/engine/rows.js';
-import { REFERENCE, loadVariantCases } from './fixtures.mjs'; // tests/REFERENCE.md's true values, numpy's cases
+import { REFERENCE, loadVariantCases, runScript } from './fixtures.mjs'; // tests/REFERENCE.md's true values, numpy's cases
 
 const partsOf = (id) => MATRIX_FORMATS.find((f) => f.id === id).parts;
 
@@ -40,7 +40,6 @@ const typedRows = (data) => rowViews({ rows: data.length, cols: data[0].length, 
 const svgTexts = (svg) => JSON.parse(execFileSync('/usr/bin/python3', ['-c', `import sys, json, xml.etree.ElementTree as ET
 root = ET.fromstring(sys.stdin.buffer.read())
 print(json.dumps(["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]))`], { input: Buffer.from(svg, 'utf8') }));
-
 
 // Plain-JS attention with every option, independent of the engine and of the script.
 const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((s, v, k) => s + v * b[k][j], 0)));
@@ -78,18 +77,6 @@ function reference(state) {
   }
   if (state.positionalEncoding) out['X + PE'] = x;
   return out;
-}
-
-// The script's output: a name line, then rows of repr() floats.
-function runScript(state) {
-  const text = execFileSync('/usr/bin/python3', ['-'], { input: numpyScript(state), encoding: 'utf8' });
-  const blocks = {};
-  let current = null;
-  for (const line of text.trim().split('\n')) {
-    if (/^[-+\d.einf\s]+$/.test(line) && current) blocks[current].push(line.trim().split(' ').map((v) => (v === '-inf' ? -Infinity : Number(v))));
-    else blocks[current = line] = [];
-  }
-  return blocks;
 }
 
 function assertClose(actual, expected, name) {
@@ -157,7 +144,6 @@ test('the numpy script with ALiBi prints numpy\'s bias, scaled scores and weight
     });
   }
 });
-
 
 test('CSV and JSON keep every digit and read back; -inf and null for masked scores', () => {
   const data = [[0.1 + 0.2, -1e-20], [-Infinity, 12345678.9]];
